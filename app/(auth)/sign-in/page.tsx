@@ -1,0 +1,55 @@
+import type { Metadata } from 'next';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { getConfig } from '@/lib/config';
+import { DEMO_PASSWORD, DEMO_USERS } from '@/lib/server/users';
+import { SignInForm } from './sign-in-form';
+
+export const metadata: Metadata = { title: 'Sign in' };
+
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ callbackUrl?: string }>;
+}) {
+  const { callbackUrl } = await searchParams;
+  const sandbox = getConfig().sandboxMode;
+  return (
+    <div className="grid w-full max-w-md gap-6">
+      <Card>
+        <CardHeader>
+          <h1 className="text-2xl font-semibold tracking-tight">Custody Console</h1>
+          <CardDescription>Sign in to manage wallets, approvals and webhooks.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <SignInForm callbackUrl={safeCallback(callbackUrl)} />
+        </CardContent>
+      </Card>
+      {sandbox ? (
+        <Card>
+          <CardHeader>
+            <CardTitle className="text-base">Demo users</CardTitle>
+            <CardDescription>
+              Password for each: <code className="font-mono text-foreground">{DEMO_PASSWORD}</code>
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ul className="grid gap-1 text-sm">
+              {DEMO_USERS.map((u) => (
+                <li key={u.email} className="flex justify-between gap-4">
+                  <code className="font-mono">{u.email}</code>
+                  <span className="text-muted-foreground">{u.role}</span>
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+        </Card>
+      ) : null}
+    </div>
+  );
+}
+
+/** Only same-site paths are followed after sign-in (no open redirect). */
+function safeCallback(value: string | undefined): string {
+  if (!value?.startsWith('/') || value.startsWith('//')) return '/';
+  return value;
+}

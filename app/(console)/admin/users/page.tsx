@@ -1,0 +1,33 @@
+import type { Metadata } from 'next';
+import { PageHeader } from '@/components/shell/page-header';
+import { requirePage } from '@/lib/server/page-guard';
+import { getDb } from '@/lib/server/runtime';
+import { listUsers } from '@/lib/server/users';
+import { AddUserDialog } from './_components/add-user-dialog';
+import { UsersTable } from './_components/users-table';
+
+export const metadata: Metadata = { title: 'Users' };
+
+export default async function UsersPage() {
+  const actor = await requirePage('users.manage');
+  const rows = await listUsers(await getDb());
+  const users = rows.map((u) => ({
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    role: u.role,
+    disabled: Boolean(u.disabledAt),
+    mustChangePassword: u.mustChangePassword,
+    createdAt: u.createdAt.toISOString(),
+  }));
+  return (
+    <>
+      <PageHeader
+        title="Users"
+        description="Who can sign in, and with which role."
+        actions={<AddUserDialog />}
+      />
+      <UsersTable users={users} currentUserId={actor.id} />
+    </>
+  );
+}

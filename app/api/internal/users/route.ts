@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { ConsoleDb } from '@/lib/db/schema';
+import { appendAudit } from '@/lib/server/audit';
+import { getRuntime } from '@/lib/server/runtime';
+import { tokenMatches } from '@/lib/server/server-lock';
+import { createUser } from '@/lib/server/users';
+import { addUserSchema } from '@/lib/validation/users';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * `npm run users` while the console runs on PGlite: the tool proves it can read the owner-only
+ * server note under the data directory by sending its token. Loopback only.
+ */
+export async function POST(request: Request) {
+  const runtime = await getRuntime();
+  const note = runtime.serverNote;
+  const host = new URL(request.url).hostname;
+  if (!note || !['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
+    return Response.json({ statusCode: 404, message: 'Not found' }, { status: 404 });
+  }
+  if (!tokenMatches(note.token, request.headers.get('x-console-cli-token'))) {
+    return Response.json({ statusCode: 401, message: 'Invalid token' }, { status: 401 });
+  }
+  const body = await request.json().catch(() => null);
+  const parsed = addUserSchema.safeParse({
+    ...(body ?? {}),
+    name: body?.name || String(body?.email ?? '').split('@')[0],
+  });
+  if (!parsed.success) {
+    return Response.json({ statusCode: 422, message: z.prettifyError(parsed.error) }, { status: 422 });
+  }
+  const db = runtime.database.db as ConsoleDb;
+  const result = await createUser(db, parsed.data);
+  await appendAudit(db, {
+    actorId: null,
+    actorEmail: 'cli',
+    role: 'system',
+    action: 'user.add',
+    target: parsed.data.email,
+    input: { email: parsed.data.email, role: parsed.data.role },
+    outcome: result.ok ? 'success' : 'failed',
+  });
+  if (!result.ok) return Response.json({ statusCode: 409, message: result.error }, { status: 409 });
+  return Response.json({
+    email: result.user.email,
+    role: result.user.role,
+    oneTimePassword: result.oneTimePassword,
+  });
+}

@@ -1,0 +1,14 @@
+import Link from 'next/link';
+import { Button } from '@/components/ui/button';
+
+export default function NotFound() {
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center gap-4 p-6 text-center">
+      <h1 className="text-2xl font-semibold">Page not found</h1>
+      <p className="text-muted-foreground">There is nothing at this address.</p>
+      <Button asChild variant="outline">
+        <Link href="/">Back to the console</Link>
+      </Button>
+    </main>
+  );
+}

@@ -1,0 +1,48 @@
+'use client';
+import { CheckCheckIcon, ScrollTextIcon, ShieldIcon, WalletIcon, WebhookIcon } from 'lucide-react';
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { cn } from '@/lib/utils';
+
+const ICONS = {
+  wallets: WalletIcon,
+  approvals: CheckCheckIcon,
+  webhooks: WebhookIcon,
+  audit: ScrollTextIcon,
+  admin: ShieldIcon,
+} as const;
+
+export interface SidebarItem {
+  href: string;
+  label: string;
+  icon: keyof typeof ICONS;
+}
+
+export function AppSidebar({ items }: { items: SidebarItem[] }) {
+  const pathname = usePathname();
+  return (
+    <aside className="hidden w-56 shrink-0 border-r bg-sidebar text-sidebar-foreground md:block">
+      <div className="flex h-14 items-center border-b px-4 font-semibold">Custody Console</div>
+      <nav aria-label="Main" className="grid gap-1 p-2">
+        {items.map((item) => {
+          const Icon = ICONS[item.icon];
+          const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+          return (
+            <Link
+              key={item.href}
+              href={item.href}
+              aria-current={active ? 'page' : undefined}
+              className={cn(
+                'flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                active && 'bg-accent font-medium',
+              )}
+            >
+              <Icon className="size-4" aria-hidden />
+              {item.label}
+            </Link>
+          );
+        })}
+      </nav>
+    </aside>
+  );
+}

@@ -1,0 +1,41 @@
+'use client';
+import { LogOutIcon, UserIcon } from 'lucide-react';
+import { useTransition } from 'react';
+import { signOutAction } from '@/app/(console)/actions';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+
+export function UserMenu({ name, email, role }: { name: string; email: string; role: string }) {
+  const [pending, startTransition] = useTransition();
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" size="sm" aria-label={`User menu for ${name}`}>
+          <UserIcon aria-hidden />
+          <span>{name}</span>
+          <Badge variant="secondary">{role}</Badge>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuLabel>
+          <div>{name}</div>
+          <div className="text-xs font-normal text-muted-foreground">{email}</div>
+          <div className="text-xs font-normal text-muted-foreground">Role: {role}</div>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem disabled={pending} onSelect={() => startTransition(() => signOutAction())}>
+          <LogOutIcon aria-hidden />
+          Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

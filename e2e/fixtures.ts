@@ -1,0 +1,52 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+
+export const DEMO_PASSWORD = 'custody-demo';
+export const DEMO = {
+  admin: 'admin@example.com',
+  finance: 'finance@example.com',
+  finance2: 'finance2@example.com',
+  support: 'support@example.com',
+  viewer: 'viewer@example.com',
+} as const;
+export type DemoRole = keyof typeof DEMO;
+
+/** No serious or critical accessibility violations on the page as it stands. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    `accessibility violations on ${page.url()}`,
+  ).toEqual([]);
+}
+
+export async function fillSignIn(page: Page, email: string, password: string) {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
+  await fillSignIn(page, email, password);
+  await expect(page.getByRole('button', { name: /User menu/ })).toBeVisible();
+}
+
+/** A fresh browser context signed in as one of the demo users. */
+export async function contextAs(
+  browser: Browser,
+  role: DemoRole,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, DEMO[role]);
+  return { context, page };
+}
+
+export function uniqueEmail(prefix: string) {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+}
+
+export const test = base;
+export { expect };

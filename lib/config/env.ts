@@ -1,0 +1,131 @@
+// Reads and validates the environment once; every failure is a sentence a person can act on.
+import { z } from 'zod';
+
+const optionalUrl = (name: string) =>
+  z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.url({ message: `${name} must be a full URL such as https://api.example.com` }).optional())
+    .optional();
+
+const positiveInt = (name: string, fallback: number) =>
+  z.coerce
+    .number({ message: `${name} must be a whole number` })
+    .int({ message: `${name} must be a whole number` })
+    .positive({ message: `${name} must be greater than zero` })
+    .default(fallback);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  CUSTODY_API_URL: optionalUrl('CUSTODY_API_URL'),
+  AUTH_SECRET: z
+    .string()
+    .min(32, { message: 'AUTH_SECRET must be at least 32 characters long (try: openssl rand -base64 32)' })
+    .optional(),
+  CONSOLE_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => decodeKey(v) !== null, {
+      message:
+        'CONSOLE_ENCRYPTION_KEY must be 32 bytes, written as 64 hex characters or base64 (try: openssl rand -hex 32)',
+    })
+    .optional(),
+  CONSOLE_DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, {
+          message: 'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/console',
+        })
+        .optional(),
+    )
+    .optional(),
+  CONSOLE_ORIGIN: optionalUrl('CONSOLE_ORIGIN'),
+  PORT: positiveInt('PORT', 3000),
+  LOG_LEVEL: z
+    .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {
+      message: 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent',
+    })
+    .default('info'),
+  WEBHOOK_SIGNATURE_HEADER: z
+    .string()
+    .regex(/^[a-z0-9-]+$/i, { message: 'WEBHOOK_SIGNATURE_HEADER must be an HTTP header name' })
+    .default('x-blockradar-signature'),
+  SANDBOX_SEED: z.string().min(1).default('custody-console-sandbox'),
+  SANDBOX_BLOCK_TIME_MS: positiveInt('SANDBOX_BLOCK_TIME_MS', 1000),
+  SANDBOX_WEBHOOK_URL: optionalUrl('SANDBOX_WEBHOOK_URL'),
+  SANDBOX_WEBHOOK_RETRY_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, {
+      message:
+        'SANDBOX_WEBHOOK_RETRY_MS must be a comma-separated list of milliseconds such as 500,2000,5000',
+    })
+    .default('500,2000,5000'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface EnvProblem {
+  variable: string;
+  message: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: EnvProblem[]) {
+    super(
+      `The console cannot start because of its configuration:\n${problems.map((p) => `  - ${p.message}`).join('\n')}`,
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/** 32-byte key from 64 hex characters or base64; null when it is neither. */
+export function decodeKey(value: string): Buffer | null {
+  const v = value.trim();
+  if (/^[0-9a-f]{64}$/i.test(v)) return Buffer.from(v, 'hex');
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(v)) {
+    const buf = Buffer.from(v, 'base64');
+    if (buf.length === 32) return buf;
+  }
+  return null;
+}
+
+/** Validates the raw environment. Throws ConfigError listing every problem at once. */
+export function parseEnv(raw: Record<string, string | undefined>): Env {
+  // An empty variable (as copied from .env.example) means "not set".
+  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const result = envSchema.safeParse(given);
+  const problems: EnvProblem[] = [];
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const variable = String(issue.path[0] ?? 'environment');
+      problems.push({
+        variable,
+        message: issue.message.includes(variable) ? issue.message : `${variable}: ${issue.message}`,
+      });
+    }
+    throw new ConfigError(problems);
+  }
+  const env = result.data;
+  if (env.CUSTODY_API_URL) {
+    // Outside sandbox mode nothing may be generated: secrets must come from the operator.
+    if (!env.AUTH_SECRET)
+      problems.push({
+        variable: 'AUTH_SECRET',
+        message:
+          'AUTH_SECRET is required when CUSTODY_API_URL is set (it signs sessions; try: openssl rand -base64 32)',
+      });
+    if (!env.CONSOLE_ENCRYPTION_KEY)
+      problems.push({
+        variable: 'CONSOLE_ENCRYPTION_KEY',
+        message:
+          'CONSOLE_ENCRYPTION_KEY is required when CUSTODY_API_URL is set (it encrypts stored API keys; try: openssl rand -hex 32)',
+      });
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return env;
+}

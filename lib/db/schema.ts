@@ -1,0 +1,63 @@
+// The console's own tables. The sandbox keeps its tables apart (lib/sandbox/db).
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+import type { Role } from '@/lib/roles';
+
+export { ROLES, type Role } from '@/lib/roles';
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull(),
+  role: text('role').$type<Role>().notNull(),
+  passwordHash: text('password_hash').notNull(),
+  mustChangePassword: boolean('must_change_password').notNull().default(false),
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  /** Bumped on every change that must end existing sessions (role, disable, password). */
+  sessionVersion: integer('session_version').notNull().default(1),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** Normalised email as typed, known account or not, so lockout never reveals which emails exist. */
+    email: text('email').notNull(),
+    succeeded: boolean('succeeded').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('login_attempts_email_at').on(t.email, t.at)],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true, mode: 'string' }).notNull(),
+    actorId: text('actor_id'),
+    actorEmail: text('actor_email').notNull(),
+    role: text('role').notNull(),
+    action: text('action').notNull(),
+    target: text('target'),
+    /** Redacted summary of the input; never a secret. */
+    input: jsonb('input').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    outcome: text('outcome').notNull(),
+    requestId: text('request_id'),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    index('audit_log_action').on(t.action),
+    index('audit_log_actor').on(t.actorEmail),
+    index('audit_log_at').on(t.at),
+  ],
+);
+
+export const schema = { users, loginAttempts, auditLog };
+export type ConsoleDb = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type UserRow = typeof users.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;

@@ -1,0 +1,1090 @@
+// Contract tests: every endpoint over real Request/Response objects, answers parsed with the client's strict schemas.
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  erc20Abi,
+  getAddress,
+  parseTransaction,
+  recoverTransactionAddress,
+  recoverTypedDataAddress,
+  type TransactionSerialized,
+} from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createCustodyClient } from '@/lib/custody/client';
+import { strictSchemas as S } from '@/lib/custody/schemas';
+import { type DatabaseHandle, openDatabase } from '@/lib/db/connection';
+import { createSandbox, type Sandbox, type SandboxCredentials } from './index';
+
+type Wallet = SandboxCredentials['wallets'][number];
+
+const BASE = 'http://localhost:3000/sandbox';
+const abi = erc20Abi as unknown as Record<string, unknown>[];
+
+let database: DatabaseHandle;
+let sandbox: Sandbox;
+let creds: SandboxCredentials;
+let w: Wallet;
+let other: Wallet;
+let dataDir: string;
+let receiver: Server;
+let receiverStatus = 200;
+const received: Array<{ body: string; signature: string | undefined }> = [];
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({
+        body: Buffer.concat(chunks).toString('utf8'),
+        signature: req.headers['x-test-signature'] as string,
+      });
+      res.statusCode = receiverStatus;
+      res.end(receiverStatus === 200 ? 'received' : 'receiver broke');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const port = (receiver.address() as AddressInfo).port;
+  dataDir = mkdtempSync(path.join(tmpdir(), 'sandbox-contract-'));
+  database = await openDatabase({ dataDir: 'memory://' });
+  sandbox = await createSandbox({
+    db: database.db,
+    dbKind: database.kind,
+    encryptionKey: Buffer.alloc(32, 7),
+    seed: 'contract-tests',
+    blockTimeMs: 1000,
+    webhookUrl: `http://127.0.0.1:${port}/hooks`,
+    webhookRetryMs: [10, 20],
+    signatureHeader: 'x-test-signature',
+    baseUrl: BASE,
+    dataDir,
+  });
+  creds = await sandbox.credentials();
+  w = creds.wallets[0]!;
+  other = creds.wallets[1]!;
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+  await database?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function api(
+  method: string,
+  pathname: string,
+  options: { key?: string | null; body?: unknown; raw?: string } = {},
+): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
+  const headers: Record<string, string> = {};
+  const key = options.key === undefined ? w.apiKey : options.key;
+  if (key) headers['x-api-key'] = key;
+  let body: string | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await sandbox.handle(new Request(`${BASE}${pathname}`, { method, headers, body }));
+  return { status: res.status, json: await res.json(), headers: res.headers };
+}
+
+function ok<T extends z.ZodType>(
+  res: { status: number; json: unknown },
+  schema: T,
+  message?: string,
+): z.output<T> {
+  expect(res.status, JSON.stringify(res.json).slice(0, 400)).toBe(200);
+  const parsed = schema.parse(res.json) as z.output<T> & { message: string; statusCode: number };
+  expect(parsed.statusCode).toBe(200);
+  if (message) expect(parsed.message).toBe(message);
+  return parsed;
+}
+
+function fail(res: { status: number; json: Record<string, unknown> }, status: number, pattern?: RegExp) {
+  expect(res.status, JSON.stringify(res.json)).toBe(status);
+  expect(res.json).toEqual({ statusCode: status, message: expect.any(String) });
+  if (pattern) expect(String(res.json.message)).toMatch(pattern);
+}
+
+const asset = (wallet: Wallet, symbol: string) => wallet.assets.find((a) => a.symbol === symbol)!;
+const funded = (wallet: Wallet, n = 0) =>
+  wallet.addresses.filter((a) => a.type === 'INTERNAL' && a.disableAutoSweep)[n]!;
+const sweeping = (wallet: Wallet, n = 0) =>
+  wallet.addresses.filter((a) => a.type === 'INTERNAL' && !a.disableAutoSweep)[n]!;
+const external = (wallet: Wallet) => wallet.addresses.find((a) => a.type === 'EXTERNAL')!;
+const RECIPIENT = getAddress('0x00000000000000000000000000000000000000aa');
+
+async function readBalance(wallet: Wallet, token: string, holder: string): Promise<bigint> {
+  const res = await api('POST', `/v1/wallets/${wallet.id}/contracts/read`, {
+    key: wallet.apiKey,
+    body: {
+      calls: [{ address: asset(wallet, token).address, method: 'balanceOf', abi, parameters: [holder] }],
+    },
+  });
+  return BigInt(ok(res, S.envelope(S.contractReadSingle)).data);
+}
+
+describe('seed and credentials', () => {
+  it('seeds three wallets with assets, addresses and beneficiaries', () => {
+    expect(creds.baseUrl).toBe(BASE);
+    expect(creds.totpSecret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(creds.wallets).toHaveLength(3);
+    for (const wallet of creds.wallets) {
+      expect(wallet.apiKey).toMatch(/^sbx_/);
+      expect(wallet.assets.map((a) => a.symbol).sort()).toEqual(
+        [wallet.blockchain === 'polygon' ? 'POL' : 'ETH', 'USDC', 'USDT'].sort(),
+      );
+      expect(wallet.addresses.filter((a) => a.type === 'INTERNAL').length).toBeGreaterThanOrEqual(8);
+      expect(wallet.addresses.some((a) => a.disableAutoSweep && a.type === 'INTERNAL')).toBe(true);
+      expect(wallet.addresses.some((a) => !a.disableAutoSweep)).toBe(true);
+      expect(wallet.beneficiaries.length).toBeGreaterThanOrEqual(4);
+    }
+    expect(new Set(creds.wallets.map((x) => x.apiKey)).size).toBe(3);
+    expect(creds.wallets.map((x) => x.network)).toContain('mainnet');
+  });
+
+  it('writes the credentials file owner-only', () => {
+    const mode = statSync(path.join(dataDir, 'sandbox-credentials.json')).mode & 0o777;
+    expect(mode).toBe(0o600);
+  });
+});
+
+describe('authentication, authorization and errors', () => {
+  it('401 without or with a wrong x-api-key', async () => {
+    fail(await api('GET', `/v1/wallets/${w.id}`, { key: null }), 401, /API key/);
+    fail(await api('GET', `/v1/wallets/${w.id}`, { key: 'sbx_nope' }), 401, /Invalid API key/);
+  });
+
+  it("403 when one wallet's key is used on another wallet", async () => {
+    fail(await api('GET', `/v1/wallets/${other.id}`), 403, /does not belong/);
+  });
+
+  it('404 for unknown wallets, addresses, transactions, rules and beneficiaries', async () => {
+    const unknown = '7d1d8f2e-0000-4000-8000-000000000000';
+    fail(await api('GET', `/v1/wallets/${unknown}`), 404, /Wallet not found/);
+    fail(await api('GET', `/v1/wallets/${w.id}/addresses/${unknown}`), 404, /Address not found/);
+    fail(await api('GET', `/v1/wallets/${w.id}/addresses/${other.addresses[0]!.id}`), 404);
+    fail(await api('GET', `/v1/wallets/${w.id}/transactions/${unknown}`), 404, /Transaction not found/);
+    fail(await api('POST', `/v1/wallets/${w.id}/transactions/retry`, { body: { id: unknown } }), 404);
+    fail(await api('DELETE', `/v1/wallets/${w.id}/beneficiaries/${unknown}`), 404, /Beneficiary not found/);
+    fail(
+      await api('PATCH', `/v1/wallets/${w.id}/addresses/${funded(w).id}/auto-settlements/rules/${unknown}`, {
+        body: { isActive: false },
+      }),
+      404,
+      /rule not found/,
+    );
+    fail(await api('GET', '/v1/nothing-here'), 404);
+  });
+
+  it('400 for a malformed body', async () => {
+    fail(await api('POST', `/v1/wallets/${w.id}/withdraw`, { raw: '{"assets": [' }), 400, /Malformed JSON/);
+    fail(await api('POST', `/v1/wallets/${w.id}/withdraw`, { body: { assets: 'all of it' } }), 400, /assets/);
+    fail(await api('POST', `/v1/wallets/${w.id}/withdraw`, { raw: '[1,2]' }), 400);
+  });
+
+  it('422 for well-formed but invalid requests', async () => {
+    const usdc = asset(w, 'USDC');
+    const withdraw = (item: Record<string, unknown>) =>
+      api('POST', `/v1/wallets/${w.id}/withdraw`, {
+        body: { assets: [{ id: usdc.id, address: RECIPIENT, amount: '1', ...item }] },
+      });
+    fail(await withdraw({ amount: '0' }), 422, /greater than zero/);
+    fail(await withdraw({ amount: '-5' }), 422, /positive decimal/);
+    fail(await withdraw({ amount: '1.1234567' }), 422, /6 decimal places/);
+    fail(await withdraw({ id: '7d1d8f2e-0000-4000-8000-000000000000' }), 422, /not an asset of this wallet/);
+    fail(await withdraw({ id: asset(other, 'USDC').id }), 422, /not an asset of this wallet/);
+    fail(await withdraw({ address: '0x1234' }), 422, /not a valid EVM address/);
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/withdraw`, { body: { assets: [] } }),
+      422,
+      /between 1 and 20/,
+    );
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${external(w).id}/withdraw`, {
+        body: { assets: [{ id: usdc.id, address: RECIPIENT, amount: '1' }] },
+      }),
+      422,
+      /external/,
+    );
+    const many = Array.from({ length: 21 }, () => ({ id: usdc.id, address: RECIPIENT, amount: '1' }));
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/withdraw/network-fee`, { body: { assets: many } }),
+      422,
+      /between 1 and 20/,
+    );
+    const calls = Array.from({ length: 21 }, () => ({ address: usdc.address, method: 'symbol', abi }));
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/contracts/read`, { body: { calls } }),
+      422,
+      /between 1 and 20/,
+    );
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/contracts/read`, { body: { calls: [] } }),
+      422,
+      /between 1 and 20/,
+    );
+  });
+
+  it('429 with Retry-After once a key passes its rate limit', async () => {
+    // A second instance over the same, already seeded database: it must not reseed, and has a tiny limit.
+    const limited = await createSandbox({
+      db: database.db,
+      dbKind: database.kind,
+      encryptionKey: Buffer.alloc(32, 7),
+      seed: 'contract-tests',
+      blockTimeMs: 1000,
+      webhookUrl: 'http://127.0.0.1:9/unused',
+      webhookRetryMs: [],
+      signatureHeader: 'x-test-signature',
+      baseUrl: BASE,
+      dataDir,
+      rateLimit: { limit: 2, windowMs: 60_000 },
+    });
+    expect((await limited.credentials()).wallets.map((x) => x.id)).toEqual(creds.wallets.map((x) => x.id));
+    const call = () =>
+      limited.handle(new Request(`${BASE}/v1/wallets/${w.id}`, { headers: { 'x-api-key': w.apiKey } }));
+    expect((await call()).status).toBe(200);
+    expect((await call()).status).toBe(200);
+    const limitedRes = await call();
+    expect(limitedRes.status).toBe(429);
+    expect(Number(limitedRes.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limitedRes.json()).toEqual({
+      statusCode: 429,
+      message: expect.stringMatching(/rate limit/),
+    });
+    const otherKey = await limited.handle(
+      new Request(`${BASE}/v1/wallets/${other.id}`, { headers: { 'x-api-key': other.apiKey } }),
+    );
+    expect(otherKey.status).toBe(200);
+    await limited.stop();
+  });
+});
+
+describe('wallet and address reads', () => {
+  it('#4 reads the wallet with assets, analytics and blockchain', async () => {
+    const res = ok(
+      await api('GET', `/v1/wallets/${w.id}`),
+      S.envelope(S.wallet),
+      'Wallet fetched successfully',
+    );
+    expect(res.data.id).toBe(w.id);
+    expect(res.data.address).toBe(w.address);
+    expect(res.data.derivationPath).toBe("m/44'/60'/0'/0/0");
+    expect(res.data.assets.map((a) => a.id).sort()).toEqual(w.assets.map((a) => a.id).sort());
+    expect(res.data.analytics.currentBalance).toBeGreaterThan(0);
+    expect(res.data.analytics.numberOfAssets).toBe(3);
+    expect(res.data.apiCredential.key).not.toContain(w.apiKey);
+  });
+
+  it('#5 reads an address with its derivation path', async () => {
+    const child = funded(w);
+    const res = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses/${child.id}`),
+      S.envelope(S.address),
+      'Address fetched successfully',
+    );
+    expect(res.data.address).toBe(child.address);
+    expect(res.data.derivationPath).toMatch(/^m\/44'\/60'\/0'\/0\/\d+$/);
+    expect(res.data.configurations.disableAutoSweep).toBe(true);
+  });
+
+  it('lists addresses with paging, type and search', async () => {
+    const page = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses?limit=4&page=2`),
+      S.pagedEnvelope(S.address),
+      'Addresses fetched successfully',
+    );
+    expect(page.data).toHaveLength(4);
+    expect(page.meta).toMatchObject({ currentPage: 2, itemsPerPage: 4, itemCount: 4 });
+    expect(page.meta.totalItems).toBeGreaterThanOrEqual(13);
+    const externals = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses?type=EXTERNAL`),
+      S.pagedEnvelope(S.address),
+    );
+    expect(externals.data.length).toBeGreaterThan(0);
+    expect(externals.data.every((a) => a.type === 'EXTERNAL')).toBe(true);
+    const child = sweeping(w, 2);
+    const found = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses?search=${child.address.slice(2, 12).toLowerCase()}`),
+      S.pagedEnvelope(S.address),
+    );
+    expect(found.data.map((a) => a.id)).toEqual([child.id]);
+  });
+});
+
+describe('transaction lists', () => {
+  it('#3 pages with a default of 100 and really filters', async () => {
+    const txs = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions?limit=500`),
+      S.pagedEnvelope(S.transaction),
+      'Transactions fetched successfully',
+    );
+    expect(txs.meta.totalItems).toBeGreaterThanOrEqual(100);
+    const byAddress = new Map<string, number>();
+    for (const t of txs.data)
+      if (t.addressId) byAddress.set(t.addressId, (byAddress.get(t.addressId) ?? 0) + 1);
+    const [busiest] = [...byAddress.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    const base = `/v1/wallets/${w.id}/addresses/${busiest}/transactions`;
+
+    const all = ok(
+      await api('GET', base),
+      S.pagedEnvelope(S.transaction),
+      'Transactions fetched successfully',
+    );
+    expect(all.meta.itemsPerPage).toBe(100);
+    expect(all.data.every((t) => t.addressId === busiest)).toBe(true);
+
+    const p2 = ok(await api('GET', `${base}?limit=2&page=2`), S.pagedEnvelope(S.transaction));
+    expect(p2.data.map((t) => t.id)).toEqual(all.data.slice(2, 4).map((t) => t.id));
+    expect(p2.meta.totalPages).toBe(Math.ceil(all.meta.totalItems / 2));
+
+    const desc = all.data.map((t) => t.createdAt);
+    expect([...desc].sort().reverse()).toEqual(desc);
+    const asc = ok(await api('GET', `${base}?order=ASC`), S.pagedEnvelope(S.transaction)).data.map(
+      (t) => t.createdAt,
+    );
+    expect([...asc].sort()).toEqual(asc);
+
+    for (const status of ['SUCCESS', 'FAILED']) {
+      const r = ok(await api('GET', `${base}?status=${status}`), S.pagedEnvelope(S.transaction));
+      expect(r.data.every((t) => t.status === status)).toBe(true);
+      expect(r.meta.totalItems).toBe(all.data.filter((t) => t.status === status).length);
+    }
+    const deposits = ok(await api('GET', `${base}?type=DEPOSIT`), S.pagedEnvelope(S.transaction));
+    expect(deposits.data.every((t) => t.type === 'DEPOSIT')).toBe(true);
+    expect(deposits.meta.totalItems).toBe(all.data.filter((t) => t.type === 'DEPOSIT').length);
+
+    const usdc = ok(await api('GET', `${base}?assets=USDC,USDT`), S.pagedEnvelope(S.transaction));
+    expect(usdc.data.every((t) => ['USDC', 'USDT'].includes(t.asset!.symbol))).toBe(true);
+    expect(usdc.meta.totalItems).toBe(
+      all.data.filter((t) => ['USDC', 'USDT'].includes(t.asset!.symbol)).length,
+    );
+    expect(usdc.meta.totalItems).toBeLessThan(all.meta.totalItems);
+
+    const first = all.data.find((t) => t.hash)!;
+    const byId = ok(await api('GET', `${base}?id=${first.id}`), S.pagedEnvelope(S.transaction));
+    expect(byId.data.map((t) => t.id)).toEqual([first.id]);
+    const byHash = ok(await api('GET', `${base}?hash=${first.hash}`), S.pagedEnvelope(S.transaction));
+    expect(byHash.data.map((t) => t.id)).toEqual([first.id]);
+
+    fail(await api('GET', `${base}?status=DONE`), 422, /status/);
+    fail(await api('GET', `${base}?type=SWAP`), 422, /type/);
+  });
+
+  it('lists wallet transactions by reference and addressId, and reads one', async () => {
+    const txs = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions?limit=5`),
+      S.pagedEnvelope(S.transaction),
+    );
+    const t = txs.data.find((x) => x.addressId)!;
+    const byRef = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions?reference=${t.reference}`),
+      S.pagedEnvelope(S.transaction),
+    );
+    expect(byRef.data.map((x) => x.id)).toEqual([t.id]);
+    const byAddress = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions?addressId=${t.addressId}`),
+      S.pagedEnvelope(S.transaction),
+    );
+    expect(byAddress.data.every((x) => x.addressId === t.addressId)).toBe(true);
+    const swaps = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions?type=SWAP`),
+      S.pagedEnvelope(S.transaction),
+    );
+    expect(swaps.data.length).toBeGreaterThan(0);
+    expect(swaps.data.every((x) => x.type === 'SWAP' && x.toAsset !== null)).toBe(true);
+    const one = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${t.id}`),
+      S.envelope(S.transaction),
+      'Transaction fetched successfully',
+    );
+    expect(one.data.id).toBe(t.id);
+  });
+});
+
+describe('whitelist, beneficiaries and auto-settlement', () => {
+  it('#6 whitelists an external address with AML screening', async () => {
+    const address = getAddress('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
+    const res = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address, name: 'Vendor' } }),
+      S.envelope(S.address),
+      'Address whitelisted successfully',
+    );
+    expect(res.data).toMatchObject({ address, type: 'EXTERNAL', name: 'Vendor', derivationPath: null });
+    expect(res.data.configurations.aml.status).toBe('success');
+    fail(await api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: 'nope' } }), 422);
+    const list = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses?type=EXTERNAL`),
+      S.pagedEnvelope(S.address),
+    );
+    expect(list.data.map((a) => a.address)).toContain(address);
+  });
+
+  it('#7 deletes a beneficiary, leaving the others listed', async () => {
+    const before = ok(
+      await api('GET', `/v1/wallets/${w.id}/beneficiaries`),
+      S.pagedEnvelope(S.beneficiary),
+      'Beneficiaries fetched successfully',
+    );
+    const victim = before.data[before.data.length - 1]!;
+    const res = ok(
+      await api('DELETE', `/v1/wallets/${w.id}/beneficiaries/${victim.id}`),
+      S.envelope(S.beneficiary),
+      'Beneficiary deleted successfully',
+    );
+    expect(res.data.deletedAt).not.toBeNull();
+    const after = ok(await api('GET', `/v1/wallets/${w.id}/beneficiaries`), S.pagedEnvelope(S.beneficiary));
+    expect(after.meta.totalItems).toBe(before.meta.totalItems - 1);
+    expect(after.data.map((b) => b.id)).not.toContain(victim.id);
+    fail(await api('DELETE', `/v1/wallets/${w.id}/beneficiaries/${victim.id}`), 404);
+    expect((await sandbox.credentials()).wallets[0]!.beneficiaries.map((b) => b.id)).not.toContain(victim.id);
+  });
+
+  it('#8 and #9 read and toggle the wallet-level configuration', async () => {
+    const read = ok(
+      await api('GET', `/v1/wallets/${other.id}/auto-settlements`, { key: other.apiKey }),
+      S.envelope(S.walletAutoSettlement),
+      'Auto settlements fetched successfully',
+    );
+    expect(read.data.rules.length).toBeGreaterThan(0);
+    expect(read.data.rules.every((r) => r.id === undefined)).toBe(true);
+    const off = ok(
+      await api('PATCH', `/v1/wallets/${other.id}/auto-settlements`, {
+        key: other.apiKey,
+        body: { isActive: false },
+      }),
+      S.envelope(S.walletAutoSettlement),
+      'Auto settlement disabled successfully',
+    );
+    expect(off.data.isActive).toBe(false);
+    const on = ok(
+      await api('PATCH', `/v1/wallets/${other.id}/auto-settlements`, {
+        key: other.apiKey,
+        body: { isActive: true },
+      }),
+      S.envelope(S.walletAutoSettlement),
+    );
+    expect(on.data.isActive).toBe(true);
+    fail(
+      await api('PATCH', `/v1/wallets/${other.id}/auto-settlements`, {
+        key: other.apiKey,
+        body: { isActive: 'no' },
+      }),
+      400,
+    );
+  });
+
+  it('#10 and #11 create and update an address rule; the list shows it', async () => {
+    const child = sweeping(w, 5);
+    const rule = {
+      name: 'Forward USDC',
+      isActive: true,
+      order: 'FASTEST',
+      slippageTolerance: '0.5',
+      source: { assets: ['USDC'], blockchain: 'ethereum', minAmount: '100', maxAmount: '1000' },
+      destination: { address: RECIPIENT, asset: 'USDC', blockchain: 'ethereum' },
+    };
+    const base = `/v1/wallets/${w.id}/addresses/${child.id}/auto-settlements/rules`;
+    const created = ok(
+      await api('POST', base, { body: rule }),
+      S.envelope(S.autoSettlementRule),
+      'Auto settlement rule created successfully',
+    );
+    const updated = ok(
+      await api('PATCH', `${base}/${created.data.id}`, {
+        body: { ...rule, isActive: false, name: 'Paused' },
+      }),
+      S.envelope(S.autoSettlementRule),
+      'Auto settlement rule updated successfully',
+    );
+    expect(updated.data).toMatchObject({ id: created.data.id, isActive: false, name: 'Paused' });
+    expect(updated.data.updatedAt > created.data.updatedAt).toBe(true);
+    const list = ok(await api('GET', base), S.envelope(z.array(S.autoSettlementRule)));
+    expect(list.message).toBe('Auto settlement rules fetched successfully');
+    expect(list.data.map((r) => r.id)).toContain(created.data.id);
+    fail(await api('POST', base, { body: { ...rule, order: 'SOONEST' } }), 422, /order/);
+    fail(
+      await api('POST', base, { body: { ...rule, source: { ...rule.source, minAmount: '5000' } } }),
+      422,
+      /minAmount/,
+    );
+  });
+});
+
+describe('withdrawals and the chain', () => {
+  it('#12 withdraws from the master wallet; the transaction settles and a signed webhook is delivered', async () => {
+    const usdc = asset(w, 'USDC');
+    const before = await readBalance(w, 'USDC', RECIPIENT);
+    const res = ok(
+      await api('POST', `/v1/wallets/${w.id}/withdraw`, {
+        body: {
+          assets: [{ id: usdc.id, address: RECIPIENT, amount: '12.5', reference: 'wd-1', note: 'rent' }],
+        },
+      }),
+      S.envelope(S.transaction),
+      'Withdrawal request initiated successfully',
+    );
+    expect(res.data).toMatchObject({
+      type: 'WITHDRAW',
+      status: 'PENDING',
+      confirmed: false,
+      hash: null,
+      note: 'rent',
+    });
+    await sandbox.tick();
+    const included = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(included.data.status).toBe('PENDING');
+    expect(included.data.hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(included.data.blockNumber).toBeGreaterThan(0);
+    await sandbox.drain();
+    const settled = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(settled.data).toMatchObject({ status: 'SUCCESS', confirmed: true, gasUsed: 65000 });
+    expect(settled.data.confirmations).toBeGreaterThanOrEqual(3);
+    expect(Number(settled.data.gasFee)).toBeGreaterThan(0);
+    expect(await readBalance(w, 'USDC', RECIPIENT)).toBe(before + 12_500_000n);
+
+    const logs = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}/webhooks`),
+      S.envelope(z.array(S.webhookLog)),
+      'Transaction webhook logs fetched successfully',
+    );
+    expect(logs.data.map((l) => l.event)).toEqual(['withdraw.success']);
+    expect(logs.data[0]).toMatchObject({
+      status: 'success',
+      attempts: 1,
+      response: 'received',
+      reference: res.data.id,
+    });
+    const delivery = received.find((r) => r.body.includes(res.data.id))!;
+    expect(delivery.signature).toBe(createHmac('sha512', w.apiKey).update(delivery.body).digest('hex'));
+    const payload = JSON.parse(delivery.body);
+    expect(payload.event).toBe('withdraw.success');
+    S.transaction.parse(payload.data);
+  });
+
+  it('#13 withdraws from a child; an overdraft settles as FAILED with a reason, and #1 retries it', async () => {
+    const child = funded(w, 1);
+    const usdt = asset(w, 'USDT');
+    const res = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${child.id}/withdraw`, {
+        body: { assets: [{ id: usdt.id, address: RECIPIENT, amount: '999999' }] },
+      }),
+      S.envelope(S.transaction),
+      'Withdrawal request initiated successfully',
+    );
+    expect(res.data.senderAddress).toBe(child.address);
+    await sandbox.drain();
+    const failed = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(failed.data.status).toBe('FAILED');
+    expect(failed.data.reason).toMatch(/Insufficient balance/);
+    const retried = ok(
+      await api('POST', `/v1/wallets/${w.id}/transactions/retry`, { body: { id: res.data.id } }),
+      S.envelope(S.transaction),
+      'Transaction retried',
+    );
+    expect(retried.data).toMatchObject({ id: res.data.id, status: 'PENDING', type: 'WITHDRAW' });
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/transactions/retry`, { body: { id: res.data.id } }),
+      422,
+      /failed/,
+    );
+    await sandbox.drain();
+
+    const small = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${child.id}/withdraw`, {
+        body: { assets: [{ id: usdt.id, address: RECIPIENT, amount: '10' }] },
+      }),
+      S.envelope(S.transaction),
+    );
+    await sandbox.drain();
+    const done = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${small.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(done.data.status).toBe('SUCCESS');
+  });
+
+  it('#14 signs withdrawals that parse and recover to the master address, with partial success', async () => {
+    const res = ok(
+      await api('POST', `/v1/wallets/${w.id}/withdraw/sign`, {
+        body: {
+          assets: [
+            { id: asset(w, 'USDC').id, address: RECIPIENT, amount: '3' },
+            { id: asset(w, 'USDC').id, address: 'not-an-address', amount: '3' },
+            { id: asset(w, 'ETH').id, address: RECIPIENT, amount: '0.01' },
+          ],
+        },
+      }),
+      S.envelope(S.withdrawSignResult),
+      'Batch withdrawal signed (2/3 successful)',
+    );
+    expect(res.data.errors).toEqual([
+      expect.objectContaining({ index: 1, message: expect.stringMatching(/address/) }),
+    ]);
+    for (const item of res.data.success) {
+      const tx = parseTransaction(item.signedTransaction as TransactionSerialized);
+      expect(tx.chainId).toBe(11155111);
+      const signer = await recoverTransactionAddress({
+        serializedTransaction: item.signedTransaction as TransactionSerialized,
+      });
+      expect(signer).toBe(w.address);
+    }
+    const native = parseTransaction(res.data.success[1]!.signedTransaction as TransactionSerialized);
+    expect(native.value).toBe(10n ** 16n);
+    expect(native.to?.toLowerCase()).toBe(RECIPIENT.toLowerCase());
+  });
+
+  it('#15 estimates fees in single and batch form', async () => {
+    const item = { id: asset(w, 'USDC').id, address: RECIPIENT, amount: '5' };
+    const single = ok(
+      await api('POST', `/v1/wallets/${w.id}/withdraw/network-fee`, { body: { assets: [item] } }),
+      S.envelope(S.withdrawNetworkFeeSingle),
+      'Network fee fetched successfully',
+    );
+    // 65,000 gas at 2 gwei.
+    expect(single.data.networkFee).toBe('0.00013');
+    expect(Number(single.data.nativeBalance)).toBeGreaterThan(0);
+    const batch = ok(
+      await api('POST', `/v1/wallets/${w.id}/withdraw/network-fee`, {
+        body: { assets: [item, { ...item, id: asset(w, 'ETH').id }, { ...item, amount: 'x' }] },
+      }),
+      S.envelope(S.withdrawNetworkFeeBatch),
+      'Network fee fetched successfully',
+    );
+    expect(batch.data.fees).toHaveLength(2);
+    expect(batch.data.errors).toHaveLength(1);
+    expect(batch.data.totalNetworkFee).toBe('0.000172');
+    expect(batch.data.estimatedArrivalTime).toBe(60);
+  });
+});
+
+describe('deposits, sweeps and webhooks', () => {
+  it('a deposit settles, sweeps to the master wallet and fires both events', async () => {
+    const child = sweeping(w, 0);
+    const usdt = asset(w, 'USDT');
+    const masterBefore = await readBalance(w, 'USDT', w.address);
+    const res = ok(
+      await api('POST', '/control/deposits', {
+        body: { addressId: child.id, assetId: usdt.id, amount: '250.75' },
+      }),
+      S.envelope(S.transaction),
+      'Deposit created successfully',
+    );
+    expect(res.data).toMatchObject({
+      type: 'DEPOSIT',
+      status: 'PENDING',
+      amount: '250.75',
+      addressId: child.id,
+    });
+    await sandbox.drain();
+    const done = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(done.data).toMatchObject({
+      status: 'SUCCESS',
+      assetSwept: true,
+      assetSweptAmount: '250.75',
+      assetSweptRecipientAddress: w.address,
+      assetSweptSenderAddress: child.address,
+    });
+    expect(done.data.assetSweptHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await readBalance(w, 'USDT', w.address)).toBe(masterBefore + 250_750_000n);
+    expect(await readBalance(w, 'USDT', child.address)).toBe(0n);
+    const logs = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}/webhooks`),
+      S.envelope(z.array(S.webhookLog)),
+    );
+    expect(logs.data.map((l) => l.event)).toEqual(['deposit.success', 'deposit.swept.success']);
+    expect(logs.data.every((l) => l.status === 'success')).toBe(true);
+  });
+
+  it('a deposit to a disableAutoSweep address stays there; auto-settlement rules forward matching deposits', async () => {
+    const child = funded(w, 2);
+    const usdc = asset(w, 'USDC');
+    const before = await readBalance(w, 'USDC', child.address);
+    const res = ok(
+      await api('POST', '/control/deposits', {
+        body: { addressId: child.id, assetId: usdc.id, amount: '40' },
+      }),
+      S.envelope(S.transaction),
+    );
+    await sandbox.drain();
+    const done = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(done.data).toMatchObject({ status: 'SUCCESS', assetSwept: false });
+    expect(await readBalance(w, 'USDC', child.address)).toBe(before + 40_000_000n);
+
+    // The seeded wallet-level rule forwards USDC deposits of 10,000 to 1,000,000 (wallet 0 has it active).
+    const big = ok(
+      await api('POST', '/control/deposits', {
+        body: { addressId: sweeping(w, 1).id, assetId: usdc.id, amount: '20000' },
+      }),
+      S.envelope(S.transaction),
+    );
+    await sandbox.drain();
+    const settlements = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions?type=WITHDRAW&limit=20`),
+      S.pagedEnvelope(S.transaction),
+    );
+    const forwarded = settlements.data.find((t) => t.metadata?.depositId === big.data.id);
+    expect(forwarded).toMatchObject({ status: 'SUCCESS', amount: '20000', senderAddress: w.address });
+  });
+
+  it('a failed delivery is logged with the status and text, retried, then resent by #2', async () => {
+    receiverStatus = 500;
+    const child = funded(w, 0);
+    const res = ok(
+      await api('POST', '/control/deposits', {
+        body: { addressId: child.id, assetId: asset(w, 'ETH').id, amount: '0.5' },
+      }),
+      S.envelope(S.transaction),
+    );
+    await sandbox.drain();
+    const failedLogs = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}/webhooks`),
+      S.envelope(z.array(S.webhookLog)),
+    );
+    expect(failedLogs.data).toHaveLength(1);
+    // One attempt plus the two retries of webhookRetryMs.
+    expect(failedLogs.data[0]).toMatchObject({
+      event: 'deposit.success',
+      status: 'failed',
+      attempts: 3,
+      response: { status: 500, text: 'receiver broke' },
+    });
+
+    receiverStatus = 200;
+    const resent = ok(
+      await api('POST', `/v1/wallets/${w.id}/transactions/webhooks/resend`, { body: { id: res.data.id } }),
+      S.envelope(S.transaction),
+      'Transaction fetched successfully',
+    );
+    expect(resent.data.id).toBe(res.data.id);
+    await sandbox.drain();
+    const after = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}/webhooks`),
+      S.envelope(z.array(S.webhookLog)),
+    );
+    expect(after.data).toHaveLength(2);
+    expect(after.data[1]).toMatchObject({ status: 'success', attempts: 1, response: 'received' });
+
+    const page = ok(
+      await api('GET', `/v1/wallets/${w.id}/webhooks?limit=5&page=1`),
+      S.pagedEnvelope(S.webhookLog),
+      'Webhooks fetched successfully',
+    );
+    expect(page.data).toHaveLength(5);
+    expect(page.meta.totalItems).toBeGreaterThan(50);
+    const seededFailures = ok(
+      await api('GET', `/v1/wallets/${w.id}/webhooks?limit=500`),
+      S.pagedEnvelope(S.webhookLog),
+    );
+    expect(seededFailures.data.some((l) => l.status === 'failed')).toBe(true);
+  });
+});
+
+describe('contracts', () => {
+  const call = (wallet: Wallet, method: string, parameters: unknown[] = [], token = 'USDC') => ({
+    address: asset(wallet, token).address,
+    method,
+    abi,
+    parameters,
+  });
+
+  it('#18 reads ERC-20 state in single and batch form', async () => {
+    const single = ok(
+      await api('POST', `/v1/wallets/${w.id}/contracts/read`, { body: { calls: [call(w, 'symbol')] } }),
+      S.envelope(S.contractReadSingle),
+      'Contract read successfully',
+    );
+    expect(single.data).toBe('USDC');
+    const mintAbi = [
+      {
+        type: 'function',
+        name: 'mint',
+        inputs: [{ name: 'to', type: 'address' }],
+        outputs: [],
+        stateMutability: 'nonpayable',
+      },
+    ];
+    const batch = ok(
+      await api('POST', `/v1/wallets/${w.id}/contracts/read`, {
+        body: {
+          calls: [
+            call(w, 'decimals'),
+            call(w, 'notInAbi'),
+            { address: asset(w, 'USDC').address, method: 'mint', abi: mintAbi, parameters: [RECIPIENT] },
+            call(w, 'totalSupply'),
+          ],
+        },
+      }),
+      S.envelope(S.contractReadBatch),
+      'Batch contract read completed (2/4 successful)',
+    );
+    expect(batch.data.success).toEqual([
+      { index: 0, method: 'decimals', data: '6' },
+      { index: 3, method: 'totalSupply', data: expect.stringMatching(/^\d+$/) },
+    ]);
+    expect(batch.data.errors.map((e) => e.index)).toEqual([1, 2]);
+    expect(batch.data.errors[1]!.message).toMatch(/does not implement/);
+  });
+
+  it('#19 estimates contract fees in single and batch form', async () => {
+    const single = ok(
+      await api('POST', `/v1/wallets/${w.id}/contracts/network-fee`, {
+        body: { calls: [call(w, 'transfer', [RECIPIENT, '1'])] },
+      }),
+      S.envelope(S.contractNetworkFeeSingle),
+      'Network fee retrieved successfully',
+    );
+    expect(single.data.fee).toBe('0.00013');
+    const batch = ok(
+      await api('POST', `/v1/wallets/${w.id}/contracts/network-fee`, {
+        body: { calls: [call(w, 'approve', [RECIPIENT, '1']), call(w, 'transfer', ['0x12', '1'])] },
+      }),
+      S.envelope(S.contractNetworkFeeBatch),
+      'Batch network fee retrieved (1/2 successful)',
+    );
+    expect(batch.data.fees[0]).toMatchObject({ index: 0, method: 'approve', estimatedArrivalTime: 30 });
+    expect(batch.data.estimatedArrivalTime).toBe(30);
+  });
+
+  it('#16 needs a valid two-factor code, then writes through the ledger', async () => {
+    const child = funded(w, 0);
+    const url = `/v1/wallets/${w.id}/addresses/${child.id}/contracts/write`;
+    const transfer = call(w, 'transfer', [RECIPIENT, '2000000']);
+    fail(await api('POST', url, { body: { calls: [transfer] } }), 403, /two-factor/i);
+    fail(
+      await api('POST', url, { body: { calls: [transfer], code: '000000' } }),
+      403,
+      /Invalid two-factor code/,
+    );
+    const before = await readBalance(w, 'USDC', child.address);
+    const single = ok(
+      await api('POST', url, {
+        body: { calls: [{ ...transfer, reference: 'cw-1' }], code: sandbox.totpCode() },
+      }),
+      S.envelope(S.transaction),
+      'Contract write initiated successfully',
+    );
+    expect(single.data).toMatchObject({
+      type: 'CUSTOM_SMART_CONTRACT',
+      status: 'PENDING',
+      reference: 'cw-1',
+    });
+    expect(JSON.parse(single.data.reason!)).toMatchObject({ method: 'transfer' });
+    await sandbox.drain();
+    const settled = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${single.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(settled.data.status).toBe('SUCCESS');
+    expect(await readBalance(w, 'USDC', child.address)).toBe(before - 2_000_000n);
+
+    const batch = ok(
+      await api('POST', url, {
+        body: {
+          calls: [call(w, 'approve', [RECIPIENT, '5']), call(w, 'transfer', [RECIPIENT, '10000000000000'])],
+          code: sandbox.totpCode(),
+        },
+      }),
+      S.envelope(S.contractWriteBatch),
+      'Batch contract write initiated successfully',
+    );
+    expect(batch.data.success).toHaveLength(1);
+    expect(batch.data.errors).toEqual([
+      expect.objectContaining({ index: 1, message: expect.stringMatching(/exceeds balance/) }),
+    ]);
+    await sandbox.drain();
+    const allowance = await api('POST', `/v1/wallets/${w.id}/contracts/read`, {
+      body: { calls: [call(w, 'allowance', [child.address, RECIPIENT])] },
+    });
+    expect(ok(allowance, S.envelope(S.contractReadSingle)).data).toBe('5');
+  });
+
+  it('#17 signs contract calls that parse and recover to the child address', async () => {
+    const child = funded(w, 1);
+    const url = `/v1/wallets/${w.id}/addresses/${child.id}/contracts/write/sign`;
+    fail(
+      await api('POST', url, { body: { calls: [call(w, 'approve', [RECIPIENT, '1'])], code: '123' } }),
+      403,
+    );
+    const single = ok(
+      await api('POST', url, {
+        body: { calls: [call(w, 'approve', [RECIPIENT, '1'])], code: sandbox.totpCode() },
+      }),
+      S.envelope(S.contractSignedTransaction),
+      'Contract write signed successfully',
+    );
+    expect(single.data).toMatchObject({ type: 'SIGNED', status: 'SUCCESS', confirmed: true });
+    const parsed = parseTransaction(single.data.signedTransaction as TransactionSerialized);
+    expect(parsed.to?.toLowerCase()).toBe(asset(w, 'USDC').address.toLowerCase());
+    expect(
+      await recoverTransactionAddress({
+        serializedTransaction: single.data.signedTransaction as TransactionSerialized,
+      }),
+    ).toBe(child.address);
+    const batch = ok(
+      await api('POST', url, {
+        body: {
+          calls: [call(w, 'approve', [RECIPIENT, '1']), call(w, 'transfer', ['bad', '1'])],
+          code: sandbox.totpCode(),
+        },
+      }),
+      S.envelope(S.contractSignBatch),
+      'Batch contract write signed successfully',
+    );
+    expect(batch.data.success.map((s) => s.index)).toEqual([0]);
+    expect(batch.data.errors.map((e) => e.index)).toEqual([1]);
+  });
+});
+
+describe('swaps and typed data', () => {
+  it('#20 swaps at the rate table and settles', async () => {
+    const child = funded(w, 0);
+    const before = await readBalance(w, 'USDT', child.address);
+    const res = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${child.id}/swaps/execute`, {
+        body: {
+          amount: '100',
+          fromAssetId: asset(w, 'USDC').id,
+          toAssetId: asset(w, 'USDT').id,
+          order: 'NO_SLIPPAGE',
+          reference: 'swap-1',
+          metadata: { purpose: 'test' },
+        },
+      }),
+      S.envelope(S.transaction),
+      'Swap transaction created successfully',
+    );
+    expect(res.data).toMatchObject({
+      type: 'SWAP',
+      status: 'PENDING',
+      rate: '1',
+      toAmount: '100',
+      toCurrency: 'USDT',
+    });
+    expect(res.data.toAsset?.symbol).toBe('USDT');
+    expect(res.data.toBlockchain?.slug).toBe('ethereum');
+    expect(res.data.toWallet?.id).toBe(w.id);
+    await sandbox.drain();
+    const settled = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(settled.data.status).toBe('SUCCESS');
+    expect(await readBalance(w, 'USDT', child.address)).toBe(before + 100_000_000n);
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${child.id}/swaps/execute`, {
+        body: { amount: '1', fromAssetId: asset(w, 'USDC').id, toAssetId: asset(w, 'USDC').id },
+      }),
+      422,
+    );
+  });
+
+  it('#21 signs typed data that recovers to the signing address', async () => {
+    const child = funded(w, 1);
+    const typed = {
+      domain: {
+        chainId: 11155111,
+        name: 'USD Coin',
+        verifyingContract: asset(w, 'USDC').address,
+        version: '2',
+      },
+      types: {
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+        ],
+      },
+      message: {
+        owner: child.address,
+        spender: RECIPIENT,
+        value: '1000000',
+        nonce: '0',
+        deadline: '1900000000',
+      },
+    };
+    const res = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${child.id}/signing/typed-data`, { body: typed }),
+      S.envelope(S.typedDataSignedTransaction),
+      'Typed data signed successfully',
+    );
+    const { r, s, signature, v } = res.data.signedTransaction;
+    expect(signature.slice(2, 66)).toBe(r.slice(2).padStart(64, '0'));
+    expect(signature.slice(66, 130)).toBe(s.slice(2).padStart(64, '0'));
+    expect([27, 28]).toContain(v);
+    const signer = await recoverTypedDataAddress({
+      domain: { ...typed.domain, verifyingContract: getAddress(typed.domain.verifyingContract) },
+      types: typed.types,
+      primaryType: 'Permit',
+      message: { ...typed.message, value: 1000000n, nonce: 0n, deadline: 1900000000n },
+      signature: signature as `0x${string}`,
+    });
+    expect(signer).toBe(child.address);
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${child.id}/signing/typed-data`, {
+        body: { ...typed, message: { ...typed.message, value: 'lots' } },
+      }),
+      422,
+    );
+  });
+});
+
+describe('the typed client over sandbox.fetch', () => {
+  it('reads and writes through createCustodyClient', async () => {
+    const client = createCustodyClient({ baseUrl: BASE, apiKey: w.apiKey, fetch: sandbox.fetch });
+    const wallet = await client.wallets.get({ walletId: w.id });
+    expect(wallet.data.id).toBe(w.id);
+    expect(wallet.message).toBe('Wallet fetched successfully');
+    const page = await client.addresses.listTransactions({
+      walletId: w.id,
+      addressId: funded(w).id,
+      limit: 3,
+    });
+    expect(page.meta.itemsPerPage).toBe(3);
+    const fee = await client.withdraw.networkFee(
+      { walletId: w.id },
+      { assets: [{ id: asset(w, 'USDC').id, address: RECIPIENT, amount: '1' }] },
+    );
+    expect(fee.form).toBe('single');
+    const read = await client.contracts.read(
+      { walletId: w.id },
+      { calls: [{ address: asset(w, 'USDC').address, method: 'name', abi: abi as never }] },
+    );
+    expect(read.form === 'single' && read.data).toBe('USD Coin');
+    await expect(client.wallets.get({ walletId: other.id })).rejects.toMatchObject({ status: 403 });
+  });
+});
+
+describe('OpenAPI', () => {
+  it('describes every route as OpenAPI 3.1', async () => {
+    const res = await sandbox.handle(new Request(`${BASE}/openapi.json`));
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe('3.1.0');
+    const operations = Object.values(doc.paths).reduce((n, p) => n + Object.keys(p).length, 0);
+    expect(operations).toBeGreaterThanOrEqual(29);
+    expect(doc.paths['/v1/wallets/{walletId}/withdraw']?.post).toBeDefined();
+  });
+});

@@ -1,0 +1,59 @@
+// Amount rules of the sandbox: decimal strings in, bigint base units inside, never floats.
+import { formatUnits, parseUnits } from 'viem';
+
+export type AmountCheck = { ok: true; value: bigint } | { ok: false; message: string };
+
+const DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/** A positive decimal string with at most `decimals` fraction digits, as base units. */
+export function parseAmount(input: unknown, decimals: number, symbol = 'the asset'): AmountCheck {
+  if (typeof input !== 'string' && typeof input !== 'number') {
+    return { ok: false, message: 'Amount must be a decimal string' };
+  }
+  const text = String(input).trim();
+  if (!DECIMAL.test(text)) return { ok: false, message: `Amount "${text}" is not a positive decimal number` };
+  const fraction = text.split('.')[1] ?? '';
+  if (fraction.length > decimals) {
+    return {
+      ok: false,
+      message: `Amount "${text}" has more than ${decimals} decimal places allowed for ${symbol}`,
+    };
+  }
+  const value = parseUnits(text, decimals);
+  if (value <= 0n) return { ok: false, message: 'Amount must be greater than zero' };
+  return { ok: true, value };
+}
+
+export function formatAmount(value: bigint, decimals: number): string {
+  return formatUnits(value, decimals);
+}
+
+/** USD value of `value` base units at a decimal USD price, rounded down to cents. */
+export function usdValue(value: bigint, decimals: number, usdPrice: string): string {
+  const priceScaled = parseUnits(usdPrice, 8);
+  const cents = (value * priceScaled * 100n) / (10n ** BigInt(decimals) * 10n ** 8n);
+  return formatUnits(cents, 2);
+}
+
+/** Adds a signed delta to a balance; refuses to go below zero (the ledger never overdraws). */
+export function applyDelta(balance: bigint, delta: bigint): bigint {
+  const next = balance + delta;
+  if (next < 0n) throw new InsufficientBalanceError(balance, -delta);
+  return next;
+}
+
+export class InsufficientBalanceError extends Error {
+  constructor(
+    readonly available: bigint,
+    readonly required: bigint,
+  ) {
+    super('Insufficient balance');
+    this.name = 'InsufficientBalanceError';
+  }
+}
+
+export function sumAmounts(values: Iterable<bigint>): bigint {
+  let total = 0n;
+  for (const v of values) total += v;
+  return total;
+}

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog } from '@/lib/db/schema';
+import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { appendAudit, GENESIS_HASH, hashEntry, verifyAuditChain } from './audit';
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const actor = { actorId: null, actorEmail: 'admin@example.com', role: 'admin' };
+
+async function appendSome(n: number, prefix: string) {
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    rows.push(
+      await appendAudit(t.db, { ...actor, action: `${prefix}.${i}`, outcome: 'success', input: { i } }),
+    );
+  }
+  return rows;
+}
+
+/** Tampering needs the append-only triggers out of the way, as an attacker with database access would. */
+async function asAttacker(work: () => Promise<unknown>) {
+  await t.db.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER USER`);
+  try {
+    await work();
+  } finally {
+    await t.db.execute(sql`ALTER TABLE audit_log ENABLE TRIGGER USER`);
+  }
+}
+
+describe('audit chain', () => {
+  it('links each entry to the previous one by hash', async () => {
+    const [first, second] = await appendSome(2, 'link');
+    expect(first!.prevHash).toBe(GENESIS_HASH);
+    expect(second!.prevHash).toBe(first!.hash);
+    expect(second!.hash).toBe(hashEntry(first!.hash, second!));
+    expect(await verifyAuditChain(t.db)).toEqual({ ok: true, entries: 2 });
+  });
+
+  it('redacts secrets from the stored input', async () => {
+    const row = await appendAudit(t.db, {
+      ...actor,
+      action: 'wallet.connect',
+      outcome: 'success',
+      input: { walletId: 'w1', apiKey: 'sk_live_123', nested: { privateKey: '0xabc', code: '123456' } },
+    });
+    expect(row.input).toEqual({
+      walletId: 'w1',
+      apiKey: '[redacted]',
+      nested: { privateKey: '[redacted]', code: '[redacted]' },
+    });
+    expect(JSON.stringify(row)).not.toContain('sk_live_123');
+  });
+
+  it('refuses updates and deletes at the database', async () => {
+    const causeOf = (e: unknown) => String((e as { cause?: Error }).cause?.message ?? (e as Error).message);
+    await expect(t.db.execute(sql`UPDATE audit_log SET outcome = 'failed'`).catch(causeOf)).resolves.toMatch(
+      /append-only/,
+    );
+    await expect(t.db.execute(sql`DELETE FROM audit_log`).catch(causeOf)).resolves.toMatch(/append-only/);
+  });
+
+  it('finds an edited entry', async () => {
+    const rows = await appendSome(3, 'edit');
+    const victim = rows[1]!;
+    await asAttacker(() =>
+      t.db.execute(sql`UPDATE audit_log SET outcome = 'failed' WHERE id = ${victim.id}`),
+    );
+    const verdict = await verifyAuditChain(t.db);
+    expect(verdict).toMatchObject({
+      ok: false,
+      brokenAt: victim.id,
+      reason: 'this entry was changed after it was written',
+    });
+    await asAttacker(() =>
+      t.db.execute(sql`UPDATE audit_log SET outcome = 'success' WHERE id = ${victim.id}`),
+    );
+    expect((await verifyAuditChain(t.db)).ok).toBe(true);
+  });
+
+  it('finds a deleted entry at the one that follows it', async () => {
+    const rows = await appendSome(3, 'delete');
+    await asAttacker(() => t.db.delete(auditLog).where(sql`id = ${rows[1]!.id}`));
+    const verdict = await verifyAuditChain(t.db);
+    expect(verdict).toMatchObject({
+      ok: false,
+      brokenAt: rows[2]!.id,
+      reason: 'the entry before this one was changed or removed',
+    });
+  });
+
+  it('keeps the chain straight under concurrent appends', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          appendAudit(fresh.db, { ...actor, action: `c.${i}`, outcome: 'success' }),
+        ),
+      );
+      expect(await verifyAuditChain(fresh.db)).toEqual({ ok: true, entries: 20 });
+    } finally {
+      await fresh.close();
+    }
+  });
+});

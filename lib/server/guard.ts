@@ -1,0 +1,102 @@
+import 'server-only';
+import { headers } from 'next/headers';
+import type { Role } from '@/lib/db/schema';
+import { appendAudit } from './audit';
+import { auth } from './auth';
+import { type Action, can } from './permissions';
+import { getDb } from './runtime';
+
+export interface Actor {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  requestId: string | null;
+}
+
+export type ActionResult<T = undefined> =
+  | { ok: true; data: T }
+  | { ok: false; error: string; fieldErrors?: Record<string, string>; status?: number };
+
+export async function currentRequestId(): Promise<string | null> {
+  try {
+    return (await headers()).get('x-request-id');
+  } catch {
+    return null;
+  }
+}
+
+/** The signed-in person, with the session re-validated against the database (version, disabled). */
+export async function currentActor(): Promise<Actor | null> {
+  const session = await auth();
+  const user = session?.user;
+  if (!user?.id) return null;
+  return {
+    id: user.id,
+    email: user.email ?? '',
+    name: user.name ?? '',
+    role: user.role,
+    requestId: await currentRequestId(),
+  };
+}
+
+export type Authorization =
+  | { ok: true; actor: Actor }
+  | { ok: false; status: 401 | 403; error: string; actor: Actor | null };
+
+/**
+ * The one check every server action and route handler makes: a live session, a changed one-time
+ * password, and the role's permission for the action. Denials are audited.
+ */
+export async function authorize(action: Action, target?: string): Promise<Authorization> {
+  const session = await auth();
+  const user = session?.user;
+  if (!user?.id)
+    return { ok: false, status: 401, error: 'Your session has ended. Sign in again.', actor: null };
+  const actor: Actor = {
+    id: user.id,
+    email: user.email ?? '',
+    name: user.name ?? '',
+    role: user.role,
+    requestId: await currentRequestId(),
+  };
+  if (user.mustChangePassword) {
+    return {
+      ok: false,
+      status: 403,
+      error: 'Change your one-time password before doing anything else.',
+      actor,
+    };
+  }
+  if (!can(actor.role, action)) {
+    await appendAudit(await getDb(), {
+      actorId: actor.id,
+      actorEmail: actor.email,
+      role: actor.role,
+      action,
+      target,
+      outcome: 'denied',
+      requestId: actor.requestId,
+    });
+    return { ok: false, status: 403, error: 'You do not have permission to do this.', actor };
+  }
+  return { ok: true, actor };
+}
+
+export async function audit(
+  actor: Actor,
+  action: string,
+  outcome: string,
+  details: { target?: string | null; input?: Record<string, unknown> } = {},
+) {
+  return appendAudit(await getDb(), {
+    actorId: actor.id,
+    actorEmail: actor.email,
+    role: actor.role,
+    action,
+    outcome,
+    target: details.target,
+    input: details.input,
+    requestId: actor.requestId,
+  });
+}

@@ -1,0 +1,22 @@
+import type { Role } from '@/lib/db/schema';
+import { type Action, can } from './permissions';
+
+export interface NavItem {
+  href: string;
+  label: string;
+  icon: 'wallets' | 'approvals' | 'webhooks' | 'audit' | 'admin';
+  action: Action;
+}
+
+// The sidebar, shown by role: each entry appears when the role holds the permission its page needs.
+export const NAV_ITEMS: NavItem[] = [
+  { href: '/wallets', label: 'Wallets', icon: 'wallets', action: 'read' },
+  { href: '/approvals', label: 'Approvals', icon: 'approvals', action: 'withdraw.approve' },
+  { href: '/webhooks', label: 'Webhooks', icon: 'webhooks', action: 'webhook.resend' },
+  { href: '/audit', label: 'Audit', icon: 'audit', action: 'audit.view' },
+  { href: '/admin/users', label: 'Admin', icon: 'admin', action: 'users.manage' },
+];
+
+export function navFor(role: Role): NavItem[] {
+  return NAV_ITEMS.filter((item) => can(role, item.action));
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ROLES, type Role } from '@/lib/roles';
+import { ACTIONS, type Action, can } from './permissions';
+
+// The expected table, written out cell by cell: a change to PERMISSIONS must change this too.
+const Y = true;
+const N = false;
+const EXPECTED: Record<Action, Record<Role, boolean>> = {
+  read: { admin: Y, finance: Y, support: Y, viewer: Y },
+  'audit.view': { admin: Y, finance: N, support: N, viewer: Y },
+  'webhook.resend': { admin: Y, finance: N, support: Y, viewer: N },
+  'transaction.retry': { admin: Y, finance: Y, support: N, viewer: N },
+  'sandbox.deposit': { admin: Y, finance: Y, support: N, viewer: N },
+  'fee.estimate': { admin: Y, finance: Y, support: N, viewer: N },
+  'withdraw.request': { admin: Y, finance: Y, support: N, viewer: N },
+  'withdraw.approve': { admin: Y, finance: Y, support: N, viewer: N },
+  'withdrawSign.request': { admin: Y, finance: Y, support: N, viewer: N },
+  'withdrawSign.approve': { admin: Y, finance: Y, support: N, viewer: N },
+  'swap.request': { admin: Y, finance: Y, support: N, viewer: N },
+  'swap.approve': { admin: Y, finance: Y, support: N, viewer: N },
+  'contract.read': { admin: Y, finance: Y, support: N, viewer: N },
+  'contractWrite.request': { admin: Y, finance: N, support: N, viewer: N },
+  'contractWrite.approve': { admin: Y, finance: Y, support: N, viewer: N },
+  'contractSign.request': { admin: Y, finance: N, support: N, viewer: N },
+  'contractSign.approve': { admin: Y, finance: Y, support: N, viewer: N },
+  'typedDataSign.request': { admin: Y, finance: N, support: N, viewer: N },
+  'typedDataSign.approve': { admin: Y, finance: Y, support: N, viewer: N },
+  'settlement.edit': { admin: Y, finance: N, support: N, viewer: N },
+  'whitelist.add': { admin: Y, finance: N, support: N, viewer: N },
+  'beneficiary.delete': { admin: Y, finance: N, support: N, viewer: N },
+  'privateKey.reveal': { admin: Y, finance: N, support: N, viewer: N },
+  'users.manage': { admin: Y, finance: N, support: N, viewer: N },
+  'wallets.manage': { admin: Y, finance: N, support: N, viewer: N },
+  'policy.edit': { admin: Y, finance: N, support: N, viewer: N },
+  'freeze.toggle': { admin: Y, finance: N, support: N, viewer: N },
+};
+
+describe('permissions table', () => {
+  it('covers exactly the actions of the expected table', () => {
+    expect([...ACTIONS].sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  const cells = ACTIONS.flatMap((action) => ROLES.map((role) => [action, role] as const));
+  it.each(cells)('%s for %s', (action, role) => {
+    expect(can(role, action)).toBe(EXPECTED[action][role]);
+  });
+
+  it('grants nothing without a role', () => {
+    expect(ACTIONS.some((a) => can(undefined, a) || can(null, a))).toBe(false);
+  });
+
+  it('never lets support or viewer move money or change rules', () => {
+    const moving = ACTIONS.filter((a) => a !== 'read' && a !== 'audit.view' && a !== 'webhook.resend');
+    for (const action of moving) {
+      expect(can('support', action), action).toBe(false);
+      expect(can('viewer', action), action).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,40 @@
+// Every action the console has, against the four roles (DESIGN.md, "Who uses it"). The only source of truth.
+import type { Role } from '@/lib/db/schema';
+
+export const PERMISSIONS = {
+  read: ['admin', 'finance', 'support', 'viewer'],
+  'audit.view': ['admin', 'viewer'],
+  'webhook.resend': ['admin', 'support'],
+  'transaction.retry': ['admin', 'finance'],
+  'sandbox.deposit': ['admin', 'finance'],
+  'fee.estimate': ['admin', 'finance'],
+  'withdraw.request': ['admin', 'finance'],
+  'withdraw.approve': ['admin', 'finance'],
+  'withdrawSign.request': ['admin', 'finance'],
+  'withdrawSign.approve': ['admin', 'finance'],
+  'swap.request': ['admin', 'finance'],
+  'swap.approve': ['admin', 'finance'],
+  'contract.read': ['admin', 'finance'],
+  'contractWrite.request': ['admin'],
+  'contractWrite.approve': ['admin', 'finance'],
+  'contractSign.request': ['admin'],
+  'contractSign.approve': ['admin', 'finance'],
+  'typedDataSign.request': ['admin'],
+  'typedDataSign.approve': ['admin', 'finance'],
+  'settlement.edit': ['admin'],
+  'whitelist.add': ['admin'],
+  'beneficiary.delete': ['admin'],
+  'privateKey.reveal': ['admin'],
+  'users.manage': ['admin'],
+  'wallets.manage': ['admin'],
+  'policy.edit': ['admin'],
+  'freeze.toggle': ['admin'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Action = keyof typeof PERMISSIONS;
+export const ACTIONS = Object.keys(PERMISSIONS) as Action[];
+
+export function can(role: Role | undefined | null, action: Action): boolean {
+  if (!role) return false;
+  return (PERMISSIONS[action] as readonly Role[]).includes(role);
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { ROLES } from '@/lib/roles';
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'Enter a valid email address' }));
+
+export const roleSchema = z.enum(ROLES, { message: 'Choose a role: admin, finance, support or viewer' });
+
+export const signInSchema = z.object({
+  email: emailSchema,
+  password: z.string().min(1, { message: 'Enter your password' }).max(200),
+});
+
+export const newPasswordSchema = z
+  .string()
+  .min(12, { message: 'Use at least 12 characters' })
+  .max(200, { message: 'Use at most 200 characters' });
+
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string().min(1, { message: 'Enter your current password' }),
+    newPassword: newPasswordSchema,
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'The two passwords differ',
+  })
+  .refine((v) => v.newPassword !== v.currentPassword, {
+    path: ['newPassword'],
+    message: 'Choose a password different from the current one',
+  });
+
+export const addUserSchema = z.object({
+  email: emailSchema,
+  name: z.string().trim().min(1, { message: 'Enter a name' }).max(100),
+  role: roleSchema,
+});
+
+export const changeRoleSchema = z.object({ userId: z.uuid({ message: 'Unknown user' }), role: roleSchema });
+export const userIdSchema = z.object({ userId: z.uuid({ message: 'Unknown user' }) });

@@ -1,0 +1,42 @@
+// Throw-away databases for tests: in-memory PGlite, or a fresh PostgreSQL database when TEST_DATABASE_URL is set.
+import { randomBytes } from 'node:crypto';
+import { CONSOLE_MIGRATIONS, type DatabaseHandle, openDatabase, runMigrations } from '@/lib/db/connection';
+import { type ConsoleDb, schema } from '@/lib/db/schema';
+
+export interface TestDatabase {
+  handle: DatabaseHandle;
+  db: ConsoleDb;
+  close(): Promise<void>;
+}
+
+export const testDatabaseKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const handle = await openDatabase({ dataDir: 'memory://', schema });
+    await runMigrations(handle, CONSOLE_MIGRATIONS);
+    return { handle, db: handle.db as ConsoleDb, close: () => handle.close() };
+  }
+  const { Client } = await import('pg');
+  const name = `console_test_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ url: url.toString(), schema });
+  await runMigrations(handle, CONSOLE_MIGRATIONS);
+  return {
+    handle,
+    db: handle.db as ConsoleDb,
+    async close() {
+      await handle.close();
+      const cleanup = new Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
