@@ -21,6 +21,11 @@ export async function expectAccessible(page: Page) {
   ).toEqual([]);
 }
 
+/** The message a form shows in its banner (Next's own route announcer is also an alert). */
+export function formAlert(page: Page) {
+  return page.locator('form [role="alert"]');
+}
+
 export async function fillSignIn(page: Page, email: string, password: string) {
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill(email);

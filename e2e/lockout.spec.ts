@@ -1,4 +1,4 @@
-import { contextAs, expect, fillSignIn, test, uniqueEmail } from './fixtures';
+import { contextAs, expect, fillSignIn, formAlert, test, uniqueEmail } from './fixtures';
 
 test('five failed sign-ins lock the account, even against the right password', async ({ browser, page }) => {
   const { page: admin, context } = await contextAs(browser, 'admin');
@@ -15,15 +15,11 @@ test('five failed sign-ins lock the account, even against the right password', a
 
   for (let attempt = 1; attempt <= 4; attempt++) {
     await fillSignIn(page, email, `wrong-${attempt}`);
-    await expect(page.getByRole('alert')).toHaveText('The email or password is not right.');
+    await expect(formAlert(page)).toHaveText('The email or password is not right.');
   }
   await fillSignIn(page, email, 'wrong-5');
-  await expect(page.getByRole('alert')).toHaveText(
-    'Too many failed attempts. Sign-in is locked for 15 minutes.',
-  );
+  await expect(formAlert(page)).toHaveText('Too many failed attempts. Sign-in is locked for 15 minutes.');
   await fillSignIn(page, email, otp);
-  await expect(page.getByRole('alert')).toHaveText(
-    'Too many failed attempts. Sign-in is locked for 15 minutes.',
-  );
+  await expect(formAlert(page)).toHaveText('Too many failed attempts. Sign-in is locked for 15 minutes.');
   await expect(page).toHaveURL(/\/sign-in/);
 });

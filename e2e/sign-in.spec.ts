@@ -1,4 +1,13 @@
-import { DEMO, type DemoRole, expect, expectAccessible, fillSignIn, signIn, test } from './fixtures';
+import {
+  DEMO,
+  type DemoRole,
+  expect,
+  expectAccessible,
+  fillSignIn,
+  formAlert,
+  signIn,
+  test,
+} from './fixtures';
 
 const NAV: Record<DemoRole, string[]> = {
   admin: ['Wallets', 'Approvals', 'Webhooks', 'Audit', 'Admin'],
@@ -29,10 +38,9 @@ test.describe('signing in', () => {
 
   test('a wrong password and an unknown email get the same generic message', async ({ page }) => {
     await fillSignIn(page, DEMO.support, 'not-the-password');
-    const alert = page.getByRole('alert');
-    await expect(alert).toHaveText('The email or password is not right.');
+    await expect(formAlert(page)).toHaveText('The email or password is not right.');
     await fillSignIn(page, 'nobody-here@example.com', 'whatever');
-    await expect(page.getByRole('alert')).toHaveText('The email or password is not right.');
+    await expect(formAlert(page)).toHaveText('The email or password is not right.');
     await expect(page).toHaveURL(/\/sign-in/);
     await expectAccessible(page);
   });

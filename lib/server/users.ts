@@ -37,6 +37,11 @@ export async function findUserById(db: ConsoleDb, id: string): Promise<UserRow |
   return row;
 }
 
+export async function findUserByEmail(db: ConsoleDb, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1);
+  return row;
+}
+
 export async function createUser(
   db: ConsoleDb,
   input: { email: string; name: string; role: Role },

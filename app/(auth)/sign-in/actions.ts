@@ -2,6 +2,8 @@
 import { redirect } from 'next/navigation';
 import { AuthError, CredentialsSignin } from 'next-auth';
 import { signIn } from '@/lib/server/auth';
+import { getDb } from '@/lib/server/runtime';
+import { findUserByEmail } from '@/lib/server/users';
 import { signInSchema } from '@/lib/validation/users';
 
 export interface SignInState {
@@ -38,5 +40,7 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
     if (error instanceof AuthError) return { error: INVALID_CREDENTIALS, email: raw.email };
     throw error;
   }
-  redirect(target);
+  // A one-time password leads straight to choosing a new one.
+  const user = await findUserByEmail(await getDb(), parsed.data.email);
+  redirect(user?.mustChangePassword ? '/change-password' : target);
 }
