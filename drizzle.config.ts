@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './lib/db/schema.ts',
+  schema: ['./lib/db/schema.ts', './lib/db/tables/*.ts'],
   out: './lib/db/migrations',
 });

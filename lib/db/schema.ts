@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 import type { Role } from '@/lib/roles';
+import { walletConnections } from './tables/wallets';
 
 export { ROLES, type Role } from '@/lib/roles';
 
@@ -57,7 +58,9 @@ export const auditLog = pgTable(
   ],
 );
 
-export const schema = { users, loginAttempts, auditLog };
+export * from './tables/wallets';
+
+export const schema = { users, loginAttempts, auditLog, walletConnections };
 export type ConsoleDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type UserRow = typeof users.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;

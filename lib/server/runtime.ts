@@ -37,6 +37,8 @@ async function boot(): Promise<Runtime> {
   if (config.sandboxMode) {
     const { startSandbox } = await import('./sandbox-boot');
     runtime.sandbox = await startSandbox(runtime);
+    const { connectSandboxWallets } = await import('./wallets');
+    await connectSandboxWallets(runtime);
   }
   const { seedDemoUsers } = await import('./users');
   if (config.sandboxMode) await seedDemoUsers(database.db);
