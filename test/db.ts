@@ -11,12 +11,12 @@ export interface TestDatabase {
 
 export const testDatabaseKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** An empty database: in-memory PGlite, or a new PostgreSQL database dropped on close. */
+export async function openTestHandle(): Promise<{ handle: DatabaseHandle; close(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const handle = await openDatabase({ dataDir: 'memory://', schema });
-    await runMigrations(handle, CONSOLE_MIGRATIONS);
-    return { handle, db: handle.db as ConsoleDb, close: () => handle.close() };
+    return { handle, close: () => handle.close() };
   }
   const { Client } = await import('pg');
   const name = `console_test_${randomBytes(6).toString('hex')}`;
@@ -27,10 +27,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const handle = await openDatabase({ url: url.toString(), schema });
-  await runMigrations(handle, CONSOLE_MIGRATIONS);
   return {
     handle,
-    db: handle.db as ConsoleDb,
     async close() {
       await handle.close();
       const cleanup = new Client({ connectionString: adminUrl });
@@ -39,4 +37,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await cleanup.end();
     },
   };
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const { handle, close } = await openTestHandle();
+  await runMigrations(handle, CONSOLE_MIGRATIONS);
+  return { handle, db: handle.db as ConsoleDb, close };
 }

@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createCustodyClient } from '@/lib/custody/client';
 import { strictSchemas as S } from '@/lib/custody/schemas';
-import { type DatabaseHandle, openDatabase } from '@/lib/db/connection';
+import type { DatabaseHandle } from '@/lib/db/connection';
+import { openTestHandle } from '@/test/db';
 import { createSandbox, type Sandbox, type SandboxCredentials } from './index';
 
 type Wallet = SandboxCredentials['wallets'][number];
@@ -26,6 +27,7 @@ const BASE = 'http://localhost:3000/sandbox';
 const abi = erc20Abi as unknown as Record<string, unknown>[];
 
 let database: DatabaseHandle;
+let closeDatabase: (() => Promise<void>) | undefined;
 let sandbox: Sandbox;
 let creds: SandboxCredentials;
 let w: Wallet;
@@ -51,7 +53,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const port = (receiver.address() as AddressInfo).port;
   dataDir = mkdtempSync(path.join(tmpdir(), 'sandbox-contract-'));
-  database = await openDatabase({ dataDir: 'memory://' });
+  // In-memory PGlite, or a fresh PostgreSQL database when TEST_DATABASE_URL is set.
+  const opened = await openTestHandle();
+  database = opened.handle;
+  closeDatabase = opened.close;
   sandbox = await createSandbox({
     db: database.db,
     dbKind: database.kind,
@@ -71,7 +76,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox?.stop();
-  await database?.close();
+  await closeDatabase?.();
   await new Promise((resolve) => receiver?.close(resolve));
   rmSync(dataDir, { recursive: true, force: true });
 });
