@@ -1,22 +1,39 @@
 import { redirect } from 'next/navigation';
+import { LiveEvents } from '@/components/live';
+import { ApprovalsCount } from '@/components/approvals/approvals-count';
+import { CommandPalette } from '@/components/command-palette/command-palette';
 import { AppSidebar } from '@/components/shell/app-sidebar';
+import { FreezeBanner } from '@/components/shell/freeze-banner';
 import { SandboxBanner } from '@/components/shell/sandbox-banner';
 import { ThemeToggle } from '@/components/shell/theme-toggle';
 import { UserMenu } from '@/components/shell/user-menu';
+import { getApprovalEngine } from '@/lib/server/approvals';
 import { currentActor } from '@/lib/server/guard';
 import { navFor } from '@/lib/server/navigation';
+import { can } from '@/lib/server/permissions';
 
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
   const actor = await currentActor();
   if (!actor) redirect('/sign-in');
-  const nav = navFor(actor.role).map(({ href, label, icon }) => ({ href, label, icon }));
+  const approvalsCount = can(actor.role, 'withdraw.approve')
+    ? await (await getApprovalEngine()).countNeedingApproval(actor).catch(() => 0)
+    : 0;
+  const nav = navFor(actor.role).map(({ href, label, icon }) => ({
+    href,
+    label,
+    icon,
+    badge: href === '/approvals' ? <ApprovalsCount initial={approvalsCount} /> : undefined,
+  }));
   return (
     <div className="flex min-h-screen flex-col">
       <SandboxBanner />
+      <FreezeBanner />
       <div className="flex flex-1">
         <AppSidebar items={nav} />
         <div className="flex min-w-0 flex-1 flex-col">
           <header className="flex h-14 items-center justify-end gap-2 border-b px-4">
+            <CommandPalette />
+            <LiveEvents notifyWithdrawals={can(actor.role, 'withdraw.request')} />
             <ThemeToggle />
             <UserMenu name={actor.name} email={actor.email} role={actor.role} />
           </header>

@@ -16,6 +16,7 @@ export interface SidebarItem {
   href: string;
   label: string;
   icon: keyof typeof ICONS;
+  badge?: React.ReactNode;
 }
 
 export function AppSidebar({ items }: { items: SidebarItem[] }) {
@@ -39,6 +40,7 @@ export function AppSidebar({ items }: { items: SidebarItem[] }) {
             >
               <Icon className="size-4" aria-hidden />
               {item.label}
+              {item.badge}
             </Link>
           );
         })}

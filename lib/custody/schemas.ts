@@ -575,7 +575,8 @@ const positiveAmount = z
   .string()
   .regex(POSITIVE_DECIMAL, 'Enter a decimal amount, e.g. 10.5')
   .refine((value) => compareDecimals(value, '0') > 0, 'Amount must be greater than 0');
-const nonNegativeAmount = z.string().regex(POSITIVE_DECIMAL, 'Enter a decimal amount, e.g. 10.5');
+/** Rule amounts and slippage: a non-negative decimal, or -1 for "no bound" / "no limit". */
+const boundOrNone = z.string().regex(/^(-1|\d+(\.\d+)?)$/, 'Enter a non-negative decimal, or -1 for none');
 const requiredText = z.string().trim().min(1, 'Required');
 const metadataInput = z.record(z.string(), z.unknown());
 
@@ -649,18 +650,24 @@ export const autoSettlementRuleInput = z.object({
   name: requiredText,
   isActive: z.boolean(),
   order: z.enum(SETTLEMENT_ORDERS),
-  slippageTolerance: nonNegativeAmount,
+  slippageTolerance: boundOrNone,
   source: z
     .object({
       assets: z.array(requiredText).min(1),
       blockchain: requiredText,
-      minAmount: nonNegativeAmount,
-      maxAmount: nonNegativeAmount,
+      minAmount: boundOrNone,
+      maxAmount: boundOrNone,
     })
-    .refine((source) => compareDecimals(source.minAmount, source.maxAmount) <= 0, {
-      message: 'Minimum amount must not exceed maximum amount',
-      path: ['maxAmount'],
-    }),
+    .refine(
+      (source) =>
+        source.minAmount === '-1' ||
+        source.maxAmount === '-1' ||
+        compareDecimals(source.minAmount, source.maxAmount) <= 0,
+      {
+        message: 'Minimum amount must not exceed maximum amount',
+        path: ['maxAmount'],
+      },
+    ),
   destination: z.object({ address: requiredText, asset: requiredText, blockchain: requiredText }),
 });
 

@@ -4,7 +4,17 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 import type { Role } from '@/lib/roles';
+import {
+  approvalPolicies,
+  consoleSettings,
+  notifications,
+  operationApprovals,
+  operationEvents,
+  operationItems,
+  operationRequests,
+} from './tables/approvals';
 import { walletConnections } from './tables/wallets';
+import { webhookEvents } from './tables/webhook-events';
 
 export { ROLES, type Role } from '@/lib/roles';
 
@@ -58,9 +68,24 @@ export const auditLog = pgTable(
   ],
 );
 
+export * from './tables/approvals';
 export * from './tables/wallets';
+export * from './tables/webhook-events';
 
-export const schema = { users, loginAttempts, auditLog, walletConnections };
+export const schema = {
+  users,
+  loginAttempts,
+  auditLog,
+  walletConnections,
+  webhookEvents,
+  operationRequests,
+  operationApprovals,
+  operationItems,
+  operationEvents,
+  approvalPolicies,
+  consoleSettings,
+  notifications,
+};
 export type ConsoleDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type UserRow = typeof users.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;

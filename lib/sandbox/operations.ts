@@ -563,13 +563,14 @@ export class Operations {
     destination: { address: string; asset: string; blockchain: string };
   }) {
     if (!ORDERS.includes(rule.order)) throw invalid(`order must be one of ${ORDERS.join(', ')}`);
-    const decimal = /^\d+(\.\d+)?$/;
+    // -1 means "no limit" (slippage) or "no bound" (amounts).
+    const decimal = /^(-1|\d+(\.\d+)?)$/;
     const slippage = String(rule.slippageTolerance);
-    if (!decimal.test(slippage)) throw invalid('slippageTolerance must be a non-negative decimal');
+    if (!decimal.test(slippage)) throw invalid('slippageTolerance must be a non-negative decimal or -1');
     const min = String(rule.source.minAmount);
     const max = String(rule.source.maxAmount);
     if (!decimal.test(min) || !decimal.test(max))
-      throw invalid('minAmount and maxAmount must be non-negative decimals');
+      throw invalid('minAmount and maxAmount must be non-negative decimals or -1');
     if (parseAmount(max, 36).ok && parseAmount(min, 36).ok) {
       const a = parseAmount(min, 36);
       const b = parseAmount(max, 36);

@@ -269,6 +269,17 @@ export function transactionApi(catalog: Catalog, row: TransactionRow) {
 
 export type TransactionApi = ReturnType<typeof transactionApi>;
 
+/**
+ * Drizzle's jsonb reader JSON-parses a stored string again, so a receiver's JSON acknowledgement (e.g.
+ * `{"received":true}`) would come back as an object; the log keeps the receiver's text as text.
+ */
+function deliveryResponse(value: unknown): string | { status: number; text: string } | null {
+  if (value === null || typeof value === 'string') return value;
+  const r = value as Record<string, unknown>;
+  if (typeof r.status === 'number' && typeof r.text === 'string') return { status: r.status, text: r.text };
+  return JSON.stringify(value);
+}
+
 export function webhookLogApi(row: WebhookRow) {
   return {
     id: row.id,
@@ -276,7 +287,7 @@ export function webhookLogApi(row: WebhookRow) {
     url: row.url,
     attempts: row.attempts,
     status: row.status,
-    response: row.response as string | { status: number; text: string } | null,
+    response: deliveryResponse(row.response),
     reference: row.transactionId,
     payload: row.payload as TransactionApi,
     createdAt: iso(row.createdAt),

@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { and, asc, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import { type AuditRow, auditLog, type ConsoleDb } from '@/lib/db/schema';
 import { redactInput } from './redact';
 
@@ -127,4 +127,46 @@ export async function listAudit(db: ConsoleDb, filter: AuditFilter) {
     db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(cond),
   ]);
   return { rows, total: count?.n ?? 0, page, pageSize };
+}
+
+/** The newest successful audit entry per target among some actions: "last updated by whom, when". */
+export async function lastChangeOf(
+  db: ConsoleDb,
+  actions: string[],
+  targets: string[],
+): Promise<Map<string, { at: string; actorEmail: string }>> {
+  const out = new Map<string, { at: string; actorEmail: string }>();
+  if (targets.length === 0) return out;
+  const rows = await db
+    .select({ target: auditLog.target, at: auditLog.at, actorEmail: auditLog.actorEmail })
+    .from(auditLog)
+    .where(
+      and(
+        inArray(auditLog.action, actions),
+        inArray(auditLog.target, targets),
+        eq(auditLog.outcome, 'success'),
+      ),
+    )
+    .orderBy(desc(auditLog.id));
+  for (const row of rows) {
+    if (row.target && !out.has(row.target))
+      out.set(row.target, { at: new Date(row.at).toISOString(), actorEmail: row.actorEmail });
+  }
+  return out;
+}
+
+/** Successful entries of one action whose input names a value (e.g. everything deleted in one wallet). */
+export async function auditEntriesWith(db: ConsoleDb, action: string, inputKey: string, inputValue: string) {
+  return db
+    .select()
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.action, action),
+        eq(auditLog.outcome, 'success'),
+        sql`${auditLog.input} ->> ${inputKey} = ${inputValue}`,
+      ),
+    )
+    .orderBy(desc(auditLog.id))
+    .limit(100);
 }

@@ -22,14 +22,18 @@ export function withPermission<Q = Record<string, string>>(
 ) {
   return async (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => {
     const authz = await authorize(action);
-    if (!authz.ok) return Response.json({ statusCode: authz.status, message: authz.error }, { status: authz.status });
+    if (!authz.ok)
+      return Response.json({ statusCode: authz.status, message: authz.error }, { status: authz.status });
     const raw = Object.fromEntries(new URL(request.url).searchParams);
     let query = raw as unknown as Q;
     if (querySchema) {
       const parsed = querySchema.safeParse(raw);
       if (!parsed.success) {
         return Response.json(
-          { statusCode: 422, message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') },
+          {
+            statusCode: 422,
+            message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          },
           { status: 422 },
         );
       }
@@ -38,7 +42,11 @@ export function withPermission<Q = Record<string, string>>(
     try {
       return await handler({ actor: authz.actor, query, request, params: (await context.params) ?? {} });
     } catch (error) {
-      const { message, status } = describeFailure(error, authz.actor.requestId, `route ${new URL(request.url).pathname}`);
+      const { message, status } = describeFailure(
+        error,
+        authz.actor.requestId,
+        `route ${new URL(request.url).pathname}`,
+      );
       return Response.json({ statusCode: status, message }, { status });
     }
   };

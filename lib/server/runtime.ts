@@ -42,6 +42,7 @@ async function boot(): Promise<Runtime> {
   }
   const { seedDemoUsers } = await import('./users');
   if (config.sandboxMode) await seedDemoUsers(database.db);
+  void import('./approvals').then((approvals) => approvals.startApprovalsLoop(runtime));
   if (database.kind === 'pglite') {
     const { writeServerNote } = await import('./server-lock');
     runtime.serverNote = writeServerNote(config.dataDir, config.env.PORT);

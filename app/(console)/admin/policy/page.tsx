@@ -1,0 +1,45 @@
+import type { Metadata } from 'next';
+import { FreezeToggle } from '@/components/approvals/freeze-toggle';
+import { PolicyForm } from '@/components/approvals/policy-form';
+import { PageHeader } from '@/components/shell/page-header';
+import { getApprovalEngine } from '@/lib/server/approvals';
+import { OPERATION_TYPES } from '@/lib/server/approvals/registry';
+import { requirePage } from '@/lib/server/page-guard';
+
+export const metadata: Metadata = { title: 'Approval policy' };
+
+export default async function PolicyPage() {
+  await requirePage('policy.edit');
+  const engine = await getApprovalEngine();
+  const [frozen, policies] = await Promise.all([
+    engine.isFrozen(),
+    Promise.all(
+      Object.values(OPERATION_TYPES).map(async (type) => ({
+        type: type.key,
+        label: type.label,
+        policy: await engine.getPolicy(type.key),
+      })),
+    ),
+  ]);
+  return (
+    <>
+      <PageHeader
+        title="Approval policy"
+        description="How many people approve each kind of operation, and how long a request stays open. Every change is audited."
+      />
+      <div className="grid gap-6">
+        <FreezeToggle frozen={frozen} />
+        {policies.map((p) => (
+          <PolicyForm
+            key={p.type}
+            operationType={p.type}
+            label={p.label}
+            approvals={p.policy.approvals}
+            thresholdUsd={p.policy.thresholdUsd}
+            expirySeconds={p.policy.expirySeconds}
+          />
+        ))}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+// The approvals queue as JSON, read by the queue's TanStack Query (key ['approvals', 'list', scope]).
+import { z } from 'zod';
+import { getApprovalEngine } from '@/lib/server/approvals';
+import { toSummaryDto } from '@/lib/server/approvals/dto';
+import { withPermission } from '@/lib/server/route';
+
+const query = z.object({ scope: z.enum(['needs-me', 'open', 'mine', 'all']).default('needs-me') });
+
+export const GET = withPermission(
+  'read',
+  async ({ actor, query }) => {
+    const engine = await getApprovalEngine();
+    const rows = await engine.list(actor, query.scope);
+    return Response.json({ data: rows.map((r) => toSummaryDto(r.request, r.approvals)) });
+  },
+  query,
+);

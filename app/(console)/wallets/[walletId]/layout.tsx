@@ -1,0 +1,58 @@
+import { notFound } from 'next/navigation';
+import { AddressText } from '@/components/wallets/address-text';
+import { NetworkBadge } from '@/components/wallets/network-badge';
+import { TabNav, type TabNavItem } from '@/components/wallets/tab-nav';
+import { requirePage } from '@/lib/server/page-guard';
+import { findWalletConnection } from '@/lib/server/wallets';
+
+interface WalletLayoutProps {
+  children: React.ReactNode;
+  params: Promise<{ walletId: string }>;
+}
+
+// Tabs of a wallet, in order; `path` is appended to /wallets/[walletId]. Other features append entries here.
+const WALLET_TABS: Array<{ path: string; label: string }> = [
+  { path: '', label: 'Overview' },
+  { path: '/addresses', label: 'Addresses' },
+  { path: '/transactions', label: 'Transactions' },
+  { path: '/webhooks', label: 'Webhooks' },
+  { path: '/withdraw', label: 'Withdraw' },
+];
+
+/** Wallet header (from the console's own record, so it renders without a custody call) and tabs. */
+export default async function WalletLayout({ children, params }: WalletLayoutProps) {
+  await requirePage('read');
+  const { walletId } = await params;
+  const connection = await findWalletConnection(walletId);
+  if (!connection) notFound();
+  const base = `/wallets/${encodeURIComponent(walletId)}`;
+  const tabs: TabNavItem[] = WALLET_TABS.map((t) => ({
+    href: `${base}${t.path}`,
+    label: t.label,
+    exact: t.path === '',
+  }));
+  return (
+    <>
+      <div className="mb-4 flex flex-wrap items-end justify-between gap-4">
+        <div className="grid gap-1">
+          <div className="flex items-center gap-2">
+            <h1 className="text-2xl font-semibold tracking-tight">{connection.name}</h1>
+            <NetworkBadge network={connection.network} />
+          </div>
+          <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+            <span className="capitalize">{connection.blockchain}</span>
+            <span aria-hidden>·</span>
+            <AddressText
+              value={connection.address}
+              what="wallet address"
+              blockchain={connection.blockchain}
+              network={connection.network}
+            />
+          </div>
+        </div>
+      </div>
+      <TabNav items={tabs} label="Wallet sections" />
+      {children}
+    </>
+  );
+}

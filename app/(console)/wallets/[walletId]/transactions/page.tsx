@@ -1,0 +1,97 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { Suspense } from 'react';
+import { DataTableSkeleton } from '@/components/data-table/data-table-skeleton';
+import { TransactionsTable } from '@/components/transactions/transactions-table';
+import type { CustodyClient } from '@/lib/custody';
+import { describeFailure } from '@/lib/server/errors';
+import { requirePage } from '@/lib/server/page-guard';
+import { can } from '@/lib/server/permissions';
+import { listTransactionPage, type TransactionPage } from '@/lib/server/transactions';
+import { custodyFor, findWalletConnection } from '@/lib/server/wallets';
+import {
+  filtersOf,
+  parseTransactionSearch,
+  serializeTransactionSearch,
+  type TransactionFilterState,
+} from '@/lib/validation/transactions';
+
+export const metadata: Metadata = { title: 'Transactions' };
+
+interface PageProps {
+  params: Promise<{ walletId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export default async function WalletTransactionsPage({ params, searchParams }: PageProps) {
+  const actor = await requirePage('read');
+  const { walletId } = await params;
+  const [wallet, client] = await Promise.all([findWalletConnection(walletId), custodyFor(walletId)]);
+  if (!wallet || !client) notFound();
+  // Parsed once here; the client table reads the same URL through the same parsers.
+  const filters = filtersOf(parseTransactionSearch(await searchParams));
+  return (
+    <section aria-labelledby="transactions-heading" className="grid gap-4">
+      <div>
+        <h2 id="transactions-heading" className="text-xl font-semibold tracking-tight">
+          Transactions
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Deposits, withdrawals, swaps and contract calls of {wallet.name}. Open a row for every detail.
+        </p>
+      </div>
+      <Suspense key={serializeTransactionSearch(filters)} fallback={<DataTableSkeleton columnCount={8} />}>
+        <TransactionsSection
+          client={client}
+          walletId={walletId}
+          filters={filters}
+          requestId={actor.requestId}
+          canRetry={can(actor.role, 'transaction.retry')}
+          canResend={can(actor.role, 'webhook.resend')}
+        />
+      </Suspense>
+    </section>
+  );
+}
+
+async function TransactionsSection({
+  client,
+  walletId,
+  filters,
+  requestId,
+  canRetry,
+  canResend,
+}: {
+  client: CustodyClient;
+  walletId: string;
+  filters: TransactionFilterState;
+  requestId: string | null;
+  canRetry: boolean;
+  canResend: boolean;
+}) {
+  const [page, symbols] = await Promise.all([
+    listTransactionPage(client, walletId, filters).then(
+      (data): { ok: true; data: TransactionPage } => ({ ok: true, data }),
+      (error: unknown) => ({
+        ok: false as const,
+        error: describeFailure(error, requestId, `transactions of ${walletId}`).message,
+      }),
+    ),
+    // Only the symbols leave the server; a failed read costs the asset filter its options, nothing more.
+    client.wallets
+      .get({ walletId })
+      .then((w) => [...new Set(w.data.assets.map((a) => a.asset.symbol))].sort())
+      .catch(() => [] as string[]),
+  ]);
+  return (
+    <TransactionsTable
+      walletId={walletId}
+      assetSymbols={symbols}
+      initialFilters={filters}
+      initialPage={page.ok ? page.data : null}
+      initialError={page.ok ? null : page.error}
+      canRetry={canRetry}
+      canResend={canResend}
+    />
+  );
+}

@@ -1,0 +1,122 @@
+'use server';
+import { z } from 'zod';
+import type { WithdrawalReview } from '@/components/approvals/types';
+import { getApprovalEngine, sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
+import { describeFailure } from '@/lib/server/errors';
+import { type ActionResult, type Actor, authorize } from '@/lib/server/guard';
+import {
+  validateWithdrawal,
+  type WithdrawalPayload,
+  withdrawalFormSchema,
+} from '@/lib/validation/withdrawals';
+
+type Checked =
+  | {
+      ok: true;
+      actor: Actor;
+      walletId: string;
+      kind: 'withdraw' | 'withdrawSign';
+      payload: WithdrawalPayload;
+    }
+  | {
+      ok: false;
+      result: { ok: false; error: string; fieldErrors?: Record<string, string>; status?: number };
+    };
+
+/** Shape, permission, then meaning against the wallet as the custody service describes it. */
+async function check(input: unknown): Promise<Checked> {
+  const parsed = withdrawalFormSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fieldErrors[issue.path.join('.') || 'form'] ??= issue.message;
+    return {
+      ok: false,
+      result: { ok: false, error: parsed.error.issues[0]?.message ?? 'Check the form.', fieldErrors },
+    };
+  }
+  const values = parsed.data;
+  const authz = await authorize(
+    values.kind === 'withdrawSign' ? 'withdrawSign.request' : 'withdraw.request',
+    values.walletId,
+  );
+  if (!authz.ok) return { ok: false, result: { ok: false, error: authz.error, status: authz.status } };
+  const context = await withdrawFormContext(values.walletId);
+  if (!context)
+    return {
+      ok: false,
+      result: { ok: false, error: 'This wallet is not connected to the console.', status: 404 },
+    };
+  if (!context.sources.some((s) => s.id === values.source))
+    return {
+      ok: false,
+      result: {
+        ok: false,
+        error: 'Choose a source of this wallet.',
+        fieldErrors: { source: 'Choose a source of this wallet.' },
+      },
+    };
+  const validation = validateWithdrawal(values, {
+    assets: context.assets,
+    chain: { isEvmCompatible: context.wallet.isEvmCompatible },
+  });
+  if (!validation.ok)
+    return { ok: false, result: { ok: false, error: validation.error, fieldErrors: validation.fieldErrors } };
+  return {
+    ok: true,
+    actor: authz.actor,
+    walletId: values.walletId,
+    kind: values.kind,
+    payload: validation.payload,
+  };
+}
+
+export async function previewWithdrawalAction(
+  input: unknown,
+): Promise<ActionResult<{ review: WithdrawalReview; requiredApprovals: number }>> {
+  try {
+    const checked = await check(input);
+    if (!checked.ok) return checked.result;
+    const engine = await getApprovalEngine();
+    const preview = await engine.preview(checked.actor, checked.kind, checked.walletId, checked.payload);
+    if (!preview.ok) return preview;
+    const review = preview.data.review as unknown as WithdrawalReview;
+    // References are assigned when the request is created; a preview's would never be used.
+    review.items = review.items.map((i) => ({ ...i, reference: '' }));
+    return { ok: true, data: { review, requiredApprovals: preview.data.requiredApprovals } };
+  } catch (error) {
+    return { ok: false, error: describeFailure(error, null, 'withdrawal preview').message };
+  }
+}
+
+export async function createWithdrawalRequestAction(input: unknown): Promise<ActionResult<{ id: string }>> {
+  try {
+    const checked = await check(input);
+    if (!checked.ok) return checked.result;
+    const engine = await getApprovalEngine();
+    const created = await engine.create(checked.actor, checked.kind, checked.walletId, checked.payload);
+    if (!created.ok) return created;
+    return { ok: true, data: { id: created.data.id } };
+  } catch (error) {
+    return { ok: false, error: describeFailure(error, null, 'withdrawal request').message };
+  }
+}
+
+const balancesInput = z.object({
+  walletId: z.string().min(1).max(100),
+  addressId: z.string().min(1).max(100),
+});
+
+export async function sourceBalancesAction(
+  input: unknown,
+): Promise<ActionResult<Array<{ assetId: string; balance: string }>>> {
+  const parsed = balancesInput.safeParse(input);
+  if (!parsed.success) return { ok: false, error: 'Invalid source.' };
+  const authz = await authorize('read', parsed.data.walletId);
+  if (!authz.ok) return { ok: false, error: authz.error, status: authz.status };
+  try {
+    const balances = await sourceBalances(parsed.data.walletId, parsed.data.addressId);
+    return { ok: true, data: balances.map((b) => ({ assetId: b.assetId, balance: b.balance })) };
+  } catch (error) {
+    return { ok: false, error: describeFailure(error, authz.actor.requestId, 'source balances').message };
+  }
+}

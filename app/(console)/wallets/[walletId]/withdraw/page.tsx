@@ -1,0 +1,40 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { WithdrawForm } from '@/components/withdrawals/withdraw-form';
+import { withdrawFormContext } from '@/lib/server/approvals';
+import { describeFailure } from '@/lib/server/errors';
+import { requirePage } from '@/lib/server/page-guard';
+import { can } from '@/lib/server/permissions';
+
+export const metadata: Metadata = { title: 'Withdraw' };
+
+export default async function WithdrawPage({ params }: { params: Promise<{ walletId: string }> }) {
+  const actor = await requirePage('withdraw.request');
+  const { walletId } = await params;
+  let context: Awaited<ReturnType<typeof withdrawFormContext>>;
+  try {
+    context = await withdrawFormContext(walletId);
+  } catch (error) {
+    return (
+      <Alert variant="destructive">
+        <AlertTitle>Could not load the wallet</AlertTitle>
+        <AlertDescription>
+          {describeFailure(error, actor.requestId, 'withdraw page').message}
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  if (!context) notFound();
+  return (
+    <div className="grid gap-4">
+      <div>
+        <h2 className="text-xl font-semibold">Withdraw</h2>
+        <p className="text-sm text-muted-foreground">
+          Nothing is sent when you submit: the request waits for another person&apos;s approval.
+        </p>
+      </div>
+      <WithdrawForm context={context} canSign={can(actor.role, 'withdrawSign.request')} />
+    </div>
+  );
+}

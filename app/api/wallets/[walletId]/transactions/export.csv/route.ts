@@ -1,0 +1,44 @@
+// CSV of every row of the filtered view (all pages), streamed while the custody API is paged through.
+import { audit } from '@/lib/server/guard';
+import { logger } from '@/lib/server/logger';
+import { withPermission } from '@/lib/server/route';
+import { openTransactionCsvStream } from '@/lib/server/transactions';
+import { custodyFor } from '@/lib/server/wallets';
+import { filtersOf, transactionSearchSchema } from '@/lib/validation/transactions';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = withPermission(
+  'read',
+  async ({ actor, params, query }) => {
+    const walletId = String(params.walletId ?? '');
+    const client = await custodyFor(walletId);
+    if (!client) {
+      return Response.json(
+        { statusCode: 404, message: 'This wallet is not connected to the console.' },
+        { status: 404 },
+      );
+    }
+    // Paging is the export's own business: the file holds every page of the filtered view.
+    const { page: _page, limit: _limit, ...filters } = filtersOf(query);
+    const stamp = new Date().toISOString().replaceAll(':', '-').slice(0, 19);
+    const stream = await openTransactionCsvStream(client, walletId, filters, ({ rows, error }) => {
+      if (error)
+        logger.warn({ requestId: actor.requestId, walletId, err: error }, 'transaction export failed midway');
+      // Exports carry financial data out of the console: who took what is on record.
+      void audit(actor, 'transactions.export', error ? 'failed' : 'success', {
+        target: walletId,
+        input: { ...filters, rows },
+      }).catch((err) => logger.error({ err }, 'audit of transaction export failed'));
+    });
+    return new Response(stream, {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="transactions-${walletId.slice(0, 8)}-${stamp}.csv"`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  },
+  transactionSearchSchema,
+);

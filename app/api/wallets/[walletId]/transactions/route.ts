@@ -1,0 +1,24 @@
+// One page of a wallet's (or one address's) transactions for the client table; same filters as the URL.
+import { withPermission } from '@/lib/server/route';
+import { listTransactionPage } from '@/lib/server/transactions';
+import { custodyFor } from '@/lib/server/wallets';
+import { filtersOf, transactionSearchSchema } from '@/lib/validation/transactions';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = withPermission(
+  'read',
+  async ({ params, query }) => {
+    const walletId = String(params.walletId ?? '');
+    const client = await custodyFor(walletId);
+    if (!client) {
+      return Response.json(
+        { statusCode: 404, message: 'This wallet is not connected to the console.' },
+        { status: 404 },
+      );
+    }
+    const page = await listTransactionPage(client, walletId, filtersOf(query));
+    return Response.json(page, { headers: { 'cache-control': 'no-store' } });
+  },
+  transactionSearchSchema,
+);

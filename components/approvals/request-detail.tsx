@@ -1,0 +1,364 @@
+'use client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { SnowflakeIcon } from 'lucide-react';
+import Link from 'next/link';
+import { useState, useTransition } from 'react';
+import {
+  approveRequestAction,
+  cancelRequestAction,
+  rejectRequestAction,
+  resubmitRequestAction,
+} from '@/app/(console)/approvals/actions';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Label } from '@/components/ui/label';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { explorerUrl, formatDateTime, formatRelative, formatUsd, shortAddress } from '@/lib/format';
+import { ReviewPanel } from './review-panel';
+import { SignedTransactions } from './signed-transactions';
+import { StatusBadge } from './status-badge';
+import { MOVING_STATUSES, type RequestDetailDto } from './types';
+
+const TIMELINE_LABELS: Record<string, string> = {
+  requested: 'Requested',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+  fully_approved: 'All approvals in',
+  submitting: 'Submitting',
+  submitted: 'Submitted',
+  submit_failed: 'Submission refused upstream',
+  submit_refused: 'Submission refused by the console',
+  outcome_unknown: 'Outcome unknown',
+  reconciled: 'Reconciled by reference',
+  confirmed_absent: 'Not found upstream: safe to resubmit',
+  hash: 'Transaction hash',
+  confirmations: 'Confirmations',
+  item_succeeded: 'Transaction succeeded',
+  item_failed: 'Transaction failed',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+};
+
+async function fetchDetail(id: string): Promise<RequestDetailDto> {
+  const res = await fetch(`/approvals/${id}/feed`, { cache: 'no-store' });
+  const body = (await res.json()) as { data?: RequestDetailDto; message?: string };
+  if (!res.ok || !body.data) throw new Error(body.message ?? `HTTP ${res.status}`);
+  return body.data;
+}
+
+function timelineDetail(kind: string, detail: Record<string, unknown>): string {
+  if (kind === 'hash') return `#${Number(detail.index) + 1}: ${String(detail.hash)}`;
+  if (kind === 'confirmations') return `#${Number(detail.index) + 1}: ${String(detail.confirmations)}`;
+  if (kind === 'rejected' && detail.reason) return String(detail.reason);
+  if ((kind === 'submit_failed' || kind === 'outcome_unknown') && detail.message)
+    return String(detail.message);
+  if (kind === 'submitted' && Array.isArray(detail.transactions))
+    return (detail.transactions as Array<{ id: string }>).map((t) => t.id).join(', ');
+  if (kind === 'requested' && detail.requiredApprovals)
+    return `${String(detail.requiredApprovals)} approval(s) needed`;
+  return '';
+}
+
+export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
+  const queryClient = useQueryClient();
+  const { data = initial, error } = useQuery({
+    queryKey: ['approvals', 'request', initial.id],
+    queryFn: () => fetchDetail(initial.id),
+    initialData: initial,
+    // Polling while something moves upstream; live events (['approvals']) refresh it sooner.
+    refetchInterval: (q) => {
+      const status = q.state.data?.status ?? '';
+      if (MOVING_STATUSES.includes(status)) return 1_500;
+      // Someone else may approve, reject, or the request may expire while this page is open.
+      return status === 'PENDING_APPROVAL' ? 4_000 : false;
+    },
+  });
+  const [pending, startTransition] = useTransition();
+  const [rejecting, setRejecting] = useState(false);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  function run(
+    action: () => Promise<{ ok: boolean; error?: string; data?: { status: string } }>,
+    success: string,
+  ) {
+    setActionError(null);
+    setNotice(null);
+    startTransition(async () => {
+      const result = await action();
+      if (result.ok) {
+        setNotice(success);
+        setRejecting(false);
+      } else {
+        setActionError(result.error ?? 'The action failed.');
+      }
+      await queryClient.invalidateQueries({ queryKey: ['approvals'] });
+    });
+  }
+
+  const slug = data.review.wallet.slug;
+  const network = data.review.wallet.network;
+  const expired = data.status === 'PENDING_APPROVAL' && new Date(data.expiresAt).getTime() <= Date.now();
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <p className="text-sm text-muted-foreground">
+            <Link href="/approvals" className="underline">
+              Approvals
+            </Link>{' '}
+            / {data.typeLabel}
+          </p>
+          <h1 className="text-2xl font-semibold tracking-tight">{data.summary}</h1>
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+            <span>
+              Request status: <StatusBadge status={data.status} />
+            </span>
+            <span>Requested by {data.requesterEmail}</span>
+            <span>{formatRelative(data.createdAt)}</span>
+            <span>
+              Approvals {data.approvals} of {data.requiredApprovals}
+            </span>
+            {data.status === 'PENDING_APPROVAL' ? (
+              <span>{expired ? 'Expired' : `Expires ${formatRelative(data.expiresAt)}`}</span>
+            ) : null}
+            <span>{formatUsd(data.amountUsd)}</span>
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {data.can.approve ? (
+            <>
+              <Button
+                disabled={pending}
+                onClick={() => run(() => approveRequestAction({ requestId: data.id }), 'Approved.')}
+              >
+                Approve
+              </Button>
+              <Button variant="outline" disabled={pending} onClick={() => setRejecting(true)}>
+                Reject
+              </Button>
+            </>
+          ) : null}
+          {data.can.resubmit ? (
+            <Button
+              disabled={pending}
+              onClick={() => run(() => resubmitRequestAction({ requestId: data.id }), 'Resubmitted.')}
+            >
+              Resubmit
+            </Button>
+          ) : null}
+          {data.can.cancel ? (
+            <Button
+              variant="outline"
+              disabled={pending}
+              onClick={() => run(() => cancelRequestAction({ requestId: data.id }), 'Request cancelled.')}
+            >
+              Cancel request
+            </Button>
+          ) : null}
+        </div>
+      </div>
+
+      {data.isRequester && data.status === 'PENDING_APPROVAL' ? (
+        <p className="text-sm text-muted-foreground">You requested this: another person must approve it.</p>
+      ) : null}
+      <p role="status" className="text-sm">
+        {notice}
+      </p>
+      {actionError ? (
+        <Alert variant="destructive">
+          <AlertDescription>{actionError}</AlertDescription>
+        </Alert>
+      ) : null}
+      {error ? (
+        <Alert variant="destructive">
+          <AlertDescription>Could not refresh the request: {error.message}</AlertDescription>
+        </Alert>
+      ) : null}
+      {data.frozen &&
+      ['APPROVED', 'SUBMIT_FAILED', 'OUTCOME_UNKNOWN', 'PENDING_APPROVAL'].includes(data.status) ? (
+        <Alert variant="warning">
+          <SnowflakeIcon aria-hidden />
+          <AlertTitle>Submissions are frozen</AlertTitle>
+          <AlertDescription>
+            {data.status === 'APPROVED'
+              ? 'Approved: it will be submitted when an admin lifts the freeze.'
+              : 'Nothing is sent upstream while the freeze is on.'}
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      {data.status === 'REJECTED' && data.rejectReason ? (
+        <Alert variant="destructive">
+          <AlertTitle>Rejected</AlertTitle>
+          <AlertDescription>Reason: {data.rejectReason}</AlertDescription>
+        </Alert>
+      ) : null}
+      {data.lastError && ['SUBMIT_FAILED', 'OUTCOME_UNKNOWN'].includes(data.status) ? (
+        <Alert variant="destructive">
+          <AlertTitle>{data.status === 'SUBMIT_FAILED' ? 'Submission failed' : 'Outcome unknown'}</AlertTitle>
+          <AlertDescription>
+            {data.lastError}
+            {data.status === 'OUTCOME_UNKNOWN'
+              ? data.confirmedAbsentAt
+                ? ' No upstream record carries its references: an approver may resubmit it safely.'
+                : ' The console is looking its references up upstream; it will not be sent twice.'
+              : null}
+          </AlertDescription>
+        </Alert>
+      ) : null}
+
+      <ReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
+
+      {data.result ? <SignedTransactions result={data.result} review={data.review} /> : null}
+
+      {data.items.some((i) => i.transactionId || i.status) ? (
+        <section aria-labelledby="transactions-heading" className="grid gap-2">
+          <h2 id="transactions-heading" className="text-lg font-semibold">
+            Transactions
+          </h2>
+          <Table aria-label="Submitted transactions">
+            <TableHeader>
+              <TableRow>
+                <TableHead>#</TableHead>
+                <TableHead>Reference</TableHead>
+                <TableHead>Transaction</TableHead>
+                <TableHead>Hash</TableHead>
+                <TableHead>Confirmations</TableHead>
+                <TableHead>Status</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {data.items.map((item) => {
+                const hashUrl = explorerUrl(slug, network, 'tx', item.hash);
+                return (
+                  <TableRow key={item.index}>
+                    <TableCell>{item.index + 1}</TableCell>
+                    <TableCell className="font-mono text-xs">{item.reference}</TableCell>
+                    <TableCell className="font-mono text-xs">
+                      {item.transactionId ? (
+                        <Link
+                          className="underline"
+                          href={`/wallets/${data.walletId}/transactions?id=${item.transactionId}&open=${item.transactionId}`}
+                        >
+                          {shortAddress(item.transactionId, 6)}
+                        </Link>
+                      ) : (
+                        '—'
+                      )}
+                    </TableCell>
+                    <TableCell className="font-mono text-xs">
+                      {item.hash ? (
+                        hashUrl ? (
+                          <a className="underline" href={hashUrl} target="_blank" rel="noreferrer">
+                            {shortAddress(item.hash, 6)}
+                          </a>
+                        ) : (
+                          shortAddress(item.hash, 6)
+                        )
+                      ) : (
+                        '—'
+                      )}
+                    </TableCell>
+                    <TableCell>{item.confirmations ?? '—'}</TableCell>
+                    <TableCell>
+                      {item.status ? <StatusBadge status={item.status} label={item.status} /> : '—'}
+                      {item.error ? (
+                        <span className="block text-xs text-destructive">{item.error}</span>
+                      ) : null}
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="timeline-heading" className="grid gap-2">
+        <h2 id="timeline-heading" className="text-lg font-semibold">
+          Timeline
+        </h2>
+        <ol aria-label="Timeline" className="grid gap-1 border-l pl-4 text-sm">
+          {data.timeline.map((e) => (
+            <li key={e.id}>
+              <span className="font-medium">{TIMELINE_LABELS[e.kind] ?? e.kind}</span>
+              {e.actorEmail ? <span> by {e.actorEmail}</span> : null}
+              <span className="text-muted-foreground"> · {formatDateTime(e.at)}</span>
+              {timelineDetail(e.kind, e.detail) ? (
+                <span className="block break-all font-mono text-xs text-muted-foreground">
+                  {timelineDetail(e.kind, e.detail)}
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+        <p className="text-xs text-muted-foreground">
+          Payload SHA-256: <span className="font-mono break-all">{data.payloadHash}</span>
+        </p>
+      </section>
+
+      <Dialog open={rejecting} onOpenChange={setRejecting}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Reject this request</DialogTitle>
+            <DialogDescription>The requester sees your reason. Nothing is sent upstream.</DialogDescription>
+          </DialogHeader>
+          <form
+            className="grid gap-3"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (reason.trim().length < 3) {
+                setReasonError('Give a reason of at least 3 characters.');
+                return;
+              }
+              setReasonError(null);
+              run(() => rejectRequestAction({ requestId: data.id, reason }), 'Request rejected.');
+            }}
+          >
+            <div className="grid gap-1.5">
+              <Label htmlFor="reject-reason">Reason</Label>
+              <textarea
+                id="reject-reason"
+                className="min-h-20 rounded-md border border-input bg-background px-3 py-2 text-sm"
+                value={reason}
+                aria-invalid={reasonError ? true : undefined}
+                aria-describedby={reasonError ? 'reject-reason-error' : undefined}
+                onChange={(e) => setReason(e.target.value)}
+              />
+              {reasonError ? (
+                <p id="reject-reason-error" className="text-xs font-medium text-destructive">
+                  {reasonError}
+                </p>
+              ) : null}
+            </div>
+            {actionError ? (
+              <p role="alert" className="text-sm text-destructive">
+                {actionError}
+              </p>
+            ) : null}
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => setRejecting(false)}>
+                Keep it open
+              </Button>
+              <Button type="submit" variant="destructive" disabled={pending}>
+                Reject request
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}

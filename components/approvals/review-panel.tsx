@@ -1,0 +1,177 @@
+// The review every person sees before a request is created and before they approve it: the same data.
+import { AlertTriangleIcon } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { explorerUrl, formatAmount, formatUsd } from '@/lib/format';
+import { CopyButton } from './copy-button';
+import type { WithdrawalReview } from './types';
+
+function arrival(seconds: number | null) {
+  if (seconds === null) return '—';
+  return seconds < 120 ? `about ${seconds} s` : `about ${Math.round(seconds / 60)} min`;
+}
+
+export function ReviewPanel({
+  review,
+  requiredApprovals,
+}: {
+  review: WithdrawalReview;
+  requiredApprovals?: number;
+}) {
+  const sourceUrl = explorerUrl(review.wallet.slug, review.wallet.network, 'address', review.source.address);
+  return (
+    <section aria-labelledby="review-heading" className="grid gap-4 rounded-lg border p-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="review-heading" className="text-lg font-semibold">
+          Review
+        </h2>
+        <div className="flex gap-2">
+          {review.wallet.network === 'mainnet' ? (
+            <Badge variant="destructive">Mainnet</Badge>
+          ) : (
+            <Badge variant="outline">Testnet</Badge>
+          )}
+          {review.kind === 'withdrawSign' ? <Badge variant="secondary">Sign only</Badge> : null}
+        </div>
+      </div>
+      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="text-muted-foreground">Wallet</dt>
+          <dd>
+            {review.wallet.name} · {review.wallet.blockchain}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">From</dt>
+          <dd className="flex items-center gap-1 font-mono text-xs break-all">
+            {review.source.kind === 'master' ? 'Master wallet ' : `${review.source.name ?? 'Child address'} `}
+            {sourceUrl ? (
+              <a className="underline" href={sourceUrl} target="_blank" rel="noreferrer">
+                {review.source.address}
+              </a>
+            ) : (
+              review.source.address
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Total value</dt>
+          <dd>
+            {review.totals.byAsset.map((a) => `${formatAmount(a.amount)} ${a.symbol}`).join(' + ')} (
+            {formatUsd(review.totals.usd)})
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Network fee estimate</dt>
+          <dd>
+            {review.fee.total === null
+              ? 'unavailable'
+              : `${formatAmount(review.fee.total)} ${review.fee.symbol}`}{' '}
+            ({formatUsd(review.fee.totalUsd)})
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">{review.nativeBalance.symbol} balance now → after</dt>
+          <dd>
+            {review.nativeBalance.before === null ? '—' : formatAmount(review.nativeBalance.before)} →{' '}
+            {review.nativeBalance.after === null ? '—' : formatAmount(review.nativeBalance.after)}{' '}
+            {review.nativeBalance.symbol}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Estimated arrival</dt>
+          <dd>
+            {review.kind === 'withdrawSign' ? 'Not broadcast' : arrival(review.estimatedArrivalSeconds)}
+          </dd>
+        </div>
+        {requiredApprovals !== undefined ? (
+          <div>
+            <dt className="text-muted-foreground">Approvals needed</dt>
+            <dd>{requiredApprovals}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {review.fee.error ? <p className="text-sm text-destructive">Fee estimate: {review.fee.error}</p> : null}
+      {review.warnings.length > 0 ? (
+        <ul
+          aria-label="Warnings"
+          className="grid gap-1 rounded-md border border-warning/60 bg-warning/10 p-3 text-sm"
+        >
+          {review.warnings.map((w) => (
+            <li key={w} className="flex items-center gap-2">
+              <AlertTriangleIcon className="size-4 shrink-0" aria-hidden />
+              {w}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <Table aria-label="Recipients">
+        <TableHeader>
+          <TableRow>
+            <TableHead>#</TableHead>
+            <TableHead>Recipient</TableHead>
+            <TableHead className="text-right">Amount</TableHead>
+            <TableHead className="text-right">USD</TableHead>
+            <TableHead className="text-right">Network fee</TableHead>
+            <TableHead>Reference</TableHead>
+            <TableHead>Warnings</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {review.items.map((item) => (
+            <TableRow key={item.index}>
+              <TableCell>{item.index + 1}</TableCell>
+              <TableCell>
+                <span className="flex items-center gap-1">
+                  <span className="font-mono text-xs break-all">{item.address}</span>
+                  <CopyButton value={item.address} label={`recipient ${item.index + 1} address`} />
+                </span>
+                {item.note ? (
+                  <span className="block text-xs text-muted-foreground">Note: {item.note}</span>
+                ) : null}
+                {item.metadata ? (
+                  <span className="block font-mono text-xs text-muted-foreground">
+                    {JSON.stringify(item.metadata)}
+                  </span>
+                ) : null}
+              </TableCell>
+              <TableCell className="text-right whitespace-nowrap">
+                {formatAmount(item.amount)} {item.symbol}
+              </TableCell>
+              <TableCell className="text-right">{formatUsd(item.usd)}</TableCell>
+              <TableCell className="text-right whitespace-nowrap">
+                {item.networkFee === null ? '—' : `${formatAmount(item.networkFee)} ${review.fee.symbol}`}
+              </TableCell>
+              <TableCell className="font-mono text-xs">
+                {item.clientReference ? <span className="block">{item.clientReference}</span> : null}
+                <span className="text-muted-foreground">{item.reference || 'assigned on creation'}</span>
+              </TableCell>
+              <TableCell>
+                <ul className="flex flex-wrap gap-1">
+                  {item.aml ? (
+                    <li>
+                      <Badge
+                        variant={
+                          ['success', 'passed'].includes(item.aml.status.toLowerCase())
+                            ? 'success'
+                            : 'warning'
+                        }
+                      >
+                        AML {item.aml.status}
+                      </Badge>
+                    </li>
+                  ) : null}
+                  {item.warnings.map((w) => (
+                    <li key={w}>
+                      <Badge variant="warning">{w}</Badge>
+                    </li>
+                  ))}
+                </ul>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </section>
+  );
+}

@@ -1,0 +1,175 @@
+'use client';
+import type { Row, RowData } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useRef } from 'react';
+import { cn } from '@/lib/utils';
+import type { DataTableFeatures } from './features';
+import type { DataTableInstance } from './use-data-table';
+
+export interface DataTableProps<TData extends RowData> {
+  table: DataTableInstance<TData>;
+  /** Accessible name of the table. */
+  label: string;
+  /** Row activation (click, Enter or Space on a focused row), e.g. opening a detail drawer. */
+  onRowActivate?: (row: TData) => void;
+  /** Accessible name of an activatable row, e.g. "Transaction 1234, open details". */
+  rowLabel?: (row: TData) => string;
+  /** Shown in place of the rows when there are none. */
+  empty?: ReactNode;
+  /** Above this many rows the body is virtualized (DESIGN.md budgets: smooth at 50,000). */
+  virtualizeAbove?: number;
+  /** Dims the rows while a refetch is running, so stale rows are visibly stale. */
+  isFetching?: boolean;
+  className?: string;
+}
+
+const ROW_HEIGHT = 41;
+
+function ariaSortOf(sorted: false | 'asc' | 'desc'): 'ascending' | 'descending' | undefined {
+  if (sorted === 'asc') return 'ascending';
+  if (sorted === 'desc') return 'descending';
+  return undefined;
+}
+
+// A click on a control inside the row (link, copy button, checkbox) does its own thing, not the row's.
+function fromInteractiveChild(event: MouseEvent | KeyboardEvent): boolean {
+  const target = event.target as HTMLElement;
+  const interactive = target.closest('a,button,input,select,textarea,label,[role="menuitem"]');
+  return interactive !== null && interactive !== event.currentTarget;
+}
+
+export function DataTable<TData extends RowData>({
+  table,
+  label,
+  onRowActivate,
+  rowLabel,
+  empty,
+  virtualizeAbove = 200,
+  isFetching = false,
+  className,
+}: DataTableProps<TData>) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const rows = table.getRowModel().rows;
+  const virtual = rows.length > virtualizeAbove;
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: (index) => rows[index]?.id ?? index,
+    overscan: 12,
+  });
+  const columnCount = table.getVisibleLeafColumns().length;
+
+  const renderRow = (row: Row<DataTableFeatures, TData>, index?: number) => {
+    const activatable = Boolean(onRowActivate);
+    return (
+      <tr
+        key={row.id}
+        data-index={index}
+        aria-rowindex={virtual && index !== undefined ? index + 2 : undefined}
+        ref={virtual ? virtualizer.measureElement : undefined}
+        data-state={row.getIsSelected() ? 'selected' : undefined}
+        tabIndex={activatable ? 0 : undefined}
+        aria-label={activatable && rowLabel ? rowLabel(row.original) : undefined}
+        className={cn(
+          'border-b transition-colors hover:bg-muted/50 data-[state=selected]:bg-muted',
+          activatable &&
+            'cursor-pointer focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring',
+        )}
+        onClick={
+          activatable
+            ? (event) => {
+                if (!fromInteractiveChild(event)) onRowActivate?.(row.original);
+              }
+            : undefined
+        }
+        onKeyDown={
+          activatable
+            ? (event) => {
+                if ((event.key === 'Enter' || event.key === ' ') && event.target === event.currentTarget) {
+                  event.preventDefault();
+                  onRowActivate?.(row.original);
+                }
+              }
+            : undefined
+        }
+      >
+        {row.getVisibleCells().map((cell) => (
+          <td key={cell.id} className={cn('px-3 py-2 align-middle', cell.column.columnDef.meta?.className)}>
+            <table.FlexRender cell={cell} />
+          </td>
+        ))}
+      </tr>
+    );
+  };
+
+  const items = virtual ? virtualizer.getVirtualItems() : [];
+  const paddingTop = items.length > 0 ? (items[0]?.start ?? 0) : 0;
+  const paddingBottom =
+    items.length > 0 ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
+
+  return (
+    <div
+      ref={scrollRef}
+      className={cn('relative w-full overflow-auto rounded-md border', virtual && 'max-h-[70vh]', className)}
+      // A scrolling region must be reachable by keyboard (axe: scrollable-region-focusable).
+      tabIndex={virtual && !onRowActivate ? 0 : undefined}
+    >
+      <table
+        aria-label={label}
+        aria-busy={isFetching || undefined}
+        aria-rowcount={virtual ? rows.length + 1 : undefined}
+        className={cn('w-full caption-bottom text-sm transition-opacity', isFetching && 'opacity-70')}
+      >
+        <thead className={cn('[&_tr]:border-b', virtual && 'sticky top-0 z-10 bg-background')}>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => (
+                <th
+                  key={header.id}
+                  colSpan={header.colSpan}
+                  scope="col"
+                  aria-sort={header.column.getCanSort() ? ariaSortOf(header.column.getIsSorted()) : undefined}
+                  className={cn(
+                    'h-10 px-3 text-left align-middle font-medium text-muted-foreground',
+                    header.column.columnDef.meta?.className,
+                  )}
+                >
+                  {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody className="[&_tr:last-child]:border-0">
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={columnCount} className="p-0">
+                {empty ?? <p className="p-6 text-center text-muted-foreground">No results.</p>}
+              </td>
+            </tr>
+          ) : virtual ? (
+            <>
+              {paddingTop > 0 ? (
+                <tr aria-hidden>
+                  <td colSpan={columnCount} style={{ height: paddingTop, padding: 0 }} />
+                </tr>
+              ) : null}
+              {items.map((item) => {
+                const row = rows[item.index];
+                return row ? renderRow(row, item.index) : null;
+              })}
+              {paddingBottom > 0 ? (
+                <tr aria-hidden>
+                  <td colSpan={columnCount} style={{ height: paddingBottom, padding: 0 }} />
+                </tr>
+              ) : null}
+            </>
+          ) : (
+            rows.map((row) => renderRow(row))
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

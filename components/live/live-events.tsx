@@ -1,0 +1,147 @@
+'use client';
+// Opens the server-sent event stream once per console tab, turns each custody event into query
+// invalidations (open tables and drawers refetch), and shows whether the stream is up.
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { toast } from 'sonner';
+import { approvalKeys, transactionKeys, walletKeys, webhookKeys } from '@/lib/query-keys';
+import { cn } from '@/lib/utils';
+import { setLiveStatus, useLiveStatus } from './live-status';
+
+/** What `/api/events` sends (lib/server/events.ts `CustodyEvent`). */
+interface CustodyEventMessage {
+  id: string;
+  walletId: string;
+  event: string;
+  transactionId: string;
+  status: string;
+  type: string;
+  reference: string;
+  receivedAt: string;
+}
+
+export interface LiveEventsProps {
+  /** Finance and admin are told when a withdrawal settles or fails. */
+  notifyWithdrawals?: boolean;
+}
+
+const RECONNECT_MAX_MS = 30_000;
+
+function invalidateFor(queryClient: QueryClient, event: CustodyEventMessage) {
+  const { walletId, transactionId } = event;
+  for (const queryKey of [
+    transactionKeys.all(walletId),
+    transactionKeys.detail(walletId, transactionId),
+    walletKeys.detail(walletId),
+    webhookKeys.all(walletId),
+    webhookKeys.summary(),
+    approvalKeys.all(),
+  ]) {
+    void queryClient.invalidateQueries({ queryKey });
+  }
+}
+
+/** After a gap in the stream, events may have been missed: refresh everything live-updated. */
+function invalidateAll(queryClient: QueryClient) {
+  for (const prefix of ['transactions', 'transaction', 'wallet', 'webhooks', 'approvals']) {
+    void queryClient.invalidateQueries({ queryKey: [prefix] });
+  }
+}
+
+function parse(data: string): CustodyEventMessage | null {
+  try {
+    const value = JSON.parse(data) as Partial<CustodyEventMessage>;
+    return typeof value.walletId === 'string' && typeof value.event === 'string'
+      ? (value as CustodyEventMessage)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+export function LiveEvents({ notifyWithdrawals = false }: LiveEventsProps) {
+  const queryClient = useQueryClient();
+  const notifyRef = useRef(notifyWithdrawals);
+  notifyRef.current = notifyWithdrawals;
+
+  useEffect(() => {
+    let source: EventSource | null = null;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let attempts = 0;
+    let wasDown = false;
+    let disposed = false;
+
+    const connect = () => {
+      if (disposed) return;
+      source = new EventSource('/api/events');
+      source.onopen = () => {
+        attempts = 0;
+        setLiveStatus('live');
+        if (wasDown) invalidateAll(queryClient);
+        wasDown = false;
+      };
+      source.addEventListener('custody', (message) => {
+        const event = parse((message as MessageEvent<string>).data);
+        if (!event) return;
+        invalidateFor(queryClient, event);
+        if (notifyRef.current && event.event === 'withdraw.success') {
+          toast.success('Withdrawal settled', { description: `Reference ${event.reference}` });
+        } else if (notifyRef.current && event.event === 'withdraw.failed') {
+          toast.error('Withdrawal failed', { description: `Reference ${event.reference}` });
+        }
+      });
+      source.onerror = () => {
+        wasDown = true;
+        setLiveStatus('reconnecting');
+        // EventSource retries by itself unless the server refused the stream (401/403, or a non-SSE
+        // answer); then it closes and we retry with backoff, so a renewed session reconnects.
+        if (source?.readyState === EventSource.CLOSED) {
+          source.close();
+          attempts++;
+          const delay = Math.min(1000 * 2 ** attempts, RECONNECT_MAX_MS);
+          retryTimer = setTimeout(connect, delay);
+        }
+      };
+    };
+
+    connect();
+    return () => {
+      disposed = true;
+      clearTimeout(retryTimer);
+      source?.close();
+      setLiveStatus('connecting');
+    };
+  }, [queryClient]);
+
+  return <LiveIndicator />;
+}
+
+export function LiveIndicator({ className }: { className?: string }) {
+  const { status } = useLiveStatus();
+  const live = status === 'live';
+  const text = live ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…';
+  return (
+    <span
+      role="status"
+      aria-label={live ? 'Live updates: connected' : 'Live updates: not connected, refreshing periodically'}
+      title={
+        live
+          ? 'Updates arrive as they happen'
+          : 'Updates are checked periodically until the connection is back'
+      }
+      className={cn(
+        'inline-flex items-center gap-1.5 rounded-md border px-2 py-0.5 text-xs font-medium',
+        className,
+      )}
+    >
+      <span
+        aria-hidden="true"
+        className={cn(
+          'size-2 rounded-full',
+          live ? 'bg-success' : 'bg-warning animate-pulse motion-reduce:animate-none',
+        )}
+      />
+      {text}
+    </span>
+  );
+}

@@ -1,0 +1,289 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { PencilIcon, PlusIcon } from 'lucide-react';
+import { useRouter } from 'next/navigation';
+import { useState, useTransition } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { saveAddressRuleAction } from '@/app/(console)/wallets/[walletId]/settlement/actions';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { Input, NativeSelect } from '@/components/ui/input';
+import { type AutoSettlementRule, SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
+import { ORDER_EXPLANATIONS, type RuleForm, ruleFormSchema } from '@/lib/validation/settlement';
+
+// Chains a rule may name as source or destination; the wallet's own chain comes first.
+const KNOWN_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism', 'bnb-smart-chain'];
+
+export interface RuleEditorProps {
+  walletId: string;
+  addressId: string;
+  chainSlug: string;
+  symbols: string[];
+  rule?: AutoSettlementRule;
+}
+
+function defaults(props: RuleEditorProps): RuleForm {
+  const { rule, chainSlug, symbols } = props;
+  if (rule) {
+    return {
+      name: rule.name,
+      isActive: rule.isActive,
+      order: rule.order as RuleForm['order'],
+      slippageTolerance: rule.slippageTolerance,
+      sourceAssets: rule.source.assets,
+      sourceBlockchain: rule.source.blockchain,
+      minAmount: rule.source.minAmount,
+      maxAmount: rule.source.maxAmount,
+      destinationBlockchain: rule.destination.blockchain,
+      destinationAsset: rule.destination.asset,
+      destinationAddress: rule.destination.address,
+    };
+  }
+  return {
+    name: '',
+    isActive: true,
+    order: 'RECOMMENDED',
+    slippageTolerance: '-1',
+    sourceAssets: [],
+    sourceBlockchain: chainSlug,
+    minAmount: '-1',
+    maxAmount: '-1',
+    destinationBlockchain: chainSlug,
+    destinationAsset: symbols[0] ?? '',
+    destinationAddress: '',
+  };
+}
+
+export function RuleEditor(props: RuleEditorProps) {
+  const { walletId, addressId, rule, symbols, chainSlug } = props;
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const form = useForm<RuleForm>({ resolver: zodResolver(ruleFormSchema), defaultValues: defaults(props) });
+  const { errors } = form.formState;
+  const chains = [chainSlug, ...KNOWN_CHAINS.filter((c) => c !== chainSlug)];
+  const idp = rule ? `rule-${rule.id}` : 'rule-new';
+  const describedBy = (name: keyof RuleForm) => (errors[name] ? `${idp}-${name}-error` : undefined);
+
+  const onSubmit = form.handleSubmit((values) => {
+    setError(null);
+    startTransition(async () => {
+      const result = await saveAddressRuleAction({ walletId, addressId, ruleId: rule?.id, rule: values });
+      if (!result.ok) {
+        setError(result.error);
+        for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
+          form.setError(field as keyof RuleForm, { message });
+        }
+        return;
+      }
+      toast.success(rule ? `Rule "${result.data.name}" updated` : `Rule "${result.data.name}" created`);
+      setOpen(false);
+      if (!rule) form.reset(defaults(props));
+      router.refresh();
+    });
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) form.reset(defaults(props));
+      }}
+    >
+      <DialogTrigger asChild>
+        {rule ? (
+          <Button variant="outline" size="sm" aria-label={`Edit rule ${rule.name}`}>
+            <PencilIcon aria-hidden />
+            Edit
+          </Button>
+        ) : (
+          <Button variant="secondary" className="justify-self-start">
+            <PlusIcon aria-hidden />
+            Add rule
+          </Button>
+        )}
+      </DialogTrigger>
+      <DialogContent className="max-h-[90vh] max-w-2xl overflow-y-auto">
+        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>{rule ? `Edit rule ${rule.name}` : 'New auto-settlement rule'}</DialogTitle>
+            <DialogDescription>
+              Deposits to this address that match the source are moved to the destination.
+            </DialogDescription>
+          </DialogHeader>
+          {error ? (
+            <Alert variant="destructive">
+              <AlertDescription>{error}</AlertDescription>
+            </Alert>
+          ) : null}
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field id={`${idp}-name`} label="Name" error={errors.name?.message}>
+              <Input
+                id={`${idp}-name`}
+                aria-invalid={Boolean(errors.name)}
+                aria-describedby={describedBy('name')}
+                {...form.register('name')}
+              />
+            </Field>
+            <label className="flex items-center gap-2 self-end pb-2 text-sm font-medium">
+              <input type="checkbox" className="size-4" {...form.register('isActive')} />
+              Active
+            </label>
+          </div>
+          <fieldset className="grid gap-2">
+            <legend className="mb-1 text-sm font-medium">Order</legend>
+            {SETTLEMENT_ORDERS.map((order) => (
+              <label key={order} className="flex items-start gap-2 text-sm">
+                <input type="radio" value={order} className="mt-0.5 size-4" {...form.register('order')} />
+                <span>
+                  <span className="font-medium">{order}</span>
+                  <span className="block text-muted-foreground">{ORDER_EXPLANATIONS[order]}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          <Field
+            id={`${idp}-slippageTolerance`}
+            label="Slippage tolerance (%)"
+            hint="-1 means no limit."
+            error={errors.slippageTolerance?.message}
+          >
+            <Input
+              id={`${idp}-slippageTolerance`}
+              inputMode="decimal"
+              aria-invalid={Boolean(errors.slippageTolerance)}
+              aria-describedby={describedBy('slippageTolerance')}
+              {...form.register('slippageTolerance')}
+            />
+          </Field>
+          <fieldset className="grid gap-2">
+            <legend className="mb-1 text-sm font-medium">Source assets</legend>
+            <div className="flex flex-wrap gap-4">
+              {symbols.map((symbol) => (
+                <label key={symbol} className="flex items-center gap-2 text-sm">
+                  <input
+                    type="checkbox"
+                    value={symbol}
+                    className="size-4"
+                    {...form.register('sourceAssets')}
+                  />
+                  {symbol}
+                </label>
+              ))}
+            </div>
+            {errors.sourceAssets ? (
+              <p className="text-xs font-medium text-destructive">{errors.sourceAssets.message}</p>
+            ) : null}
+          </fieldset>
+          <div className="grid gap-4 sm:grid-cols-3">
+            <Field
+              id={`${idp}-sourceBlockchain`}
+              label="Source blockchain"
+              error={errors.sourceBlockchain?.message}
+            >
+              <NativeSelect id={`${idp}-sourceBlockchain`} {...form.register('sourceBlockchain')}>
+                {chains.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            <Field
+              id={`${idp}-minAmount`}
+              label="Minimum amount"
+              hint="-1 means no bound."
+              error={errors.minAmount?.message}
+            >
+              <Input
+                id={`${idp}-minAmount`}
+                inputMode="decimal"
+                aria-invalid={Boolean(errors.minAmount)}
+                aria-describedby={describedBy('minAmount')}
+                {...form.register('minAmount')}
+              />
+            </Field>
+            <Field
+              id={`${idp}-maxAmount`}
+              label="Maximum amount"
+              hint="-1 means no bound."
+              error={errors.maxAmount?.message}
+            >
+              <Input
+                id={`${idp}-maxAmount`}
+                inputMode="decimal"
+                aria-invalid={Boolean(errors.maxAmount)}
+                aria-describedby={describedBy('maxAmount')}
+                {...form.register('maxAmount')}
+              />
+            </Field>
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              id={`${idp}-destinationBlockchain`}
+              label="Destination blockchain"
+              error={errors.destinationBlockchain?.message}
+            >
+              <NativeSelect id={`${idp}-destinationBlockchain`} {...form.register('destinationBlockchain')}>
+                {chains.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            <Field
+              id={`${idp}-destinationAsset`}
+              label="Destination asset"
+              error={errors.destinationAsset?.message}
+            >
+              <NativeSelect id={`${idp}-destinationAsset`} {...form.register('destinationAsset')}>
+                {symbols.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+          </div>
+          <Field
+            id={`${idp}-destinationAddress`}
+            label="Destination address"
+            error={errors.destinationAddress?.message}
+          >
+            <Input
+              id={`${idp}-destinationAddress`}
+              className="font-mono"
+              spellCheck={false}
+              autoComplete="off"
+              aria-invalid={Boolean(errors.destinationAddress)}
+              aria-describedby={describedBy('destinationAddress')}
+              {...form.register('destinationAddress')}
+            />
+          </Field>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={pending}>
+              {rule ? 'Save rule' : 'Create rule'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,156 @@
+'use client';
+import type { ColumnDef } from '@tanstack/react-table';
+import { DataTableColumnHeader } from '@/components/data-table/data-table-column-header';
+import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
+import type { SortOrder, Transaction } from '@/lib/custody/schemas';
+import { explorerUrl, formatAmount, formatDateTime, formatUsd, shortAddress } from '@/lib/format';
+import { TransactionStatusBadge } from './transaction-status-badge';
+
+const helper = createDataTableColumnHelper<Transaction>();
+
+export interface TransactionColumnOptions {
+  order: SortOrder;
+  onToggleOrder: () => void;
+}
+
+function amountNumber(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** "DEPOSIT" → "Deposit"; "CUSTOM_SMART_CONTRACT" → "Custom smart contract". */
+export function typeLabel(type: string): string {
+  const words = type.toLowerCase().replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The amount with the asset's decimals and symbol, e.g. "1,250.5 USDC". */
+export function amountWithAsset(tx: Pick<Transaction, 'amount' | 'asset' | 'currency'>): string {
+  const symbol = tx.asset?.symbol ?? tx.currency ?? '';
+  return `${formatAmount(tx.amount, tx.asset?.decimals ?? 18)}${symbol ? ` ${symbol}` : ''}`;
+}
+
+function HashLink({ tx }: { tx: Transaction }) {
+  if (!tx.hash) return <span className="text-muted-foreground">—</span>;
+  const url = explorerUrl(tx.blockchain?.slug, tx.network, 'tx', tx.hash);
+  const text = <code className="font-mono text-xs">{shortAddress(tx.hash, 4)}</code>;
+  return url ? (
+    <a
+      href={url}
+      target="_blank"
+      rel="noreferrer noopener"
+      title={tx.hash}
+      aria-label={`Open hash ${shortAddress(tx.hash, 4)} in the block explorer`}
+      className="underline-offset-4 hover:underline"
+    >
+      {text}
+    </a>
+  ) : (
+    <span title={tx.hash}>{text}</span>
+  );
+}
+
+/** Columns of the transactions table. Date order is the server's (URL `order`); other headers sort the loaded page. */
+export function transactionColumns({
+  order,
+  onToggleOrder,
+}: TransactionColumnOptions): ColumnDef<DataTableFeatures, Transaction, unknown>[] {
+  return helper.columns([
+    helper.accessor('createdAt', {
+      id: 'createdAt',
+      enableSorting: false,
+      enableHiding: false,
+      meta: { label: 'Date', className: 'whitespace-nowrap' },
+      header: ({ column }) => (
+        <DataTableColumnHeader
+          column={column}
+          title="Date"
+          serverSort={{ direction: order === 'ASC' ? 'asc' : 'desc', onToggle: onToggleOrder }}
+        />
+      ),
+      cell: ({ getValue }) => <time dateTime={getValue()}>{formatDateTime(getValue())}</time>,
+    }),
+    helper.accessor('type', {
+      id: 'type',
+      meta: { label: 'Type' },
+      sortFn: 'alphanumeric',
+      header: ({ column }) => <DataTableColumnHeader column={column} title="Type" />,
+      cell: ({ getValue }) => typeLabel(getValue()),
+    }),
+    helper.accessor('status', {
+      id: 'status',
+      meta: { label: 'Status' },
+      sortFn: 'alphanumeric',
+      header: ({ column }) => <DataTableColumnHeader column={column} title="Status" />,
+      cell: ({ getValue }) => <TransactionStatusBadge status={getValue()} />,
+    }),
+    helper.accessor((tx) => tx.asset?.symbol ?? tx.currency ?? '', {
+      id: 'asset',
+      meta: { label: 'Asset' },
+      sortFn: 'alphanumeric',
+      header: ({ column }) => <DataTableColumnHeader column={column} title="Asset" />,
+    }),
+    helper.accessor((tx) => amountNumber(tx.amount), {
+      id: 'amount',
+      meta: { label: 'Amount', className: 'text-right tabular-nums' },
+      sortFn: 'basic',
+      sortUndefined: 'last',
+      header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />,
+      cell: ({ row }) => formatAmount(row.original.amount, row.original.asset?.decimals ?? 18),
+    }),
+    helper.accessor((tx) => amountNumber(tx.amountUSD), {
+      id: 'amountUSD',
+      meta: { label: 'USD', className: 'text-right tabular-nums' },
+      sortFn: 'basic',
+      sortUndefined: 'last',
+      header: ({ column }) => <DataTableColumnHeader column={column} title="USD" />,
+      cell: ({ row }) => formatUsd(row.original.amountUSD),
+    }),
+    helper.accessor('senderAddress', {
+      id: 'from',
+      meta: { label: 'From' },
+      enableSorting: false,
+      header: 'From',
+      cell: ({ getValue }) => (
+        <code className="font-mono text-xs" title={getValue()}>
+          {shortAddress(getValue(), 4)}
+        </code>
+      ),
+    }),
+    helper.accessor('recipientAddress', {
+      id: 'to',
+      meta: { label: 'To' },
+      enableSorting: false,
+      header: 'To',
+      cell: ({ getValue }) => (
+        <code className="font-mono text-xs" title={getValue()}>
+          {shortAddress(getValue(), 4)}
+        </code>
+      ),
+    }),
+    helper.display({
+      id: 'hash',
+      meta: { label: 'Hash' },
+      header: 'Hash',
+      cell: ({ row }) => <HashLink tx={row.original} />,
+    }),
+    helper.accessor('reference', {
+      id: 'reference',
+      meta: { label: 'Reference', className: 'max-w-48 truncate' },
+      sortFn: 'alphanumeric',
+      header: ({ column }) => <DataTableColumnHeader column={column} title="Reference" />,
+    }),
+    helper.accessor((tx) => tx.confirmations ?? undefined, {
+      id: 'confirmations',
+      meta: { label: 'Confirmations', className: 'text-right tabular-nums' },
+      sortFn: 'basic',
+      sortUndefined: 'last',
+      header: ({ column }) => <DataTableColumnHeader column={column} title="Confirmations" />,
+      cell: ({ getValue }) => getValue() ?? '—',
+    }),
+  ]) as ColumnDef<DataTableFeatures, Transaction, unknown>[];
+}
+
+/** Hidden until someone asks for them (the column menu remembers the choice). */
+export const DEFAULT_HIDDEN_TRANSACTION_COLUMNS = { reference: false, confirmations: false };

@@ -1,0 +1,95 @@
+'use client';
+// Resend of one transaction's webhook (#2), for support and admin; the log then shows the new attempt.
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { Send } from 'lucide-react';
+import { useState, useTransition } from 'react';
+import { toast } from 'sonner';
+import { resendWebhookAction } from '@/app/(console)/wallets/[walletId]/webhooks/actions';
+import { Button, type ButtonProps } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import { webhookKeys } from '@/lib/query-keys';
+
+/**
+ * The service delivers a resend after answering, so the new attempt shows up a moment later: refresh the
+ * log a few times (live events also refresh it, but an unchanged payload is a duplicate the bus skips).
+ */
+export function refreshDeliveriesSoon(queryClient: QueryClient, walletId: string) {
+  for (const delay of [0, 1000, 2500, 5000]) {
+    setTimeout(() => void queryClient.invalidateQueries({ queryKey: webhookKeys.all(walletId) }), delay);
+  }
+}
+
+export interface ResendWebhookButtonProps {
+  walletId: string;
+  transactionId: string;
+  event: string;
+  url: string;
+  size?: ButtonProps['size'];
+  onResent?: () => void;
+}
+
+export function ResendWebhookButton({
+  walletId,
+  transactionId,
+  event,
+  url,
+  size = 'sm',
+  onResent,
+}: ResendWebhookButtonProps) {
+  const [open, setOpen] = useState(false);
+  const [pending, startTransition] = useTransition();
+  const queryClient = useQueryClient();
+
+  const confirm = () =>
+    startTransition(async () => {
+      const result = await resendWebhookAction({ walletId, transactionId });
+      if (result.ok) {
+        toast.success('Webhook resent', { description: `${event} queued for ${url}` });
+        setOpen(false);
+        refreshDeliveriesSoon(queryClient, walletId);
+        onResent?.();
+      } else {
+        toast.error('Resend failed', { description: result.error });
+      }
+    });
+
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="outline" size={size}>
+          <Send aria-hidden />
+          Resend webhook
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Resend this webhook?</DialogTitle>
+          <DialogDescription>
+            The custody service delivers <strong className="font-medium text-foreground">{event}</strong>{' '}
+            again to <span className="break-all font-mono text-foreground">{url}</span>. Receivers should
+            treat it as a repeat.
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline" disabled={pending}>
+              Cancel
+            </Button>
+          </DialogClose>
+          <Button onClick={confirm} disabled={pending}>
+            {pending ? 'Resending…' : 'Resend'}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

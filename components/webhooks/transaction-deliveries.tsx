@@ -1,0 +1,96 @@
+'use client';
+// Webhook deliveries of one transaction (#23), for the transaction drawer: status, attempts, the
+// receiver's answer, and a resend for roles that may. Loaded from
+// GET /api/wallets/[walletId]/transactions/[transactionId]/webhooks, or given by a server loader
+// (`loadTransactionDeliveries` in lib/server/webhooks.ts) as `initialData`.
+import { useQuery } from '@tanstack/react-query';
+import { useLiveRefetchInterval } from '@/components/live/live-status';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Skeleton } from '@/components/ui/skeleton';
+import type { WebhookLog } from '@/lib/custody/schemas';
+import { formatDateTime } from '@/lib/format';
+import { webhookKeys } from '@/lib/query-keys';
+import { DeliveryStatusBadge, describeResponse } from './delivery-status';
+import { ResendWebhookButton } from './resend-webhook-button';
+
+export interface TransactionDeliveriesProps {
+  walletId: string;
+  transactionId: string;
+  /** Show the resend control (roles with `webhook.resend`); the server checks again. */
+  canResend?: boolean;
+  initialData?: WebhookLog[];
+}
+
+async function fetchDeliveries(walletId: string, transactionId: string): Promise<WebhookLog[]> {
+  const res = await fetch(
+    `/api/wallets/${encodeURIComponent(walletId)}/transactions/${encodeURIComponent(transactionId)}/webhooks`,
+    { headers: { accept: 'application/json' } },
+  );
+  const body = (await res.json().catch(() => null)) as { data?: WebhookLog[]; message?: string } | null;
+  if (!res.ok) throw new Error(body?.message ?? `Could not load deliveries (HTTP ${res.status})`);
+  return body?.data ?? [];
+}
+
+export function TransactionDeliveries({
+  walletId,
+  transactionId,
+  canResend = false,
+  initialData,
+}: TransactionDeliveriesProps) {
+  const refetchInterval = useLiveRefetchInterval();
+  const query = useQuery({
+    queryKey: webhookKeys.transaction(walletId, transactionId),
+    queryFn: () => fetchDeliveries(walletId, transactionId),
+    initialData,
+    refetchInterval,
+  });
+
+  return (
+    <section aria-labelledby={`deliveries-${transactionId}`} className="grid gap-2">
+      <h3 id={`deliveries-${transactionId}`} className="text-sm font-medium">
+        Webhook deliveries
+      </h3>
+      {query.isPending ? (
+        <div className="grid gap-2" role="status" aria-busy="true">
+          <span className="sr-only">Loading deliveries</span>
+          <Skeleton className="h-10 w-full" />
+          <Skeleton className="h-10 w-full" />
+        </div>
+      ) : query.isError ? (
+        <Alert variant="destructive">
+          <AlertDescription>{query.error.message}</AlertDescription>
+        </Alert>
+      ) : query.data.length === 0 ? (
+        <p className="text-sm text-muted-foreground">
+          No webhook has been delivered for this transaction yet.
+        </p>
+      ) : (
+        <ul className="grid gap-2">
+          {query.data.map((delivery) => (
+            <li key={delivery.id} className="grid gap-1 rounded-md border p-3 text-sm">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <span className="font-medium">{delivery.event}</span>
+                <DeliveryStatusBadge status={delivery.status} />
+              </div>
+              <p className="text-muted-foreground">
+                {delivery.attempts} {delivery.attempts === 1 ? 'attempt' : 'attempts'}, last{' '}
+                {formatDateTime(delivery.updatedAt)}
+              </p>
+              <p className="break-words">{describeResponse(delivery.response)}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {canResend && query.data && query.data.length > 0 ? (
+        <div>
+          <ResendWebhookButton
+            walletId={walletId}
+            transactionId={transactionId}
+            event={query.data[query.data.length - 1]?.event ?? 'webhook'}
+            url={query.data[query.data.length - 1]?.url ?? ''}
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}

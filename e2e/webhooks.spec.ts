@@ -1,0 +1,149 @@
+import { contextAs, expect, expectAccessible, test } from './fixtures';
+import {
+  nextServerAction,
+  replayServerAction,
+  type SandboxTransaction,
+  sandboxCall,
+  transactionStatus,
+  walletNamed,
+} from './helpers/webhooks';
+
+const deliveries = (page: import('@playwright/test').Page) =>
+  page.getByRole('table', { name: 'Webhook deliveries' }).locator('tbody tr');
+
+test('support filters the log to failed deliveries, resends one and sees a new successful attempt', async ({
+  browser,
+}) => {
+  const wallet = walletNamed('Treasury');
+  const { page, context } = await contextAs(browser, 'support');
+  await page.goto(`/wallets/${wallet.id}/webhooks`);
+  await expect(page.getByRole('heading', { name: 'Webhook deliveries' })).toBeVisible();
+  await expect(deliveries(page).first()).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByLabel('Delivery status').selectOption('failed');
+  await expect(page).toHaveURL(/status=failed/);
+  await expect(deliveries(page).first()).toContainText('Failed');
+  await expect(deliveries(page).filter({ hasText: 'Delivered' })).toHaveCount(0);
+
+  // The filter lives in the URL: a reload keeps it.
+  await page.reload();
+  await expect(page.getByLabel('Delivery status')).toHaveValue('failed');
+  const row = deliveries(page).first();
+  const transactionId = await row.locator('[title]').first().getAttribute('title');
+  expect(transactionId).toMatch(/^[0-9a-f-]{36}$/);
+  const short = transactionId!.slice(0, 8);
+
+  await row.click();
+  const detail = page.getByRole('dialog', { name: /Delivery of/ });
+  await expect(detail).toBeVisible();
+  await expect(detail.getByText('HTTP 502: Bad Gateway')).toBeVisible();
+  await expect(detail.getByRole('group').first()).toBeVisible();
+  await expectAccessible(page);
+
+  await detail.getByRole('button', { name: 'Resend webhook' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Resend this webhook?' });
+  await expect(confirm).toContainText('/api/webhooks/custody');
+  await confirm.getByRole('button', { name: 'Resend', exact: true }).click();
+  await expect(page.getByText('Webhook resent')).toBeVisible();
+  await expect(confirm).toBeHidden();
+  await page.keyboard.press('Escape');
+  await expect(detail).toBeHidden();
+
+  await page.getByLabel('Delivery status').selectOption('success');
+  await expect(page).toHaveURL(/status=success/);
+  await expect(
+    deliveries(page).filter({ hasText: short }).filter({ hasText: 'Delivered' }).first(),
+  ).toBeVisible();
+  await expectAccessible(page);
+  await context.close();
+});
+
+test('a viewer sees no resend control and a direct call of the resend action is refused', async ({
+  browser,
+}) => {
+  const wallet = walletNamed('Payouts');
+  const { page: support, context: supportContext } = await contextAs(browser, 'support');
+  await support.goto(`/wallets/${wallet.id}/webhooks?status=failed`);
+  const first = deliveries(support).first();
+  await expect(first).toContainText('Failed');
+  const transactionId = await first.locator('[title]').first().getAttribute('title');
+  await first.click();
+  await support
+    .getByRole('dialog', { name: /Delivery of/ })
+    .getByRole('button', { name: 'Resend webhook' })
+    .click();
+  const captured = nextServerAction(support);
+  await support
+    .getByRole('dialog', { name: 'Resend this webhook?' })
+    .getByRole('button', { name: 'Resend', exact: true })
+    .click();
+  const request = await captured;
+  await expect(support.getByText('Webhook resent')).toBeVisible();
+
+  const { page: viewer, context: viewerContext } = await contextAs(browser, 'viewer');
+  await viewer.goto(`/wallets/${wallet.id}/webhooks?status=failed`);
+  await expect(deliveries(viewer).first()).toContainText('Failed');
+  await expect(viewer.getByRole('button', { name: /Resend/ })).toHaveCount(0);
+  await expect(viewer.getByRole('checkbox')).toHaveCount(0);
+  await deliveries(viewer).first().click();
+  const detail = viewer.getByRole('dialog', { name: /Delivery of/ });
+  await expect(detail).toBeVisible();
+  await expect(detail.getByRole('button', { name: /Resend|Retry/ })).toHaveCount(0);
+  await expectAccessible(viewer);
+
+  const text = await replayServerAction(viewerContext.request, `/wallets/${wallet.id}/webhooks`, request, [
+    { walletId: wallet.id, transactionId },
+  ]);
+  expect(text).toContain('You do not have permission to do this.');
+  expect(text).not.toContain('Transaction fetched successfully');
+  await viewerContext.close();
+  await supportContext.close();
+});
+
+test('finance retries a FAILED transaction from its webhook delivery', async ({ browser }) => {
+  const wallet = walletNamed('Treasury');
+  const { page, context } = await contextAs(browser, 'finance');
+  // A withdrawal far above the balance is accepted, then fails on chain ("Insufficient balance").
+  const recipient = wallet.addresses.find((a) => a.type === 'EXTERNAL')!;
+  const created = await sandboxCall<SandboxTransaction>(
+    page.request,
+    wallet,
+    'POST',
+    `/v1/wallets/${wallet.id}/withdraw`,
+    {
+      assets: [
+        {
+          id: wallet.assets[0]!.id,
+          address: recipient.address,
+          amount: '987654321',
+          reference: `e2e-retry-${Date.now()}`,
+        },
+      ],
+    },
+  );
+  expect(created.status).toBe(200);
+  const tx = created.json.data;
+  await expect.poll(() => transactionStatus(page.request, wallet, tx.id), { timeout: 30_000 }).toBe('FAILED');
+
+  await page.goto(`/wallets/${wallet.id}/webhooks?event=withdraw.failed`);
+  await expect(page.getByLabel('Event')).toHaveValue('withdraw.failed');
+  const row = deliveries(page).filter({ hasText: tx.id.slice(0, 8) });
+  await expect(row.first()).toBeVisible();
+  await row.first().click();
+  const detail = page.getByRole('dialog', { name: /Delivery of withdraw.failed/ });
+  await expect(detail).toBeVisible();
+  // Finance may retry but not resend webhooks.
+  await expect(detail.getByRole('button', { name: 'Resend webhook' })).toHaveCount(0);
+  await detail.getByRole('button', { name: 'Retry transaction' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Retry this transaction?' });
+  await expect(confirm).toBeVisible();
+  await expectAccessible(page);
+  await confirm.getByRole('button', { name: 'Retry', exact: true }).click();
+  await expect(page.getByText('Transaction retried')).toBeVisible();
+  await expect(page.getByText(/Now PENDING/)).toBeVisible();
+  // The retried withdrawal fails again on chain; finance is told live.
+  await expect(page.getByText('Withdrawal failed').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(`Reference ${tx.reference}`).first()).toBeVisible();
+  await context.close();
+});

@@ -1,0 +1,217 @@
+import { contextAs, expect, expectAccessible, test } from './fixtures';
+import {
+  type CapturedAction,
+  callAction,
+  captureAction,
+  freshAddress,
+  requestThroughForm,
+  treasuryWallet,
+} from './helpers/withdraw-approval';
+
+// Freeze and policy are console-wide: this file's tests run one after another so they never see each
+// other's freeze or short expiry. Other specs do not go through the approval engine.
+test.describe.configure({ mode: 'serial' });
+
+const wallet = treasuryWallet();
+let approveAction: CapturedAction | undefined;
+
+test('finance requests three withdrawals from a CSV; finance2 approves; it settles in the open page', async ({
+  browser,
+}) => {
+  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
+  await finance.goto(`/wallets/${wallet.id}/withdraw`);
+  await expect(finance.getByRole('heading', { name: 'Withdraw' })).toBeVisible();
+  await expectAccessible(finance);
+
+  const recipients = [freshAddress(), freshAddress(), freshAddress()];
+  await finance
+    .getByLabel('Paste CSV')
+    .fill(
+      `address,amount,asset,reference,note\n${recipients[0]},1.5,USDC,inv-1,first\n${recipients[1]},2,USDC,,\n${recipients[2]},0.25,usdc,inv-3,"rent, March"`,
+    );
+  await finance.getByRole('button', { name: 'Import pasted CSV' }).click();
+  await expect(finance.getByText('Imported 3 rows.')).toBeVisible();
+  // Lowercase addresses are accepted and shown checksummed.
+  const shown = await finance.getByLabel('Recipient 1 address').inputValue();
+  expect(shown.toLowerCase()).toBe(recipients[0]);
+  expect(shown).not.toBe(recipients[0]);
+
+  await finance.getByRole('button', { name: 'Review request' }).click();
+  const review = finance.getByRole('region', { name: 'Review' });
+  await expect(review).toBeVisible();
+  await expect(review.getByText('Network fee estimate')).toBeVisible();
+  await expect(review.getByRole('table', { name: 'Recipients' }).getByRole('row')).toHaveCount(4);
+  await expect(review.getByText('First payment to this address').first()).toBeVisible();
+  await expect(review.getByText('Not whitelisted and not a beneficiary').first()).toBeVisible();
+  await expectAccessible(finance);
+  await finance.getByRole('button', { name: 'Create request' }).click();
+  await expect(finance).toHaveURL(/\/approvals\/[0-9a-f-]{36}$/);
+  const requestId = finance.url().split('/').pop()!;
+  await expect(finance.getByText('Pending approval')).toBeVisible();
+  await expect(finance.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expectAccessible(finance);
+
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
+  await approver.goto('/approvals');
+  await expectAccessible(approver);
+  await approver.getByRole('link', { name: '3 recipients: 3.75 USDC' }).click();
+  await expect(approver).toHaveURL(new RegExp(`/approvals/${requestId}$`));
+  await expectAccessible(approver);
+  const captured = approver.waitForRequest(
+    (r) => r.method() === 'POST' && Boolean(r.headers()['next-action']),
+  );
+  await approver.getByRole('button', { name: 'Approve' }).click();
+  approveAction = captureAction(await captured);
+
+  const transactions = approver.getByRole('table', { name: 'Submitted transactions' });
+  await expect(transactions.getByText('PENDING').first()).toBeVisible();
+  await expect(transactions.getByText('SUCCESS')).toHaveCount(3);
+  await expect(approver.getByText('Success', { exact: true })).toBeVisible();
+  await expectAccessible(approver);
+
+  // The requester's page, open all along, follows without a reload.
+  await expect(finance.getByText('Success', { exact: true })).toBeVisible();
+  await expect(
+    finance.getByRole('table', { name: 'Submitted transactions' }).getByText('SUCCESS'),
+  ).toHaveCount(3);
+  const timeline = finance.getByRole('list', { name: 'Timeline' });
+  for (const step of ['Requested', 'Approved', 'Submitted', 'Succeeded']) {
+    await expect(timeline.getByText(step, { exact: true })).toBeVisible();
+  }
+  await expect(timeline.getByText('Transaction hash').first()).toBeVisible();
+  await expect(timeline.getByText('Confirmations').first()).toBeVisible();
+  await financeContext.close();
+  await approverContext.close();
+});
+
+test('the requester cannot approve their own request, even by calling the action; finance2 rejects it', async ({
+  browser,
+}) => {
+  expect(approveAction, 'captured by the previous test').toBeDefined();
+  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
+  const requestId = await requestThroughForm(finance, wallet.id, { amount: '0.5' });
+  await expect(finance.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+
+  const text = await callAction(finance, approveAction!, `/approvals/${requestId}`, [{ requestId }]);
+  expect(text).toContain('You cannot approve or reject your own request.');
+  await finance.reload();
+  await expect(finance.getByText('Pending approval')).toBeVisible();
+  await expect(finance.getByText('Approvals 0 of 1')).toBeVisible();
+
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
+  await approver.goto(`/approvals/${requestId}`);
+  await approver.getByRole('button', { name: 'Reject' }).click();
+  const dialog = approver.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Reject request' }).click();
+  await expect(dialog.getByText('Give a reason of at least 3 characters.')).toBeVisible();
+  await dialog.getByLabel('Reason').fill('Wrong amount for this supplier');
+  await expectAccessible(approver);
+  await dialog.getByRole('button', { name: 'Reject request' }).click();
+  await expect(approver.getByText('Reason: Wrong amount for this supplier')).toBeVisible();
+  await expect(approver.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expectAccessible(approver);
+  // The requester's open page shows the rejection without a reload.
+  await expect(finance.getByText('Reason: Wrong amount for this supplier')).toBeVisible();
+  await financeContext.close();
+  await approverContext.close();
+});
+
+test('an expired request cannot be approved', async ({ browser }) => {
+  expect(approveAction, 'captured by the first test').toBeDefined();
+  // A six-second expiry for sign-only withdrawals, for one request, then the default again. Only this file
+  // creates sign-only requests, and its tests run one at a time.
+  const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
+  const setExpiry = async (minutes: string) => {
+    await admin.goto('/admin/policy');
+    await admin.getByLabel('Sign-only withdrawal: open for (minutes)').fill(minutes);
+    await admin.getByRole('button', { name: 'Save sign-only withdrawal policy' }).click();
+    await expect(admin.getByText('Sign-only withdrawal policy saved.')).toBeVisible();
+  };
+  await setExpiry('0.1');
+  await expectAccessible(admin);
+  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
+  let requestId: string;
+  try {
+    requestId = await requestThroughForm(finance, wallet.id, { amount: '0.1', kind: 'withdrawSign' });
+  } finally {
+    await setExpiry('1440');
+  }
+  await expect(finance.getByText('Expired', { exact: true })).toBeVisible({ timeout: 20_000 });
+
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
+  await approver.goto(`/approvals/${requestId}`);
+  await expect(approver.getByText('Expired', { exact: true })).toBeVisible();
+  await expect(approver.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  const text = await callAction(approver, approveAction!, `/approvals/${requestId}`, [{ requestId }]);
+  expect(text).toMatch(/expired|no longer waiting for approval/);
+  await expectAccessible(approver);
+  await adminContext.close();
+  await financeContext.close();
+  await approverContext.close();
+});
+
+test('a freeze holds an approved request; lifting it submits the request', async ({ browser }) => {
+  const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
+  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
+  const toggleFreeze = async (button: string, confirm: string) => {
+    await admin.goto('/admin/policy');
+    await admin.getByRole('button', { name: button }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: confirm }).click();
+  };
+  try {
+    await toggleFreeze('Freeze submissions', 'Freeze');
+    await expect(admin.getByText('Submissions are frozen: nothing is sent')).toBeVisible();
+    await expectAccessible(admin);
+
+    const requestId = await requestThroughForm(finance, wallet.id, { amount: '0.75' });
+    await expect(finance.getByText('Submissions are frozen: nothing is sent')).toBeVisible();
+    await approver.goto(`/approvals/${requestId}`);
+    await approver.getByRole('button', { name: 'Approve' }).click();
+    await expect(
+      approver.getByText('Approved: it will be submitted when an admin lifts the freeze.'),
+    ).toBeVisible();
+    await expect(approver.getByRole('table', { name: 'Submitted transactions' })).toHaveCount(0);
+    await expectAccessible(approver);
+
+    await toggleFreeze('Lift the freeze', 'Lift freeze');
+    await expect(admin.getByText('Submissions are frozen: nothing is sent')).toHaveCount(0);
+    await expect(approver.getByRole('table', { name: 'Submitted transactions' })).toBeVisible();
+    await expect(approver.getByText('Success', { exact: true })).toBeVisible();
+  } finally {
+    await admin.goto('/admin/policy');
+    if (await admin.getByRole('button', { name: 'Lift the freeze' }).isVisible()) {
+      await admin.getByRole('button', { name: 'Lift the freeze' }).click();
+      await admin.getByRole('dialog').getByRole('button', { name: 'Lift freeze' }).click();
+    }
+    await adminContext.close();
+    await financeContext.close();
+    await approverContext.close();
+  }
+});
+
+test('a sign-only withdrawal shows each signed transaction decoded', async ({ browser }) => {
+  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
+  const recipient = freshAddress();
+  const requestId = await requestThroughForm(finance, wallet.id, {
+    amount: '1.25',
+    kind: 'withdrawSign',
+    address: recipient,
+  });
+  await expect(finance.getByText('Sign only', { exact: true })).toBeVisible();
+
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
+  await approver.goto(`/approvals/${requestId}`);
+  await approver.getByRole('button', { name: 'Approve' }).click();
+  const signed = approver.getByRole('article', { name: 'Signed transaction 1' });
+  await expect(signed).toBeVisible();
+  await expect(signed.getByText(new RegExp(recipient.slice(2), 'i'))).toBeVisible();
+  await expect(signed.getByText(/1\.25 USDC/)).toBeVisible();
+  await expect(signed.getByText('Chain id')).toBeVisible();
+  await expect(signed.getByText('Nonce')).toBeVisible();
+  await expect(signed.getByRole('button', { name: 'Copy signed transaction 1' })).toBeVisible();
+  await expect(approver.getByText('Success', { exact: true })).toBeVisible();
+  await expectAccessible(approver);
+  await financeContext.close();
+  await approverContext.close();
+});

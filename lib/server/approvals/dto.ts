@@ -1,0 +1,80 @@
+import 'server-only';
+// Requests as the browser may see them: no secrets live in a request (API keys never enter the engine), and
+// dates become ISO strings.
+import type {
+  RequestDetailDto,
+  RequestSummaryDto,
+  SignOnlyResult,
+  WithdrawalReview,
+} from '@/components/approvals/types';
+import type { OperationRequestRow } from '@/lib/db/schema';
+import type { ApprovalEngine, EngineActor } from './engine';
+import { operationType } from './registry';
+
+export function toSummaryDto(row: OperationRequestRow, approvals: number): RequestSummaryDto {
+  return {
+    id: row.id,
+    type: row.type,
+    typeLabel: operationType(row.type)?.label ?? row.type,
+    status: row.status,
+    walletId: row.walletId,
+    summary: row.summary,
+    amountUsd: row.amountUsd === null ? null : Number(row.amountUsd),
+    requesterEmail: row.requesterEmail,
+    approvals,
+    requiredApprovals: row.requiredApprovals,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+export async function requestDetail(
+  engine: ApprovalEngine,
+  actor: EngineActor,
+  id: string,
+): Promise<RequestDetailDto | null> {
+  const view = await engine.view(id);
+  if (!view) return null;
+  const { request, approvals, items, events } = view;
+  const can = await engine.abilities(
+    actor,
+    request,
+    approvals.map((a) => a.approverId),
+  );
+  return {
+    ...toSummaryDto(request, approvals.filter((a) => a.decision === 'approve').length),
+    review: request.review as unknown as WithdrawalReview,
+    payloadHash: request.payloadHash,
+    lastError: request.lastError,
+    rejectReason: request.rejectReason,
+    confirmedAbsentAt: request.confirmedAbsentAt?.toISOString() ?? null,
+    submitAttempts: request.submitAttempts,
+    result: (request.result as SignOnlyResult | null) ?? null,
+    decisions: approvals.map((a) => ({
+      approverEmail: a.approverEmail,
+      role: a.role,
+      decision: a.decision,
+      reason: a.reason,
+      createdAt: a.createdAt.toISOString(),
+    })),
+    items: items.map((i) => ({
+      index: i.index,
+      reference: i.reference,
+      transactionId: i.transactionId,
+      hash: i.hash,
+      status: i.status,
+      confirmations: i.confirmations,
+      error: i.error,
+    })),
+    timeline: events.map((e) => ({
+      id: e.id,
+      at: e.at.toISOString(),
+      kind: e.kind,
+      actorEmail: e.actorEmail,
+      detail: e.detail,
+    })),
+    can: { approve: can.canApprove, cancel: can.canCancel, resubmit: can.canResubmit },
+    frozen: await engine.isFrozen(),
+    isRequester: request.requesterId === actor.id,
+  };
+}

@@ -1,0 +1,16 @@
+import 'server-only';
+// Every operation type the approval engine knows. Swaps, contract write and sign, and typed-data signing
+// register here when they arrive.
+import type { OperationType } from './types';
+import { withdrawOperation, withdrawSignOperation } from './withdraw';
+
+// biome-ignore lint/suspicious/noExplicitAny: each entry has its own payload type.
+export const OPERATION_TYPES: Record<string, OperationType<any>> = {
+  withdraw: withdrawOperation,
+  withdrawSign: withdrawSignOperation,
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: as above.
+export function operationType(key: string): OperationType<any> | undefined {
+  return Object.hasOwn(OPERATION_TYPES, key) ? OPERATION_TYPES[key] : undefined;
+}

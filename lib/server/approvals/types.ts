@@ -1,0 +1,72 @@
+import 'server-only';
+// What an operation type (withdraw, sign-only withdraw; later swap, contract write and sign, typed-data sign)
+// gives the engine: a payload schema, a review, a USD amount, a permission pair and a submit function.
+import type { z } from 'zod';
+import type { CustodyClient } from '@/lib/custody';
+import type { ConsoleDb } from '@/lib/db/schema';
+import type { Action } from '../permissions';
+
+export interface SourceBalance {
+  /** Wallet-asset id (what withdrawal items take as `id`). */
+  assetId: string;
+  symbol: string;
+  decimals: number;
+  isNative: boolean;
+  balance: string;
+  /** USD per unit, when the balance gives one. */
+  priceUsd: string | null;
+}
+
+export interface ReviewContext {
+  db: ConsoleDb;
+  client: CustodyClient;
+  walletId: string;
+  requestId: string;
+  /** Upstream reference of each item, in order. */
+  references: string[];
+  /** Balances of the master wallet (no addressId) or of a child address. */
+  balances(addressId?: string): Promise<SourceBalance[]>;
+}
+
+export interface SubmitContext {
+  client: CustodyClient;
+  walletId: string;
+  requestId: string;
+  references: string[];
+}
+
+export interface SubmittedItem {
+  index: number;
+  transactionId?: string | null;
+  hash?: string | null;
+  status?: string | null;
+  confirmations?: number | null;
+  error?: string | null;
+}
+
+export interface SubmitOutcome {
+  items: SubmittedItem[];
+  /** Operations that finish on answer (signing): the request ends here instead of following transactions. */
+  final?: 'SUCCESS' | 'FAILED';
+  result?: Record<string, unknown>;
+}
+
+export interface BuiltReview {
+  review: Record<string, unknown>;
+  summary: string;
+  amountUsd: number | null;
+}
+
+export interface OperationType<P = unknown> {
+  key: string;
+  /** For people: "Withdrawal", "Sign-only withdrawal". */
+  label: string;
+  permissions: { request: Action; approve: Action };
+  payloadSchema: z.ZodType<P>;
+  itemCount(payload: P): number;
+  /** The child address the operation acts from, if any. */
+  addressIdOf(payload: P): string | null;
+  buildReview(payload: P, context: ReviewContext): Promise<BuiltReview>;
+  /** Sends the operation once. Throws CustodyError on failure; the engine decides what it means. */
+  submit(payload: P, context: SubmitContext): Promise<SubmitOutcome>;
+}

@@ -1,0 +1,141 @@
+import 'server-only';
+// The command palette's search: one query against every connected wallet (transactions by id, hash or
+// reference; addresses by id, address or name), a few wallets at a time so a long list of connections does
+// not fire dozens of upstream calls at once.
+import type { CustodyClient } from '@/lib/custody';
+import { CustodyError } from '@/lib/custody/errors';
+import type { Address, Transaction } from '@/lib/custody/schemas';
+import { formatAmount } from '@/lib/format';
+import { serializeTransactionSearch } from '@/lib/validation/transactions';
+import { describeFailure } from './errors';
+import { runPool } from './webhooks';
+
+export const SEARCH_CONCURRENCY = 4;
+const PER_WALLET = 5;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TX_HASH = /^(0x)?[0-9a-fA-F]{64}$/;
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+export interface SearchHit {
+  kind: 'transaction' | 'address';
+  walletId: string;
+  walletName: string;
+  id: string;
+  title: string;
+  subtitle: string;
+  href: string;
+}
+
+export interface SearchResult {
+  query: string;
+  hits: SearchHit[];
+  /** Wallets that could not be searched, with the reason (the upstream's message). */
+  failures: Array<{ walletId: string; walletName: string; message: string }>;
+}
+
+export interface SearchableWallet {
+  id: string;
+  name: string;
+  client: CustodyClient;
+}
+
+export type SearchPlan = {
+  transactions: 'id' | 'hash' | 'reference' | null;
+  addresses: 'id' | 'search' | null;
+};
+
+/** Which lookups a query deserves: a UUID is a transaction or an address id, a 64-hex string a hash, ... */
+export function planSearch(query: string): SearchPlan {
+  if (UUID.test(query)) return { transactions: 'id', addresses: 'id' };
+  if (TX_HASH.test(query)) return { transactions: 'hash', addresses: null };
+  if (EVM_ADDRESS.test(query)) return { transactions: null, addresses: 'search' };
+  return { transactions: 'reference', addresses: 'search' };
+}
+
+function transactionHit(wallet: SearchableWallet, tx: Transaction): SearchHit {
+  const symbol = tx.asset?.symbol ?? tx.currency ?? '';
+  const amount =
+    tx.amount !== null ? `${formatAmount(tx.amount, tx.asset?.decimals ?? 18)} ${symbol}`.trim() : '';
+  const qs = serializeTransactionSearch({ id: tx.id, open: tx.id });
+  return {
+    kind: 'transaction',
+    walletId: wallet.id,
+    walletName: wallet.name,
+    id: tx.id,
+    title: [tx.type, amount, tx.status].filter(Boolean).join(' · '),
+    subtitle: `${wallet.name} · ref ${tx.reference}${tx.hash ? ` · ${tx.hash}` : ''}`,
+    href: `/wallets/${encodeURIComponent(wallet.id)}/transactions?${qs}`,
+  };
+}
+
+function addressHit(wallet: SearchableWallet, address: Address): SearchHit {
+  return {
+    kind: 'address',
+    walletId: wallet.id,
+    walletName: wallet.name,
+    id: address.id,
+    title: address.name ?? address.address,
+    subtitle: `${wallet.name} · ${address.address}`,
+    href: `/wallets/${encodeURIComponent(wallet.id)}/addresses/${encodeURIComponent(address.id)}`,
+  };
+}
+
+// "Not found" on a by-id read is an answer (no such object in this wallet), not a failure.
+function absentOn404<T>(promise: Promise<T>, fallback: T): Promise<T> {
+  return promise.catch((error: unknown) => {
+    if (error instanceof CustodyError && (error.status === 404 || error.status === 400)) return fallback;
+    throw error;
+  });
+}
+
+async function searchWallet(wallet: SearchableWallet, query: string, plan: SearchPlan): Promise<SearchHit[]> {
+  const { client, id: walletId } = wallet;
+  const lookups: Promise<SearchHit[]>[] = [];
+  if (plan.transactions) {
+    lookups.push(
+      client.wallets
+        .listTransactions({ walletId, [plan.transactions]: query, limit: PER_WALLET })
+        .then((page) => page.data.map((tx) => transactionHit(wallet, tx))),
+    );
+  }
+  if (plan.addresses === 'id') {
+    lookups.push(
+      absentOn404(
+        client.addresses.get({ walletId, addressId: query }).then((r) => [addressHit(wallet, r.data)]),
+        [],
+      ),
+    );
+  } else if (plan.addresses === 'search') {
+    lookups.push(
+      client.wallets
+        .listAddresses({ walletId, search: query, limit: PER_WALLET })
+        .then((page) => page.data.map((a) => addressHit(wallet, a))),
+    );
+  }
+  return (await Promise.all(lookups)).flat();
+}
+
+export async function searchConsole(
+  wallets: readonly SearchableWallet[],
+  rawQuery: string,
+  requestId: string | null,
+): Promise<SearchResult> {
+  const query = rawQuery.trim();
+  const plan = planSearch(query);
+  const results = await runPool(wallets, SEARCH_CONCURRENCY, (wallet) => searchWallet(wallet, query, plan));
+  const hits: SearchHit[] = [];
+  const failures: SearchResult['failures'] = [];
+  results.forEach((result, index) => {
+    const wallet = wallets[index];
+    if (!wallet) return;
+    if (result.ok) hits.push(...result.value);
+    else {
+      failures.push({
+        walletId: wallet.id,
+        walletName: wallet.name,
+        message: describeFailure(result.error, requestId, `search in ${wallet.id}`).message,
+      });
+    }
+  });
+  return { query, hits, failures };
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import {
+  parseCsvRecords,
+  parseWithdrawalCsv,
+  validateWithdrawal,
+  type WithdrawalFormValues,
+} from './withdrawals';
+
+const assets = [
+  { id: 'usdc-id', symbol: 'USDC', decimals: 6 },
+  { id: 'eth-id', symbol: 'ETH', decimals: 18 },
+  { id: 'old-id', symbol: 'OLD', decimals: 6, isActive: false },
+];
+const chain = { isEvmCompatible: true };
+const A = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const B = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
+
+describe('parseWithdrawalCsv', () => {
+  it('reads rows with a header, by symbol or id, quoted fields included', () => {
+    const text = `address,amount,asset,reference,note\n${A.toLowerCase()},10.5,usdc,inv-1,"rent, March"\n${B},0.01,eth-id,,\n`;
+    const { rows, errors } = parseWithdrawalCsv(text, { assets, chain });
+    expect(errors).toEqual([]);
+    expect(rows).toEqual([
+      {
+        address: A,
+        amount: '10.5',
+        assetId: 'usdc-id',
+        reference: 'inv-1',
+        note: 'rent, March',
+        metadata: '',
+      },
+      { address: B, amount: '0.01', assetId: 'eth-id', reference: '', note: '', metadata: '' },
+    ]);
+  });
+
+  it('reports bad rows by line and keeps the fixable ones', () => {
+    const text = [
+      `${A},10,USDC`,
+      `${A},1e3,USDC`,
+      'not-an-address,1,USDC',
+      `${B},1,DOGE`,
+      `${B},1,OLD`,
+      `${B}`,
+      `${B},1,USDC,a,b,c`,
+      `${B},1.1234567,USDC`,
+    ].join('\r\n');
+    const { rows, errors } = parseWithdrawalCsv(text, { assets, chain });
+    expect(errors).toEqual([
+      { line: 2, message: 'Write the amount in full, without exponent notation (1500, not 1.5e3).' },
+      { line: 3, message: 'An EVM address starts with 0x.' },
+      { line: 4, message: 'Unknown or inactive asset "DOGE".' },
+      { line: 5, message: 'Unknown or inactive asset "OLD".' },
+      { line: 6, message: 'Expected 3 to 5 columns (address,amount,asset,reference,note), found 1.' },
+      { line: 7, message: 'Expected 3 to 5 columns (address,amount,asset,reference,note), found 6.' },
+      { line: 8, message: 'USDC has 6 decimals: use at most 6 digits after the dot.' },
+    ]);
+    expect(rows).toHaveLength(4);
+  });
+
+  it('refuses an empty file and an unclosed quote, and caps at 20 rows', () => {
+    expect(parseWithdrawalCsv('', { assets, chain }).errors).toEqual([
+      { line: 1, message: 'The CSV has no rows.' },
+    ]);
+    expect(parseCsvRecords('a,"b\n').errors).toEqual([{ line: 1, message: 'A quoted field is not closed.' }]);
+    const many = Array.from({ length: 22 }, () => `${A},1,USDC`).join('\n');
+    const { rows, errors } = parseWithdrawalCsv(many, { assets, chain });
+    expect(rows).toHaveLength(20);
+    expect(errors.map((e) => e.line)).toEqual([21, 22]);
+  });
+});
+
+describe('validateWithdrawal', () => {
+  const values = (rows: Partial<WithdrawalFormValues['rows'][number]>[]): WithdrawalFormValues => ({
+    walletId: 'w',
+    kind: 'withdraw',
+    source: 'master',
+    rows: rows.map((r) => ({
+      address: A,
+      amount: '1',
+      assetId: 'usdc-id',
+      reference: '',
+      note: '',
+      metadata: '',
+      ...r,
+    })),
+  });
+
+  it('builds the payload with checksummed addresses and canonical amounts', () => {
+    const result = validateWithdrawal(
+      values([{ address: A.toLowerCase(), amount: '1.50', reference: 'inv-9', metadata: '{"a":1}' }]),
+      { assets, chain },
+    );
+    expect(result).toEqual({
+      ok: true,
+      duplicates: [],
+      payload: {
+        source: { kind: 'master' },
+        items: [
+          {
+            assetId: 'usdc-id',
+            symbol: 'USDC',
+            decimals: 6,
+            address: A,
+            amount: '1.5',
+            reference: 'inv-9',
+            metadata: { a: 1 },
+          },
+        ],
+      },
+    });
+  });
+
+  it('flags duplicates without refusing them', () => {
+    const result = validateWithdrawal(values([{}, { address: B }, { address: A.toLowerCase() }]), {
+      assets,
+      chain,
+    });
+    expect(result.ok && result.duplicates).toEqual([[0, 2]]);
+  });
+
+  it('reports every bad field by row', () => {
+    const result = validateWithdrawal(
+      values([
+        { amount: '0' },
+        { assetId: 'old-id' },
+        { metadata: '[1]' },
+        { reference: 'has space' },
+        { metadata: '{' },
+      ]),
+      { assets, chain },
+    );
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.fieldErrors).toEqual({
+      'rows.0.amount': 'The amount must be greater than 0.',
+      'rows.1.assetId': 'This asset is not active on the wallet.',
+      'rows.2.metadata': 'Metadata must be a JSON object, e.g. {"invoice": "42"}.',
+      'rows.3.reference': 'Use up to 64 letters, digits and . _ : / # - for the reference.',
+      'rows.4.metadata': 'Metadata must be valid JSON, e.g. {"invoice": "42"}.',
+    });
+  });
+
+  it('signs only from the master wallet', () => {
+    const result = validateWithdrawal(
+      { ...values([{}]), kind: 'withdrawSign', source: 'child-1' },
+      { assets, chain },
+    );
+    expect(!result.ok && result.fieldErrors.source).toBe(
+      'Sign-only withdrawals are signed by the master wallet.',
+    );
+  });
+});

@@ -1,0 +1,301 @@
+// Withdrawal requests (#12, #13, #14) as the form holds them and as the server action receives them: one
+// schema for the shape, one validator for the meaning (asset decimals, chain addresses), one CSV reader.
+import { z } from 'zod';
+import { addressKey, checkRecipientAddress } from './addresses';
+import { checkAmount } from './amounts';
+
+/** The spec caps withdrawal batches at 20 items (Limits). */
+export const MAX_RECIPIENTS = 20;
+export const WITHDRAWAL_KINDS = ['withdraw', 'withdrawSign'] as const;
+export type WithdrawalKind = (typeof WITHDRAWAL_KINDS)[number];
+export const CSV_COLUMNS = ['address', 'amount', 'asset', 'reference', 'note'] as const;
+
+export const withdrawalRowSchema = z.object({
+  address: z.string().max(200, 'The address is too long.'),
+  amount: z.string().max(100, 'The amount is too long.'),
+  assetId: z.string().max(100),
+  reference: z.string().max(200),
+  note: z.string().max(1000),
+  metadata: z.string().max(5000, 'Keep metadata under 5,000 characters.'),
+});
+export type WithdrawalFormRow = z.infer<typeof withdrawalRowSchema>;
+
+export const withdrawalFormSchema = z.object({
+  walletId: z.string().min(1, 'Choose a wallet.').max(100),
+  kind: z.enum(WITHDRAWAL_KINDS, { message: 'Choose withdraw or sign only.' }),
+  /** `master`, or the id of a child address. */
+  source: z.string().min(1, 'Choose where the funds come from.').max(100),
+  rows: z
+    .array(withdrawalRowSchema)
+    .min(1, 'Add at least one recipient.')
+    .max(MAX_RECIPIENTS, `At most ${MAX_RECIPIENTS} recipients per request.`),
+});
+export type WithdrawalFormValues = z.infer<typeof withdrawalFormSchema>;
+
+export function emptyRow(assetId = ''): WithdrawalFormRow {
+  return { address: '', amount: '', assetId, reference: '', note: '', metadata: '' };
+}
+
+/** What the picker offers: the wallet's active assets. `id` is what the custody API takes as the item `id`. */
+export interface AssetOption {
+  id: string;
+  symbol: string;
+  decimals: number;
+  isActive?: boolean;
+}
+
+export interface WithdrawalItemPayload {
+  assetId: string;
+  symbol: string;
+  decimals: number;
+  /** Checksummed on EVM chains. */
+  address: string;
+  /** Canonical decimal string. */
+  amount: string;
+  /** The person's own reference; travels in metadata (the upstream reference is derived from the request). */
+  reference?: string;
+  note?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface WithdrawalPayload {
+  source: { kind: 'master' } | { kind: 'address'; addressId: string };
+  items: WithdrawalItemPayload[];
+}
+
+export type WithdrawalValidation =
+  | { ok: true; payload: WithdrawalPayload; duplicates: number[][] }
+  | { ok: false; fieldErrors: Record<string, string>; error: string };
+
+const REFERENCE = /^[A-Za-z0-9._:/#-]{1,64}$/;
+
+/** Parses the metadata field: empty, or a JSON object. */
+export function parseMetadata(
+  text: string,
+): { ok: true; value?: Record<string, unknown> } | { ok: false; message: string } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: true };
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    return { ok: false, message: 'Metadata must be valid JSON, e.g. {"invoice": "42"}.' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, message: 'Metadata must be a JSON object, e.g. {"invoice": "42"}.' };
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+/** Groups of row indexes (0-based) that pay the same asset to the same address. */
+export function duplicateRecipients(rows: Array<{ address: string; assetId: string }>): number[][] {
+  const groups = new Map<string, number[]>();
+  rows.forEach((row, index) => {
+    if (!row.address.trim()) return;
+    const key = `${addressKey(row.address)}|${row.assetId}`;
+    groups.set(key, [...(groups.get(key) ?? []), index]);
+  });
+  return [...groups.values()].filter((g) => g.length > 1);
+}
+
+/**
+ * Validates every row against the wallet's assets and chain; the request is only created when this passes.
+ * Field errors are keyed `rows.<index>.<field>`.
+ */
+export function validateWithdrawal(
+  values: WithdrawalFormValues,
+  context: { assets: AssetOption[]; chain: { isEvmCompatible?: boolean | null } },
+): WithdrawalValidation {
+  const fieldErrors: Record<string, string> = {};
+  const items: WithdrawalItemPayload[] = [];
+  if (values.rows.length === 0)
+    return {
+      ok: false,
+      fieldErrors: { rows: 'Add at least one recipient.' },
+      error: 'Add at least one recipient.',
+    };
+  if (values.rows.length > MAX_RECIPIENTS) {
+    const error = `At most ${MAX_RECIPIENTS} recipients per request.`;
+    return { ok: false, fieldErrors: { rows: error }, error };
+  }
+  values.rows.forEach((row, index) => {
+    const at = (field: string) => `rows.${index}.${field}`;
+    const asset = context.assets.find((a) => a.id === row.assetId && a.isActive !== false);
+    if (!asset)
+      fieldErrors[at('assetId')] = row.assetId
+        ? 'This asset is not active on the wallet.'
+        : 'Choose an asset.';
+    const address = checkRecipientAddress(row.address, context.chain);
+    if (!address.ok) fieldErrors[at('address')] = address.message;
+    const amount = asset
+      ? checkAmount(row.amount, asset.decimals, asset.symbol)
+      : checkAmount(row.amount, 18);
+    if (!amount.ok) fieldErrors[at('amount')] = amount.message;
+    const reference = row.reference.trim();
+    if (reference && !REFERENCE.test(reference))
+      fieldErrors[at('reference')] = 'Use up to 64 letters, digits and . _ : / # - for the reference.';
+    const note = row.note.trim();
+    if (note.length > 280) fieldErrors[at('note')] = 'Keep the note under 280 characters.';
+    const metadata = parseMetadata(row.metadata);
+    if (!metadata.ok) fieldErrors[at('metadata')] = metadata.message;
+    if (asset && address.ok && amount.ok && metadata.ok) {
+      items.push({
+        assetId: asset.id,
+        symbol: asset.symbol,
+        decimals: asset.decimals,
+        address: address.address,
+        amount: amount.value,
+        ...(reference ? { reference } : {}),
+        ...(note ? { note } : {}),
+        ...(metadata.value ? { metadata: metadata.value } : {}),
+      });
+    }
+  });
+  const source = values.source.trim();
+  if (values.kind === 'withdrawSign' && source !== 'master')
+    fieldErrors.source = 'Sign-only withdrawals are signed by the master wallet.';
+  const count = Object.keys(fieldErrors).length;
+  if (count > 0) {
+    return {
+      ok: false,
+      fieldErrors,
+      error: count === 1 ? 'Fix the highlighted field.' : `Fix the ${count} highlighted fields.`,
+    };
+  }
+  return {
+    ok: true,
+    payload: {
+      source: source === 'master' ? { kind: 'master' } : { kind: 'address', addressId: source },
+      items,
+    },
+    duplicates: duplicateRecipients(items.map((i) => ({ address: i.address, assetId: i.assetId }))),
+  };
+}
+
+// --- CSV --------------------------------------------------------------------------------------------------
+
+export interface CsvLineError {
+  /** 1-based line in the pasted text or file. */
+  line: number;
+  message: string;
+}
+
+/** RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks. */
+export function parseCsvRecords(text: string): {
+  records: Array<{ line: number; fields: string[] }>;
+  errors: CsvLineError[];
+} {
+  const records: Array<{ line: number; fields: string[] }> = [];
+  const errors: CsvLineError[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let line = 1;
+  let recordLine = 1;
+  let fieldStarted = false;
+  const src = text.replace(/^\uFEFF/, '');
+  const endRecord = () => {
+    fields.push(field);
+    if (!(fields.length === 1 && fields[0]!.trim() === '')) records.push({ line: recordLine, fields });
+    fields = [];
+    field = '';
+    fieldStarted = false;
+  };
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i]!;
+    if (quoted) {
+      if (ch === '"') {
+        if (src[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else {
+        if (ch === '\n') line++;
+        field += ch;
+      }
+      continue;
+    }
+    if (ch === '"' && !fieldStarted) {
+      quoted = true;
+      fieldStarted = true;
+    } else if (ch === ',') {
+      fields.push(field);
+      field = '';
+      fieldStarted = false;
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && src[i + 1] === '\n') i++;
+      endRecord();
+      line++;
+      recordLine = line;
+    } else {
+      field += ch;
+      fieldStarted = true;
+    }
+  }
+  if (quoted) errors.push({ line: recordLine, message: 'A quoted field is not closed.' });
+  else endRecord();
+  return { records, errors };
+}
+
+/**
+ * Reads `address,amount,asset,reference,note` lines (header optional; asset by symbol or id). Lines that
+ * cannot become a row are reported and skipped; rows whose values are wrong are kept (so the person can fix
+ * them in the form) and reported too.
+ */
+export function parseWithdrawalCsv(
+  text: string,
+  context: { assets: AssetOption[]; chain: { isEvmCompatible?: boolean | null } },
+): { rows: WithdrawalFormRow[]; errors: CsvLineError[] } {
+  const { records, errors } = parseCsvRecords(text);
+  const rows: WithdrawalFormRow[] = [];
+  const first = records[0];
+  if (
+    first &&
+    first.fields[0]?.trim().toLowerCase() === 'address' &&
+    first.fields[1]?.trim().toLowerCase() === 'amount'
+  )
+    records.shift();
+  if (records.length === 0 && errors.length === 0) errors.push({ line: 1, message: 'The CSV has no rows.' });
+  for (const { line, fields } of records) {
+    if (fields.length < 3 || fields.length > CSV_COLUMNS.length) {
+      errors.push({
+        line,
+        message: `Expected 3 to 5 columns (${CSV_COLUMNS.join(',')}), found ${fields.length}.`,
+      });
+      continue;
+    }
+    const [address = '', amount = '', assetText = '', reference = '', note = ''] = fields.map((f) =>
+      f.trim(),
+    );
+    const asset = context.assets.find(
+      (a) =>
+        a.isActive !== false && (a.id === assetText || a.symbol.toLowerCase() === assetText.toLowerCase()),
+    );
+    if (!asset) {
+      errors.push({
+        line,
+        message: assetText ? `Unknown or inactive asset "${assetText}".` : 'The asset is missing.',
+      });
+      continue;
+    }
+    if (rows.length >= MAX_RECIPIENTS) {
+      errors.push({
+        line,
+        message: `At most ${MAX_RECIPIENTS} recipients per request; this line was left out.`,
+      });
+      continue;
+    }
+    const addressCheck = checkRecipientAddress(address, context.chain);
+    if (!addressCheck.ok) errors.push({ line, message: addressCheck.message });
+    const amountCheck = checkAmount(amount, asset.decimals, asset.symbol);
+    if (!amountCheck.ok) errors.push({ line, message: amountCheck.message });
+    rows.push({
+      address: addressCheck.ok ? addressCheck.address : address,
+      amount,
+      assetId: asset.id,
+      reference,
+      note,
+      metadata: '',
+    });
+  }
+  return { rows, errors };
+}

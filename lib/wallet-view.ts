@@ -1,0 +1,70 @@
+// Wallet data as the browser sees it: produced on the server by lib/server/redaction.ts and
+// lib/server/wallet-views.ts, typed here so client components can use the shapes without importing
+// server code.
+import type {
+  Address,
+  Blockchain,
+  PageMeta,
+  WalletAnalytics,
+  WalletAsset,
+  WalletConfigurations,
+} from '@/lib/custody/schemas';
+
+export interface RedactedApiCredential {
+  id: string;
+  type: string;
+  status: string;
+  isActive: boolean;
+  /** Masked: "••••" and the last four characters. */
+  key: string;
+  webhookUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+  revokedAt: string | null;
+}
+
+/** A wallet (#4) with business reduced to id and name, the key masked and no seed phrase anywhere. */
+export interface RedactedWallet {
+  id: string;
+  address: string;
+  name: string;
+  description: string;
+  network: string;
+  status: string;
+  isActive: boolean;
+  derivationPath: string;
+  blockchain: Blockchain;
+  assets: WalletAsset[];
+  analytics: WalletAnalytics;
+  configurations: WalletConfigurations | null;
+  business: { id: string; name: string } | null;
+  apiCredential: RedactedApiCredential | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AssetBalance {
+  /** The wallet-asset entry id (what withdrawals and the sandbox's deposits take as the asset id). */
+  walletAssetId: string;
+  assetId: string;
+  symbol: string;
+  name: string;
+  decimals: number;
+  isActive: boolean;
+  contractAddress: string;
+  /** Decimal string in the asset's units; null when the service does not tell per-asset balances. */
+  balance: string | null;
+  usd: number | null;
+}
+
+export interface WalletView {
+  wallet: RedactedWallet;
+  balances: AssetBalance[];
+  /** 'balances': per asset from the balances read; 'analytics': only #4's totals are known. */
+  balancesSource: 'balances' | 'analytics';
+}
+
+export interface AddressPage {
+  data: Address[];
+  meta: PageMeta;
+}
