@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
-import { settledDeposit, transactionsFixture, uniqueAmount } from './helpers/transactions';
+import { settledDeposit, transactionsFixture, uniqueAmount, waitForHydration } from './helpers/transactions';
 
 function formatted(amount: string) {
   // The table groups thousands and trims trailing zeros; our amounts are below 1000.
@@ -19,9 +19,10 @@ test.describe('transactions', () => {
     await page.goto(`/wallets/${wallet.id}/transactions?addressId=${address.id}`);
     const table = page.getByRole('table', { name: 'Transactions' });
     await expect(table).toBeVisible();
+    await waitForHydration(page);
     await page.getByLabel('Status', { exact: true }).selectOption('SUCCESS');
-    await page.getByLabel('Type', { exact: true }).selectOption('DEPOSIT');
     await expect(page).toHaveURL(/status=SUCCESS/);
+    await page.getByLabel('Type', { exact: true }).selectOption('DEPOSIT');
     await expect(page).toHaveURL(/type=DEPOSIT/);
     const row = table.getByRole('row', {
       name: new RegExp(`^Deposit of ${formatted(amount)} ${asset.symbol}, SUCCESS`),
@@ -60,6 +61,7 @@ test.describe('transactions', () => {
     const tx = await settledDeposit(page.request, wallet, address.id, asset.id, amount);
 
     await page.goto(`/wallets/${wallet.id}/transactions?addressId=${address.id}&type=DEPOSIT`);
+    await waitForHydration(page);
     const row = page
       .getByRole('table', { name: 'Transactions' })
       .getByRole('row', { name: new RegExp(`^Deposit of ${formatted(amount)} ${asset.symbol}`) });
@@ -103,6 +105,7 @@ test.describe('transactions', () => {
     const { wallet } = transactionsFixture();
     const { page, context } = await contextAs(browser, 'viewer');
     await page.goto(`/wallets/${wallet.id}/transactions`);
+    await waitForHydration(page);
     const table = page.getByRole('table', { name: 'Transactions' });
     await expect(table.getByRole('columnheader', { name: 'Asset' })).toBeVisible();
     await expect(table.getByRole('columnheader', { name: 'Reference' })).toHaveCount(0);
@@ -180,6 +183,7 @@ test.describe('transactions', () => {
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
 
     await page.goto('/wallets');
+    await waitForHydration(page);
     await expect(page.getByRole('button', { name: /Search…/ })).toBeVisible();
     await page.keyboard.press('Control+K');
     const palette = page.getByRole('dialog', { name: 'Search the console' });

@@ -47,7 +47,7 @@ test('finance requests three withdrawals from a CSV; finance2 approves; it settl
   await finance.getByRole('button', { name: 'Create request' }).click();
   await expect(finance).toHaveURL(/\/approvals\/[0-9a-f-]{36}$/);
   const requestId = finance.url().split('/').pop()!;
-  await expect(finance.getByText('Pending approval')).toBeVisible();
+  await expect(finance.getByText('Request status: Pending approval')).toBeVisible();
   await expect(finance.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await expectAccessible(finance);
 
@@ -66,11 +66,11 @@ test('finance requests three withdrawals from a CSV; finance2 approves; it settl
   const transactions = approver.getByRole('table', { name: 'Submitted transactions' });
   await expect(transactions.getByText('PENDING').first()).toBeVisible();
   await expect(transactions.getByText('SUCCESS')).toHaveCount(3);
-  await expect(approver.getByText('Success', { exact: true })).toBeVisible();
+  await expect(approver.getByText('Request status: Success')).toBeVisible();
   await expectAccessible(approver);
 
   // The requester's page, open all along, follows without a reload.
-  await expect(finance.getByText('Success', { exact: true })).toBeVisible();
+  await expect(finance.getByText('Request status: Success')).toBeVisible();
   await expect(
     finance.getByRole('table', { name: 'Submitted transactions' }).getByText('SUCCESS'),
   ).toHaveCount(3);
@@ -95,7 +95,7 @@ test('the requester cannot approve their own request, even by calling the action
   const text = await callAction(finance, approveAction!, `/approvals/${requestId}`, [{ requestId }]);
   expect(text).toContain('You cannot approve or reject your own request.');
   await finance.reload();
-  await expect(finance.getByText('Pending approval')).toBeVisible();
+  await expect(finance.getByText('Request status: Pending approval')).toBeVisible();
   await expect(finance.getByText('Approvals 0 of 1')).toBeVisible();
 
   const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
@@ -136,11 +136,11 @@ test('an expired request cannot be approved', async ({ browser }) => {
   } finally {
     await setExpiry('1440');
   }
-  await expect(finance.getByText('Expired', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(finance.getByText('Request status: Expired')).toBeVisible({ timeout: 20_000 });
 
   const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
   await approver.goto(`/approvals/${requestId}`);
-  await expect(approver.getByText('Expired', { exact: true })).toBeVisible();
+  await expect(approver.getByText('Request status: Expired')).toBeVisible();
   await expect(approver.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   const text = await callAction(approver, approveAction!, `/approvals/${requestId}`, [{ requestId }]);
   expect(text).toMatch(/expired|no longer waiting for approval/);
@@ -177,7 +177,7 @@ test('a freeze holds an approved request; lifting it submits the request', async
     await toggleFreeze('Lift the freeze', 'Lift freeze');
     await expect(admin.getByText('Submissions are frozen: nothing is sent')).toHaveCount(0);
     await expect(approver.getByRole('table', { name: 'Submitted transactions' })).toBeVisible();
-    await expect(approver.getByText('Success', { exact: true })).toBeVisible();
+    await expect(approver.getByText('Request status: Success')).toBeVisible();
   } finally {
     await admin.goto('/admin/policy');
     if (await admin.getByRole('button', { name: 'Lift the freeze' }).isVisible()) {
@@ -210,7 +210,7 @@ test('a sign-only withdrawal shows each signed transaction decoded', async ({ br
   await expect(signed.getByText('Chain id')).toBeVisible();
   await expect(signed.getByText('Nonce')).toBeVisible();
   await expect(signed.getByRole('button', { name: 'Copy signed transaction 1' })).toBeVisible();
-  await expect(approver.getByText('Success', { exact: true })).toBeVisible();
+  await expect(approver.getByText('Request status: Success')).toBeVisible();
   await expectAccessible(approver);
   await financeContext.close();
   await approverContext.close();

@@ -1,6 +1,6 @@
 // Data for the transactions journey: deposits made through the sandbox's control API onto an address no
 // other spec uses, so filters and exports can be compared exactly.
-import { type APIRequestContext, expect } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import {
   type SandboxTransaction,
   type SandboxWallet,
@@ -49,4 +49,12 @@ export async function settledDeposit(
 /** A unique amount, so a row can be told apart by what a person sees. */
 export function uniqueAmount(): string {
   return `${10 + Math.floor(Math.random() * 900)}.${String(Math.floor(Math.random() * 9000) + 1000)}`;
+}
+
+/**
+ * The server-rendered table is visible before React has hydrated it; a choice made in that window is lost.
+ * The live indicator connects only from the hydrated shell, so "Live" means the page is interactive.
+ */
+export async function waitForHydration(page: Page) {
+  await expect(page.getByRole('status', { name: /Live updates/ })).toHaveText('Live');
 }

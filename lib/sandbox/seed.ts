@@ -278,7 +278,8 @@ export async function seedSandbox(input: SeedInput): Promise<void> {
         aml,
         disableAutoSweep: funded,
         enableGaslessWithdraw: false,
-        showPrivateKey: false,
+        // One address per wallet lets admins reveal its key (re-authenticated, audited).
+        showPrivateKey: i === FUNDED_CHILDREN + 1,
         isActive: true,
       };
       const createdAt = at((80 - i) * DAY);
