@@ -27,7 +27,9 @@ export function AppSidebar({ items }: { items: SidebarItem[] }) {
       <nav aria-label="Main" className="grid gap-1 p-2">
         {items.map((item) => {
           const Icon = ICONS[item.icon];
-          const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+          // An entry stays current anywhere in its section (e.g. every /admin/* page for Admin).
+          const section = `/${item.href.split('/')[1]}`;
+          const active = pathname === section || pathname.startsWith(`${section}/`);
           return (
             <Link
               key={item.href}

@@ -3,6 +3,7 @@ import { AddressText } from '@/components/wallets/address-text';
 import { NetworkBadge } from '@/components/wallets/network-badge';
 import { TabNav, type TabNavItem } from '@/components/wallets/tab-nav';
 import { requirePage } from '@/lib/server/page-guard';
+import { type Action, can } from '@/lib/server/permissions';
 import { findWalletConnection } from '@/lib/server/wallets';
 
 interface WalletLayoutProps {
@@ -11,22 +12,26 @@ interface WalletLayoutProps {
 }
 
 // Tabs of a wallet, in order; `path` is appended to /wallets/[walletId]. Other features append entries here.
-const WALLET_TABS: Array<{ path: string; label: string }> = [
-  { path: '', label: 'Overview' },
-  { path: '/addresses', label: 'Addresses' },
-  { path: '/transactions', label: 'Transactions' },
-  { path: '/webhooks', label: 'Webhooks' },
-  { path: '/withdraw', label: 'Withdraw' },
+// A tab shows for the roles that hold its permission.
+const WALLET_TABS: Array<{ path: string; label: string; action: Action }> = [
+  { path: '', label: 'Overview', action: 'read' },
+  { path: '/addresses', label: 'Addresses', action: 'read' },
+  { path: '/transactions', label: 'Transactions', action: 'read' },
+  { path: '/webhooks', label: 'Webhooks', action: 'read' },
+  { path: '/withdraw', label: 'Withdraw', action: 'withdraw.request' },
+  { path: '/settlement', label: 'Settlement', action: 'read' },
+  { path: '/beneficiaries', label: 'Beneficiaries', action: 'read' },
+  { path: '/whitelist', label: 'Whitelist', action: 'whitelist.add' },
 ];
 
 /** Wallet header (from the console's own record, so it renders without a custody call) and tabs. */
 export default async function WalletLayout({ children, params }: WalletLayoutProps) {
-  await requirePage('read');
+  const actor = await requirePage('read');
   const { walletId } = await params;
   const connection = await findWalletConnection(walletId);
   if (!connection) notFound();
   const base = `/wallets/${encodeURIComponent(walletId)}`;
-  const tabs: TabNavItem[] = WALLET_TABS.map((t) => ({
+  const tabs: TabNavItem[] = WALLET_TABS.filter((t) => can(actor.role, t.action)).map((t) => ({
     href: `${base}${t.path}`,
     label: t.label,
     exact: t.path === '',
