@@ -76,6 +76,34 @@ export function RuleEditor(props: RuleEditorProps) {
   const chains = [chainSlug, ...KNOWN_CHAINS.filter((c) => c !== chainSlug)];
   const idp = rule ? `rule-${rule.id}` : 'rule-new';
   const describedBy = (name: keyof RuleForm) => (errors[name] ? `${idp}-${name}-error` : undefined);
+  // One labelled text input of the form, with its hint and error wired for screen readers.
+  // Called as a function (not a component) so inputs keep their identity across renders.
+  const textField = ({
+    name,
+    label,
+    hint,
+    decimal,
+    mono,
+  }: {
+    name: 'name' | 'slippageTolerance' | 'minAmount' | 'maxAmount' | 'destinationAddress';
+    label: string;
+    hint?: string;
+    decimal?: boolean;
+    mono?: boolean;
+  }) => (
+    <Field id={`${idp}-${name}`} label={label} hint={hint} error={errors[name]?.message}>
+      <Input
+        id={`${idp}-${name}`}
+        inputMode={decimal ? 'decimal' : undefined}
+        className={mono ? 'font-mono' : undefined}
+        spellCheck={mono ? false : undefined}
+        autoComplete="off"
+        aria-invalid={Boolean(errors[name])}
+        aria-describedby={describedBy(name) ?? (hint ? `${idp}-${name}-hint` : undefined)}
+        {...form.register(name)}
+      />
+    </Field>
+  );
 
   const onSubmit = form.handleSubmit((values) => {
     setError(null);
@@ -130,14 +158,7 @@ export function RuleEditor(props: RuleEditorProps) {
             </Alert>
           ) : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field id={`${idp}-name`} label="Name" error={errors.name?.message}>
-              <Input
-                id={`${idp}-name`}
-                aria-invalid={Boolean(errors.name)}
-                aria-describedby={describedBy('name')}
-                {...form.register('name')}
-              />
-            </Field>
+            {textField({ name: 'name', label: 'Name' })}
             <label className="flex items-center gap-2 self-end pb-2 text-sm font-medium">
               <input type="checkbox" className="size-4" {...form.register('isActive')} />
               Active
@@ -155,20 +176,12 @@ export function RuleEditor(props: RuleEditorProps) {
               </label>
             ))}
           </fieldset>
-          <Field
-            id={`${idp}-slippageTolerance`}
-            label="Slippage tolerance (%)"
-            hint="-1 means no limit."
-            error={errors.slippageTolerance?.message}
-          >
-            <Input
-              id={`${idp}-slippageTolerance`}
-              inputMode="decimal"
-              aria-invalid={Boolean(errors.slippageTolerance)}
-              aria-describedby={describedBy('slippageTolerance')}
-              {...form.register('slippageTolerance')}
-            />
-          </Field>
+          {textField({
+            name: 'slippageTolerance',
+            label: 'Slippage tolerance (%)',
+            hint: '-1 means no limit.',
+            decimal: true,
+          })}
           <fieldset className="grid gap-2">
             <legend className="mb-1 text-sm font-medium">Source assets</legend>
             <div className="flex flex-wrap gap-4">
@@ -202,34 +215,18 @@ export function RuleEditor(props: RuleEditorProps) {
                 ))}
               </NativeSelect>
             </Field>
-            <Field
-              id={`${idp}-minAmount`}
-              label="Minimum amount"
-              hint="-1 means no bound."
-              error={errors.minAmount?.message}
-            >
-              <Input
-                id={`${idp}-minAmount`}
-                inputMode="decimal"
-                aria-invalid={Boolean(errors.minAmount)}
-                aria-describedby={describedBy('minAmount')}
-                {...form.register('minAmount')}
-              />
-            </Field>
-            <Field
-              id={`${idp}-maxAmount`}
-              label="Maximum amount"
-              hint="-1 means no bound."
-              error={errors.maxAmount?.message}
-            >
-              <Input
-                id={`${idp}-maxAmount`}
-                inputMode="decimal"
-                aria-invalid={Boolean(errors.maxAmount)}
-                aria-describedby={describedBy('maxAmount')}
-                {...form.register('maxAmount')}
-              />
-            </Field>
+            {textField({
+              name: 'minAmount',
+              label: 'Minimum amount',
+              hint: '-1 means no bound.',
+              decimal: true,
+            })}
+            {textField({
+              name: 'maxAmount',
+              label: 'Maximum amount',
+              hint: '-1 means no bound.',
+              decimal: true,
+            })}
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field
@@ -259,21 +256,7 @@ export function RuleEditor(props: RuleEditorProps) {
               </NativeSelect>
             </Field>
           </div>
-          <Field
-            id={`${idp}-destinationAddress`}
-            label="Destination address"
-            error={errors.destinationAddress?.message}
-          >
-            <Input
-              id={`${idp}-destinationAddress`}
-              className="font-mono"
-              spellCheck={false}
-              autoComplete="off"
-              aria-invalid={Boolean(errors.destinationAddress)}
-              aria-describedby={describedBy('destinationAddress')}
-              {...form.register('destinationAddress')}
-            />
-          </Field>
+          {textField({ name: 'destinationAddress', label: 'Destination address', mono: true })}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => setOpen(false)}>
               Cancel
