@@ -3,6 +3,7 @@ import {
   type CapturedAction,
   callAction,
   captureAction,
+  clickUntil,
   freshAddress,
   requestThroughForm,
   treasuryWallet,
@@ -24,13 +25,12 @@ test('finance requests three withdrawals from a CSV; finance2 approves; it settl
   await expectAccessible(finance);
 
   const recipients = [freshAddress(), freshAddress(), freshAddress()];
-  await finance
-    .getByLabel('Paste CSV')
-    .fill(
-      `address,amount,asset,reference,note\n${recipients[0]},1.5,USDC,inv-1,first\n${recipients[1]},2,USDC,,\n${recipients[2]},0.25,usdc,inv-3,"rent, March"`,
-    );
-  await finance.getByRole('button', { name: 'Import pasted CSV' }).click();
-  await expect(finance.getByText('Imported 3 rows.')).toBeVisible();
+  const csv = `address,amount,asset,reference,note\n${recipients[0]},1.5,USDC,inv-1,first\n${recipients[1]},2,USDC,,\n${recipients[2]},0.25,usdc,inv-3,"rent, March"`;
+  await expect(async () => {
+    await finance.getByLabel('Paste CSV').fill(csv);
+    await finance.getByRole('button', { name: 'Import pasted CSV' }).click({ timeout: 2_000 });
+    await expect(finance.getByText('Imported 3 rows.')).toBeVisible({ timeout: 2_000 });
+  }).toPass();
   // Lowercase addresses are accepted and shown checksummed.
   const shown = await finance.getByLabel('Recipient 1 address').inputValue();
   expect(shown.toLowerCase()).toBe(recipients[0]);
@@ -60,7 +60,9 @@ test('finance requests three withdrawals from a CSV; finance2 approves; it settl
   const captured = approver.waitForRequest(
     (r) => r.method() === 'POST' && Boolean(r.headers()['next-action']),
   );
-  await approver.getByRole('button', { name: 'Approve' }).click();
+  await clickUntil(approver.getByRole('button', { name: 'Approve' }), () =>
+    expect(approver.getByRole('button', { name: 'Approve' })).toHaveCount(0, { timeout: 3_000 }),
+  );
   approveAction = captureAction(await captured);
 
   const transactions = approver.getByRole('table', { name: 'Submitted transactions' });
@@ -100,8 +102,10 @@ test('the requester cannot approve their own request, even by calling the action
 
   const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
   await approver.goto(`/approvals/${requestId}`);
-  await approver.getByRole('button', { name: 'Reject' }).click();
   const dialog = approver.getByRole('dialog');
+  await clickUntil(approver.getByRole('button', { name: 'Reject' }), () =>
+    expect(dialog).toBeVisible({ timeout: 2_000 }),
+  );
   await dialog.getByRole('button', { name: 'Reject request' }).click();
   await expect(dialog.getByText('Give a reason of at least 3 characters.')).toBeVisible();
   await dialog.getByLabel('Reason').fill('Wrong amount for this supplier');
@@ -123,9 +127,11 @@ test('an expired request cannot be approved', async ({ browser }) => {
   const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
   const setExpiry = async (minutes: string) => {
     await admin.goto('/admin/policy');
-    await admin.getByLabel('Sign-only withdrawal: open for (minutes)').fill(minutes);
-    await admin.getByRole('button', { name: 'Save sign-only withdrawal policy' }).click();
-    await expect(admin.getByText('Sign-only withdrawal policy saved.')).toBeVisible();
+    await expect(async () => {
+      await admin.getByLabel('Sign-only withdrawal: open for (minutes)').fill(minutes);
+      await admin.getByRole('button', { name: 'Save sign-only withdrawal policy' }).click({ timeout: 2_000 });
+      await expect(admin.getByText('Sign-only withdrawal policy saved.')).toBeVisible({ timeout: 3_000 });
+    }).toPass();
   };
   await setExpiry('0.1');
   await expectAccessible(admin);
@@ -156,7 +162,9 @@ test('a freeze holds an approved request; lifting it submits the request', async
   const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
   const toggleFreeze = async (button: string, confirm: string) => {
     await admin.goto('/admin/policy');
-    await admin.getByRole('button', { name: button }).click();
+    await clickUntil(admin.getByRole('button', { name: button }), () =>
+      expect(admin.getByRole('dialog')).toBeVisible({ timeout: 2_000 }),
+    );
     await admin.getByRole('dialog').getByRole('button', { name: confirm }).click();
   };
   try {
@@ -167,7 +175,9 @@ test('a freeze holds an approved request; lifting it submits the request', async
     const requestId = await requestThroughForm(finance, wallet.id, { amount: '0.75' });
     await expect(finance.getByText('Submissions are frozen: nothing is sent')).toBeVisible();
     await approver.goto(`/approvals/${requestId}`);
-    await approver.getByRole('button', { name: 'Approve' }).click();
+    await clickUntil(approver.getByRole('button', { name: 'Approve' }), () =>
+      expect(approver.getByRole('button', { name: 'Approve' })).toHaveCount(0, { timeout: 3_000 }),
+    );
     await expect(
       approver.getByText('Approved: it will be submitted when an admin lifts the freeze.'),
     ).toBeVisible();
@@ -181,7 +191,9 @@ test('a freeze holds an approved request; lifting it submits the request', async
   } finally {
     await admin.goto('/admin/policy');
     if (await admin.getByRole('button', { name: 'Lift the freeze' }).isVisible()) {
-      await admin.getByRole('button', { name: 'Lift the freeze' }).click();
+      await clickUntil(admin.getByRole('button', { name: 'Lift the freeze' }), () =>
+        expect(admin.getByRole('dialog')).toBeVisible({ timeout: 2_000 }),
+      );
       await admin.getByRole('dialog').getByRole('button', { name: 'Lift freeze' }).click();
     }
     await adminContext.close();
@@ -202,7 +214,9 @@ test('a sign-only withdrawal shows each signed transaction decoded', async ({ br
 
   const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
   await approver.goto(`/approvals/${requestId}`);
-  await approver.getByRole('button', { name: 'Approve' }).click();
+  await clickUntil(approver.getByRole('button', { name: 'Approve' }), () =>
+    expect(approver.getByRole('button', { name: 'Approve' })).toHaveCount(0, { timeout: 3_000 }),
+  );
   const signed = approver.getByRole('article', { name: 'Signed transaction 1' });
   await expect(signed).toBeVisible();
   await expect(signed.getByText(new RegExp(recipient.slice(2), 'i'))).toBeVisible();

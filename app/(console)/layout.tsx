@@ -1,7 +1,7 @@
 import { redirect } from 'next/navigation';
-import { LiveEvents } from '@/components/live';
 import { ApprovalsCount } from '@/components/approvals/approvals-count';
 import { CommandPalette } from '@/components/command-palette/command-palette';
+import { LiveEvents } from '@/components/live';
 import { AppSidebar } from '@/components/shell/app-sidebar';
 import { FreezeBanner } from '@/components/shell/freeze-banner';
 import { SandboxBanner } from '@/components/shell/sandbox-banner';

@@ -9,6 +9,8 @@ import {
   rejectRequestAction,
   resubmitRequestAction,
 } from '@/app/(console)/approvals/actions';
+import { ContractPanels, isContractReview } from '@/components/contracts/contract-panels';
+import { isOwnKind, OperationPanels } from '@/components/swaps/operation-panels';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -89,6 +91,9 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // Held in memory only for the one call that submits; cleared after it.
+  const [twoFactorCode, setTwoFactorCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
 
   function run(
     action: () => Promise<{ ok: boolean; error?: string; data?: { status: string } }>,
@@ -106,6 +111,22 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
       }
       await queryClient.invalidateQueries({ queryKey: ['approvals'] });
     });
+  }
+
+  const needsCode =
+    data.requiresTwoFactor === true &&
+    ((data.can.approve && data.approvals + 1 >= data.requiredApprovals) || data.can.resubmit);
+  /** The code for the submitting call, or null (and a field error) when it is not 6 digits. */
+  function codeForSubmission(): { twoFactorCode?: string } | null {
+    if (!needsCode) return {};
+    if (!/^\d{6}$/.test(twoFactorCode.trim())) {
+      setCodeError('Enter the 6-digit two-factor code.');
+      return null;
+    }
+    setCodeError(null);
+    const code = twoFactorCode.trim();
+    setTwoFactorCode('');
+    return { twoFactorCode: code };
   }
 
   const slug = data.review.wallet.slug;
@@ -137,12 +158,40 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
             <span>{formatUsd(data.amountUsd)}</span>
           </p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap items-end gap-2">
+          {needsCode ? (
+            <div className="grid gap-1">
+              <Label htmlFor="two-factor-code">Two-factor code</Label>
+              <input
+                id="two-factor-code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                className="h-9 w-32 rounded-md border border-input bg-background px-3 font-mono text-sm"
+                value={twoFactorCode}
+                aria-invalid={codeError ? true : undefined}
+                aria-describedby={codeError ? 'two-factor-code-error' : 'two-factor-code-hint'}
+                onChange={(e) => setTwoFactorCode(e.target.value.replace(/\D/g, ''))}
+              />
+              {codeError ? (
+                <p id="two-factor-code-error" className="text-xs font-medium text-destructive">
+                  {codeError}
+                </p>
+              ) : (
+                <p id="two-factor-code-hint" className="text-xs text-muted-foreground">
+                  Your approval submits: used once, never stored.
+                </p>
+              )}
+            </div>
+          ) : null}
           {data.can.approve ? (
             <>
               <Button
                 disabled={pending}
-                onClick={() => run(() => approveRequestAction({ requestId: data.id }), 'Approved.')}
+                onClick={() => {
+                  const code = codeForSubmission();
+                  if (code) run(() => approveRequestAction({ requestId: data.id, ...code }), 'Approved.');
+                }}
               >
                 Approve
               </Button>
@@ -154,7 +203,10 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
           {data.can.resubmit ? (
             <Button
               disabled={pending}
-              onClick={() => run(() => resubmitRequestAction({ requestId: data.id }), 'Resubmitted.')}
+              onClick={() => {
+                const code = codeForSubmission();
+                if (code) run(() => resubmitRequestAction({ requestId: data.id, ...code }), 'Resubmitted.');
+              }}
             >
               Resubmit
             </Button>
@@ -219,9 +271,22 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
         </Alert>
       ) : null}
 
-      <ReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
-
-      {data.result ? <SignedTransactions result={data.result} review={data.review} /> : null}
+      {/* Swaps and typed-data signatures bring their own review and result (kind set by their operation type). */}
+      {isContractReview(data.review) ? (
+        <ContractPanels review={data.review} result={data.result} />
+      ) : isOwnKind(data.review) ? (
+        <OperationPanels
+          review={data.review}
+          result={data.result}
+          items={data.items}
+          requiredApprovals={data.requiredApprovals}
+        />
+      ) : (
+        <>
+          <ReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
+          {data.result ? <SignedTransactions result={data.result} review={data.review} /> : null}
+        </>
+      )}
 
       {data.items.some((i) => i.transactionId || i.status) ? (
         <section aria-labelledby="transactions-heading" className="grid gap-2">

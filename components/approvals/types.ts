@@ -107,6 +107,8 @@ export interface RequestDetailDto extends RequestSummaryDto {
   can: { approve: boolean; cancel: boolean; resubmit: boolean };
   frozen: boolean;
   isRequester: boolean;
+  /** The submitting approval (and a resubmission) carries the custody service's two-factor code. */
+  requiresTwoFactor?: boolean;
 }
 
 /** Statuses after which the page keeps polling (something is still moving upstream). */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Page, type Request } from '@playwright/test';
+import { expect, type Locator, type Page, type Request } from '@playwright/test';
 
 interface Wallet {
   id: string;
@@ -35,7 +35,14 @@ export async function requestThroughForm(
 ): Promise<string> {
   await page.goto(`/wallets/${walletId}/withdraw`);
   if (options.kind === 'withdrawSign') await page.getByLabel('Type').selectOption('withdrawSign');
-  await page.getByLabel('Recipient 1 address').fill(options.address ?? freshAddress());
+  const address = page.getByLabel('Recipient 1 address');
+  const typed = options.address ?? freshAddress();
+  // The form checksums a lowercase address when the field loses focus: once that happens, it is hydrated.
+  await expect(async () => {
+    await address.fill(typed);
+    await address.blur();
+    expect(await address.inputValue()).not.toBe(typed);
+  }).toPass();
   await page.getByLabel('Recipient 1 amount').fill(options.amount);
   await page.getByRole('button', { name: 'Review request' }).click();
   await expect(page.getByRole('heading', { name: 'Review' })).toBeVisible();
@@ -73,4 +80,12 @@ export async function callAction(
     data: JSON.stringify(args),
   });
   return answer.text();
+}
+
+/** Clicks until the expected effect shows: a click that lands before hydration does nothing. */
+export async function clickUntil(button: Locator, effect: () => Promise<void>): Promise<void> {
+  await expect(async () => {
+    if (await button.isVisible()) await button.click({ timeout: 2_000 });
+    await effect();
+  }).toPass({ timeout: 30_000 });
 }

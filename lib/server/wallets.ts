@@ -1,7 +1,7 @@
 import 'server-only';
 import { asc, eq } from 'drizzle-orm';
-import { createCustodyClient, type CustodyClient } from '@/lib/custody';
 import { decryptSecret, encryptSecret } from '@/lib/crypto/aead';
+import { type CustodyClient, createCustodyClient } from '@/lib/custody';
 import { type ConsoleDb, type WalletConnectionRow, walletConnections } from '@/lib/db/schema';
 import { getDb, getRuntime, type Runtime } from './runtime';
 
@@ -73,7 +73,10 @@ export async function custodyFor(walletId: string): Promise<CustodyClient | null
   const runtime = await getRuntime();
   const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
   if (!row) return null;
-  return createCustodyClient({ ...custodyTransport(runtime), apiKey: openApiKey(runtime, row.id, row.apiKeySealed) });
+  return createCustodyClient({
+    ...custodyTransport(runtime),
+    apiKey: openApiKey(runtime, row.id, row.apiKeySealed),
+  });
 }
 
 /** Keys that may sign this wallet's webhooks now: the current one and, for a while after a rotation, the previous. */

@@ -16,6 +16,14 @@ const rejectSchema = requestIdSchema.extend({
     .max(500, { message: 'Keep the reason under 500 characters.' }),
 });
 
+// The custody service's two-factor code (contract write and sign): passed to this one submission only.
+const withCodeSchema = requestIdSchema.extend({
+  twoFactorCode: z
+    .string()
+    .regex(/^\d{6}$/, { message: 'Enter the 6-digit two-factor code.' })
+    .optional(),
+});
+
 /** The approve permission of the request's operation type (withdraw.approve, withdrawSign.approve, ...). */
 async function approveActionOf(requestId: string): Promise<Action> {
   const engine = await getApprovalEngine();
@@ -27,11 +35,11 @@ type Outcome = ActionResult<{ status: string }>;
 
 async function run(
   input: unknown,
-  schema: typeof requestIdSchema | typeof rejectSchema,
+  schema: typeof requestIdSchema | typeof rejectSchema | typeof withCodeSchema,
   permission: (id: string) => Promise<Action>,
   act: (
     actor: Actor,
-    data: { requestId: string; reason?: string },
+    data: { requestId: string; reason?: string; twoFactorCode?: string },
   ) => Promise<{ ok: true; data: { status: string } } | { ok: false; error: string; status?: number }>,
 ): Promise<Outcome> {
   const parsed = schema.safeParse(input);
@@ -57,8 +65,8 @@ async function run(
 }
 
 export async function approveRequestAction(input: unknown): Promise<Outcome> {
-  return run(input, requestIdSchema, approveActionOf, async (actor, { requestId }) =>
-    (await getApprovalEngine()).approve(actor, requestId),
+  return run(input, withCodeSchema, approveActionOf, async (actor, { requestId, twoFactorCode }) =>
+    (await getApprovalEngine()).approve(actor, requestId, twoFactorCode),
   );
 }
 
@@ -69,8 +77,8 @@ export async function rejectRequestAction(input: unknown): Promise<Outcome> {
 }
 
 export async function resubmitRequestAction(input: unknown): Promise<Outcome> {
-  return run(input, requestIdSchema, approveActionOf, async (actor, { requestId }) =>
-    (await getApprovalEngine()).resubmit(actor, requestId),
+  return run(input, withCodeSchema, approveActionOf, async (actor, { requestId, twoFactorCode }) =>
+    (await getApprovalEngine()).resubmit(actor, requestId, twoFactorCode),
   );
 }
 

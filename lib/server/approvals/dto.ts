@@ -76,5 +76,6 @@ export async function requestDetail(
     can: { approve: can.canApprove, cancel: can.canCancel, resubmit: can.canResubmit },
     frozen: await engine.isFrozen(),
     isRequester: request.requesterId === actor.id,
+    requiresTwoFactor: operationType(request.type)?.requiresTwoFactor === true,
   };
 }

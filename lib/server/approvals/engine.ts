@@ -334,7 +334,13 @@ export function createApprovalEngine(deps: EngineDeps) {
     | { kind: 'twice' }
     | { kind: 'recorded'; approvals: number; approved: boolean; rejected: boolean };
 
-  async function decide(actor: EngineActor, id: string, verdict: 'approve' | 'reject', reason?: string) {
+  async function decide(
+    actor: EngineActor,
+    id: string,
+    verdict: 'approve' | 'reject',
+    reason?: string,
+    twoFactorCode?: string,
+  ) {
     const current = await findRequest(id);
     if (!current) return fail('No such request.', 404);
     const type = operationType(current.type);
@@ -444,11 +450,12 @@ export function createApprovalEngine(deps: EngineDeps) {
     }
     if (!decision.approved) return { ok: true as const, data: { status: 'PENDING_APPROVAL' as string } };
     await event(id, 'fully_approved', null, { approvals: decision.approvals });
-    const after = await submitApproved(id);
+    const after = await submitApproved(id, SYSTEM_ACTOR, twoFactorCode);
     return { ok: true as const, data: { status: after ?? 'APPROVED' } };
   }
 
-  const approve = (actor: EngineActor, id: string) => decide(actor, id, 'approve');
+  const approve = (actor: EngineActor, id: string, twoFactorCode?: string) =>
+    decide(actor, id, 'approve', undefined, twoFactorCode);
   const reject = (actor: EngineActor, id: string, reason: string) => decide(actor, id, 'reject', reason);
 
   async function cancel(actor: EngineActor, id: string) {
@@ -465,7 +472,11 @@ export function createApprovalEngine(deps: EngineDeps) {
   // --- submitting, exactly once -----------------------------------------------------------------------------
 
   /** Claims an APPROVED request for submission (one conditional update) and sends it; returns the new status. */
-  async function submitApproved(id: string, actor: EngineActor = SYSTEM_ACTOR): Promise<string | undefined> {
+  async function submitApproved(
+    id: string,
+    actor: EngineActor = SYSTEM_ACTOR,
+    twoFactorCode?: string,
+  ): Promise<string | undefined> {
     const claimed = await transition(
       id,
       'APPROVED',
@@ -478,7 +489,7 @@ export function createApprovalEngine(deps: EngineDeps) {
       notFrozen,
     );
     if (!claimed) return (await findRequest(id))?.status;
-    return runSubmission(claimed, actor);
+    return runSubmission(claimed, actor, twoFactorCode);
   }
 
   async function submitAllApproved(): Promise<number> {
@@ -494,7 +505,7 @@ export function createApprovalEngine(deps: EngineDeps) {
   }
 
   /** An approver sends again after an upstream 4xx, or after the reconciler found nothing upstream. */
-  async function resubmit(actor: EngineActor, id: string) {
+  async function resubmit(actor: EngineActor, id: string, twoFactorCode?: string) {
     const row = await findRequest(id);
     if (!row) return fail('No such request.', 404);
     const type = operationType(row.type);
@@ -526,11 +537,15 @@ export function createApprovalEngine(deps: EngineDeps) {
     );
     if (!claimed) return fail('This request cannot be resubmitted now.');
     await audit(actor, `${type.key}.resubmit`, 'success', id, { attempt: claimed.submitAttempts });
-    const status = await runSubmission(claimed, actor);
+    const status = await runSubmission(claimed, actor, twoFactorCode);
     return { ok: true as const, data: { status: status ?? 'SUBMITTING' } };
   }
 
-  async function runSubmission(row: OperationRequestRow, actor: EngineActor): Promise<string> {
+  async function runSubmission(
+    row: OperationRequestRow,
+    actor: EngineActor,
+    twoFactorCode?: string,
+  ): Promise<string> {
     const type = operationType(row.type);
     await event(row.id, 'submitting', actor.email === SYSTEM_ACTOR.email ? null : actor.email, {
       attempt: row.submitAttempts,
@@ -559,6 +574,7 @@ export function createApprovalEngine(deps: EngineDeps) {
         walletId: row.walletId,
         requestId: row.id,
         references,
+        ...(twoFactorCode ? { twoFactorCode } : {}),
       });
     } catch (error) {
       const known = error instanceof CustodyError;

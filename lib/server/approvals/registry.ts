@@ -1,6 +1,9 @@
 import 'server-only';
 // Every operation type the approval engine knows. Swaps, contract write and sign, and typed-data signing
 // register here when they arrive.
+import { contractSignOperation, contractWriteOperation } from './contract';
+import { swapOperation } from './swap';
+import { typedDataSignOperation } from './typed-data';
 import type { OperationType } from './types';
 import { withdrawOperation, withdrawSignOperation } from './withdraw';
 
@@ -8,6 +11,10 @@ import { withdrawOperation, withdrawSignOperation } from './withdraw';
 export const OPERATION_TYPES: Record<string, OperationType<any>> = {
   withdraw: withdrawOperation,
   withdrawSign: withdrawSignOperation,
+  swap: swapOperation,
+  typedDataSign: typedDataSignOperation,
+  contractWrite: contractWriteOperation,
+  contractSign: contractSignOperation,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: as above.

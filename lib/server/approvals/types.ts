@@ -33,6 +33,8 @@ export interface SubmitContext {
   walletId: string;
   requestId: string;
   references: string[];
+  /** Two-factor code typed by the approver who submits (#16, #17): used once, never stored or logged. */
+  twoFactorCode?: string;
 }
 
 export interface SubmittedItem {
@@ -62,6 +64,8 @@ export interface OperationType<P = unknown> {
   /** For people: "Withdrawal", "Sign-only withdrawal". */
   label: string;
   permissions: { request: Action; approve: Action };
+  /** The submitting approver types the custody service's two-factor code (contract write and sign). */
+  requiresTwoFactor?: boolean;
   payloadSchema: z.ZodType<P>;
   itemCount(payload: P): number;
   /** The child address the operation acts from, if any. */

@@ -22,6 +22,9 @@ const WALLET_TABS: Array<{ path: string; label: string; action: Action }> = [
   { path: '/settlement', label: 'Settlement', action: 'read' },
   { path: '/beneficiaries', label: 'Beneficiaries', action: 'read' },
   { path: '/whitelist', label: 'Whitelist', action: 'whitelist.add' },
+  { path: '/swaps', label: 'Swaps', action: 'swap.request' },
+  { path: '/signing', label: 'Signing', action: 'typedDataSign.request' },
+  { path: '/contracts', label: 'Contracts', action: 'contract.read' },
 ];
 
 /** Wallet header (from the console's own record, so it renders without a custody call) and tabs. */

@@ -1,0 +1,180 @@
+// Review and result of contract write and sign-only requests, inside the generic approval request page.
+import { AlertTriangleIcon } from 'lucide-react';
+import { CopyButton } from '@/components/approvals/copy-button';
+import { Badge } from '@/components/ui/badge';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import type { ContractResult, ContractReview } from './types';
+
+export function isContractReview(review: unknown): review is ContractReview {
+  const kind = (review as { kind?: unknown } | null)?.kind;
+  return kind === 'contractWrite' || kind === 'contractSign';
+}
+
+function isContractResult(result: unknown): result is ContractResult {
+  return isContractReview(result) && Array.isArray((result as unknown as ContractResult).success);
+}
+
+export function ContractReviewPanel({ review }: { review: ContractReview }) {
+  return (
+    <section aria-labelledby="contract-review-heading" className="grid gap-4 rounded-lg border p-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="contract-review-heading" className="text-lg font-semibold">
+          Review
+        </h2>
+        <div className="flex gap-2">
+          {review.wallet.network === 'mainnet' ? (
+            <Badge variant="destructive">Mainnet</Badge>
+          ) : (
+            <Badge variant="outline">Testnet</Badge>
+          )}
+          <Badge variant="secondary">{review.kind === 'contractSign' ? 'Sign only' : 'Broadcast'}</Badge>
+        </div>
+      </div>
+      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="text-muted-foreground">Wallet</dt>
+          <dd>
+            {review.wallet.name} · {review.wallet.blockchain}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">From</dt>
+          <dd className="font-mono text-xs break-all">
+            {review.source.name ? `${review.source.name} ` : ''}
+            {review.source.address}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Network fee (total)</dt>
+          <dd>
+            {review.fee.total === null ? '—' : `${review.fee.total} ${review.fee.symbol}`}
+            {review.fee.error ? (
+              <span className="block text-xs text-destructive">{review.fee.error}</span>
+            ) : null}
+          </dd>
+        </div>
+      </dl>
+      {review.warnings.length ? (
+        <ul className="grid gap-1 text-sm" aria-label="Warnings">
+          {review.warnings.map((w) => (
+            <li key={w} className="flex items-center gap-2">
+              <AlertTriangleIcon aria-hidden className="size-4 text-amber-600" />
+              {w}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <Table aria-label="Contract calls">
+        <TableHeader>
+          <TableRow>
+            <TableHead>#</TableHead>
+            <TableHead>Contract</TableHead>
+            <TableHead>Method</TableHead>
+            <TableHead>Arguments</TableHead>
+            <TableHead>Network fee</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {review.calls.map((call) => (
+            <TableRow key={call.index}>
+              <TableCell>{call.index + 1}</TableCell>
+              <TableCell className="font-mono text-xs break-all">
+                {call.token ? <span className="font-sans font-medium">{call.token} </span> : null}
+                {call.contract}
+              </TableCell>
+              <TableCell className="font-mono text-xs">{call.method}</TableCell>
+              <TableCell className="font-mono text-xs">
+                <ul>
+                  {call.args.map((a) => (
+                    <li key={a.name} className="break-all">
+                      {a.name} ({a.type}): {a.value}
+                    </li>
+                  ))}
+                </ul>
+                {call.warnings.map((w) => (
+                  <span key={w} className="block font-sans text-amber-700 dark:text-amber-400">
+                    {w}
+                  </span>
+                ))}
+              </TableCell>
+              <TableCell>
+                {call.networkFee === null ? '—' : `${call.networkFee} ${review.fee.symbol}`}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </section>
+  );
+}
+
+export function ContractResultPanel({ result }: { result: ContractResult }) {
+  return (
+    <section aria-labelledby="contract-result-heading" className="grid gap-3 rounded-lg border p-4">
+      <h2 id="contract-result-heading" className="text-lg font-semibold">
+        {result.kind === 'contractSign' ? 'Signed transactions' : 'Result'}
+      </h2>
+      {result.message ? <p className="text-sm text-muted-foreground">{result.message}</p> : null}
+      <ul className="grid gap-3" aria-label="Successful calls">
+        {result.success.map((s) => (
+          <li key={s.index} className="grid gap-1 rounded-md border p-3 text-sm">
+            <span className="font-medium">
+              Call {s.index + 1}: {s.method} {s.status ? `· ${s.status}` : ''}
+            </span>
+            {s.decoded ? (
+              <dl className="grid gap-x-4 gap-y-1 font-mono text-xs sm:grid-cols-2">
+                <div>
+                  <dt className="font-sans text-muted-foreground">To</dt>
+                  <dd className="break-all">{s.decoded.to ?? '—'}</dd>
+                </div>
+                <div>
+                  <dt className="font-sans text-muted-foreground">Value</dt>
+                  <dd>{s.decoded.value}</dd>
+                </div>
+                <div>
+                  <dt className="font-sans text-muted-foreground">Method</dt>
+                  <dd className="break-all">
+                    {s.decoded.method
+                      ? `${s.decoded.method}(${s.decoded.args.join(', ')})`
+                      : (s.decoded.data ?? '—')}
+                  </dd>
+                </div>
+                <div>
+                  <dt className="font-sans text-muted-foreground">Nonce · gas · chain id</dt>
+                  <dd>
+                    {s.decoded.nonce ?? '—'} · {s.decoded.gas ?? '—'} · {s.decoded.chainId ?? '—'}
+                  </dd>
+                </div>
+                {s.decoded.error ? <p className="text-destructive">{s.decoded.error}</p> : null}
+              </dl>
+            ) : null}
+            {s.signedTransaction ? (
+              <div className="flex items-center gap-2">
+                <span className="truncate font-mono text-xs">{s.signedTransaction}</span>
+                <CopyButton value={s.signedTransaction} label={`signed transaction ${s.index + 1}`} />
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {result.errors.length ? (
+        <ul className="grid gap-1 text-sm text-destructive" aria-label="Failed calls">
+          {result.errors.map((e) => (
+            <li key={e.index}>
+              Call {e.index + 1} failed: {e.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+export function ContractPanels({ review, result }: { review: ContractReview; result: unknown }) {
+  return (
+    <>
+      <ContractReviewPanel review={review} />
+      {isContractResult(result) ? <ContractResultPanel result={result} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+// Shapes of contract-call reviews and results as the browser sees them (JSON from the server).
+
+export interface ContractReviewCall {
+  index: number;
+  contract: string;
+  /** Symbol of the wallet asset at this contract address, when it is one. */
+  token: string | null;
+  method: string;
+  args: Array<{ name: string; type: string; value: string }>;
+  networkFee: string | null;
+  reference: string;
+  warnings: string[];
+}
+
+export interface ContractReview {
+  kind: 'contractWrite' | 'contractSign';
+  wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
+  source: { addressId: string; address: string; name: string | null };
+  calls: ContractReviewCall[];
+  fee: { symbol: string; total: string | null; error: string | null };
+  warnings: string[];
+  builtAt: string;
+}
+
+export interface DecodedContractTransaction {
+  to: string | null;
+  value: string;
+  nonce: number | null;
+  gas: string | null;
+  chainId: number | null;
+  method: string | null;
+  args: string[];
+  data: string | null;
+  error?: string;
+}
+
+export interface ContractResult {
+  kind: 'contractWrite' | 'contractSign';
+  success: Array<{
+    index: number;
+    method: string;
+    transactionId?: string | null;
+    hash?: string | null;
+    status?: string | null;
+    signedTransaction?: string;
+    decoded?: DecodedContractTransaction;
+  }>;
+  errors: Array<{ index: number; message: string }>;
+  message?: string;
+}
+
+/** What the read and fee actions give back. */
+export interface ReadOutcome {
+  results: Array<{ index: number; method: string; value: string }>;
+  errors: Array<{ index: number; message: string }>;
+  message: string;
+}
+
+export interface FeeOutcome {
+  fees: Array<{ index: number; method: string; fee: string; networkFeeUsd: string | null }>;
+  total: string | null;
+  errors: Array<{ index: number; message: string }>;
+  message: string;
+}
+
+export const CONTRACT_OPERATION_TYPES = ['contractWrite', 'contractSign'] as const;

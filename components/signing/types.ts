@@ -1,0 +1,28 @@
+// Typed-data signing requests as the browser sees them: the review and the verified signature.
+import type { TypedDataDescription, TypedDataDocument } from '@/lib/validation/typed-data';
+
+export interface TypedDataReview {
+  kind: 'typedDataSign';
+  wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
+  signer: { addressId: string; address: string; name: string | null };
+  document: TypedDataDocument;
+  /** EIP-712 hash of what will be signed. */
+  hash: string;
+  description: TypedDataDescription;
+  warnings: string[];
+  builtAt: string;
+}
+
+export interface TypedDataResult {
+  kind: 'typedDataSign';
+  transactionId: string;
+  r: string;
+  s: string;
+  v: number;
+  signature: string;
+  /** Address recovered from the signature over the typed data, by the console. */
+  recoveredAddress: string | null;
+  expectedAddress: string;
+  verified: boolean;
+  error: string | null;
+}

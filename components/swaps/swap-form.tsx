@@ -1,0 +1,262 @@
+'use client';
+// Swap request: fill in, review what will happen, create the request (nothing is sent until approved).
+import { useQuery } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useState, useTransition } from 'react';
+import {
+  createSwapRequestAction,
+  previewSwapAction,
+  swapBalancesAction,
+} from '@/app/(console)/wallets/[walletId]/swaps/actions';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input, NativeSelect } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { formatAmount } from '@/lib/format';
+import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
+import { SWAP_ORDERS, type SwapFormValues, type SwapOrder, validateSwap } from '@/lib/validation/swaps';
+import { SwapReviewPanel } from './swap-review-panel';
+import type { SwapReview } from './types';
+
+export interface SwapFormProps {
+  walletId: string;
+  addresses: Array<{ id: string; label: string; address: string }>;
+  assets: Array<{ id: string; symbol: string; decimals: number; priceUsd: string | null }>;
+  initialAddressId?: string;
+}
+
+type Values = Omit<SwapFormValues, 'walletId'>;
+
+export function SwapForm({ walletId, addresses, assets, initialAddressId }: SwapFormProps) {
+  const router = useRouter();
+  const [values, setValues] = useState<Values>({
+    addressId: initialAddressId ?? '',
+    fromAssetId: '',
+    toAssetId: '',
+    amount: '',
+    order: 'RECOMMENDED',
+    metadata: '',
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [review, setReview] = useState<{ review: SwapReview; requiredApprovals: number } | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  const balances = useQuery({
+    queryKey: ['swaps', 'balances', walletId, values.addressId],
+    enabled: values.addressId !== '',
+    queryFn: async () => {
+      const result = await swapBalancesAction({ walletId, addressId: values.addressId });
+      if (!result.ok) throw new Error(result.error);
+      return result.data;
+    },
+  });
+  const withBalances = assets.map((a) => {
+    const held = balances.data?.find((b) => b.assetId === a.id);
+    return {
+      ...a,
+      balance: balances.data ? (held?.balance ?? '0') : null,
+      priceUsd: held?.priceUsd ?? a.priceUsd,
+    };
+  });
+
+  function set<K extends keyof Values>(key: K, value: Values[K]) {
+    setValues((v) => ({ ...v, [key]: value }));
+    setReview(null);
+    setErrors((e) => {
+      const { [key]: _, ...rest } = e;
+      return rest;
+    });
+  }
+
+  function toReview() {
+    setFormError(null);
+    const check = validateSwap(values, withBalances);
+    if (!check.ok) {
+      setErrors(check.fieldErrors);
+      return;
+    }
+    startTransition(async () => {
+      const result = await previewSwapAction({ walletId, ...values });
+      if (!result.ok) {
+        setErrors(result.fieldErrors ?? {});
+        setFormError(result.error);
+        return;
+      }
+      setReview(result.data);
+    });
+  }
+
+  function create() {
+    setFormError(null);
+    startTransition(async () => {
+      const result = await createSwapRequestAction({ walletId, ...values });
+      if (!result.ok) {
+        setErrors(result.fieldErrors ?? {});
+        setFormError(result.error);
+        setReview(null);
+        return;
+      }
+      router.push(`/approvals/${result.data.id}`);
+    });
+  }
+
+  const describedBy = (id: string) => (errors[id] ? `${id}-error` : `${id}-hint`);
+  const from = withBalances.find((a) => a.id === values.fromAssetId);
+  return (
+    <div className="grid gap-4">
+      <form
+        aria-label="Swap"
+        className="grid max-w-2xl gap-4"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          toReview();
+        }}
+      >
+        <Field id="addressId" label="From child address" error={errors.addressId}>
+          <NativeSelect
+            id="addressId"
+            value={values.addressId}
+            aria-invalid={errors.addressId ? true : undefined}
+            aria-describedby={errors.addressId ? 'addressId-error' : undefined}
+            onChange={(e) => set('addressId', e.target.value)}
+          >
+            <option value="">Choose an address</option>
+            {addresses.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.label}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        {values.addressId && balances.isPending ? <Skeleton className="h-5 w-64" /> : null}
+        {balances.error ? (
+          <Alert variant="destructive">
+            <AlertDescription>Could not read the balances: {balances.error.message}</AlertDescription>
+          </Alert>
+        ) : null}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            id="fromAssetId"
+            label="From asset"
+            error={errors.fromAssetId}
+            hint={
+              from?.balance != null
+                ? `Balance: ${formatAmount(from.balance, from.decimals)} ${from.symbol}`
+                : undefined
+            }
+          >
+            <NativeSelect
+              id="fromAssetId"
+              value={values.fromAssetId}
+              aria-invalid={errors.fromAssetId ? true : undefined}
+              aria-describedby={
+                from?.balance != null || errors.fromAssetId ? describedBy('fromAssetId') : undefined
+              }
+              onChange={(e) => set('fromAssetId', e.target.value)}
+            >
+              <option value="">Choose an asset</option>
+              {withBalances.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.symbol}
+                  {a.balance !== null ? ` (balance ${a.balance})` : ''}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+          <Field id="toAssetId" label="To asset" error={errors.toAssetId}>
+            <NativeSelect
+              id="toAssetId"
+              value={values.toAssetId}
+              aria-invalid={errors.toAssetId ? true : undefined}
+              aria-describedby={errors.toAssetId ? 'toAssetId-error' : undefined}
+              onChange={(e) => set('toAssetId', e.target.value)}
+            >
+              <option value="">Choose an asset</option>
+              {assets
+                .filter((a) => a.id !== values.fromAssetId)
+                .map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.symbol}
+                  </option>
+                ))}
+            </NativeSelect>
+          </Field>
+        </div>
+        <Field id="amount" label="Amount" error={errors.amount}>
+          <Input
+            id="amount"
+            inputMode="decimal"
+            autoComplete="off"
+            value={values.amount}
+            aria-invalid={errors.amount ? true : undefined}
+            aria-describedby={errors.amount ? 'amount-error' : undefined}
+            onChange={(e) => set('amount', e.target.value)}
+          />
+        </Field>
+        <fieldset className="grid gap-2">
+          <legend className="text-sm font-medium">Order</legend>
+          {SWAP_ORDERS.map((order) => (
+            <label key={order} className="flex items-start gap-2 text-sm">
+              <input
+                type="radio"
+                name="order"
+                value={order}
+                className="mt-1"
+                checked={values.order === order}
+                onChange={() => set('order', order as SwapOrder)}
+              />
+              <span>
+                <span className="font-medium">{order}</span>
+                <span className="block text-muted-foreground">{ORDER_EXPLANATIONS[order]}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <Field
+          id="metadata"
+          label="Metadata (optional JSON object)"
+          error={errors.metadata}
+          hint='The reference is assigned by the console. Example: {"invoice": "A-12"}'
+        >
+          <textarea
+            id="metadata"
+            className="min-h-16 rounded-md border border-input bg-background px-3 py-2 font-mono text-sm"
+            value={values.metadata}
+            aria-invalid={errors.metadata ? true : undefined}
+            aria-describedby={describedBy('metadata')}
+            onChange={(e) => set('metadata', e.target.value)}
+          />
+        </Field>
+        {formError ? (
+          <Alert variant="destructive">
+            <AlertDescription>{formError}</AlertDescription>
+          </Alert>
+        ) : null}
+        <div>
+          <Button type="submit" disabled={pending}>
+            Review swap
+          </Button>
+        </div>
+      </form>
+      {review ? (
+        <div className="grid gap-3">
+          <SwapReviewPanel review={review.review} requiredApprovals={review.requiredApprovals} />
+          <p className="text-sm text-muted-foreground">
+            Nothing is sent when you create the request: another person must approve it.
+          </p>
+          <div className="flex gap-2">
+            <Button onClick={create} disabled={pending}>
+              Create swap request
+            </Button>
+            <Button variant="outline" onClick={() => setReview(null)} disabled={pending}>
+              Edit
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { contextAs, expect, expectAccessible, test } from './fixtures';
+import { sandboxWallet } from './helpers/sandbox';
+import { expectNoTabs, nextActionRequest, replayAction } from './helpers/swaps-signing';
+
+const wallet = sandboxWallet(/^Payouts/);
+const float = wallet.addresses.find((a) => a.name === 'Operating float 3')!;
+const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
+const usdt = wallet.assets.find((a) => a.symbol === 'USDT')!;
+
+test('finance requests a swap, finance2 approves, the swap settles with its rate and amount', async ({
+  browser,
+}) => {
+  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
+  await finance.goto(`/wallets/${wallet.id}`);
+  await finance
+    .getByRole('navigation', { name: 'Wallet sections' })
+    .getByRole('link', { name: 'Swaps' })
+    .click();
+  await expect(finance).toHaveURL(new RegExp(`/wallets/${wallet.id}/swaps$`));
+  await expect(finance.getByRole('heading', { name: 'Swap' })).toBeVisible();
+  await expectAccessible(finance);
+
+  // The balance hint appears only once the form is hydrated and has read the address's balances.
+  await expect(async () => {
+    await finance.getByLabel('From child address').selectOption(float.id);
+    await finance.getByLabel('From asset').selectOption(usdc.id);
+    await expect(finance.getByText(/^Balance: .* USDC$/)).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+
+  // Bad input is refused at the field, before anything reaches the server.
+  await finance.getByLabel('Amount', { exact: true }).fill('1.1234567');
+  await finance.getByRole('button', { name: 'Review swap' }).click();
+  await expect(finance.getByText('USDC has 6 decimals: use at most 6 digits after the dot.')).toBeVisible();
+  await finance.getByLabel('Amount', { exact: true }).fill('100000000');
+  await finance.getByRole('button', { name: 'Review swap' }).click();
+  await expect(finance.getByText(/above the address's balance/)).toBeVisible();
+  await expect(finance.getByText('Choose the asset to receive.')).toHaveCount(0);
+
+  // No trailing zero: the amount reads back exactly as typed.
+  const amount = `1.${String(Math.floor(Math.random() * 9000 + 1000)).replace(/0/g, '7')}`;
+  await finance.getByLabel('Amount', { exact: true }).fill(amount);
+  await finance.getByLabel('To asset').selectOption(usdt.id);
+  await finance.getByLabel(/NO_SLIPPAGE/).check();
+  await finance.getByLabel('Metadata (optional JSON object)').fill('{"desk": "e2e"}');
+  await finance.getByRole('button', { name: 'Review swap' }).click();
+  const review = finance.getByRole('region', { name: 'Review' });
+  await expect(review).toBeVisible();
+  await expect(review.getByText('1 USDC ≈ 1 USDT (expected)')).toBeVisible();
+  await expect(review.getByText(/Only routes that deliver the exact quoted amount/)).toBeVisible();
+  await expectAccessible(finance);
+  const created = nextActionRequest(finance);
+  await finance.getByRole('button', { name: 'Create swap request' }).click();
+  const createAction = await created;
+  await expect(finance).toHaveURL(/\/approvals\/[0-9a-f-]{36}$/);
+  const requestId = finance.url().split('/').pop()!;
+  await expect(finance.getByText('Request status: Pending approval')).toBeVisible();
+  await expect(finance.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expectAccessible(finance);
+
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
+  await approver.goto('/approvals');
+  await expectAccessible(approver);
+  await approver.goto(`/approvals/${requestId}`);
+  await expect(
+    approver.getByRole('region', { name: 'Review' }).getByText(`${amount} USDC → USDT`, { exact: false }),
+  ).toBeVisible();
+  await expectAccessible(approver);
+  await approver.getByRole('button', { name: 'Approve' }).click();
+  const result = approver.getByRole('region', { name: 'Swap result' });
+  await expect(result).toBeVisible();
+  // NO_SLIPPAGE at 1 USDC = 1 USDT: the whole amount arrives.
+  await expect(result.getByText('Rate', { exact: true })).toBeVisible();
+  await expect(result.getByText(`${amount} USDT`)).toBeVisible();
+  await expect(approver.getByText('Request status: Success')).toBeVisible();
+  await expect(result.getByText('Settled')).toBeVisible();
+  await expectAccessible(approver);
+
+  // The requester's page follows to the same result.
+  await expect(finance.getByText('Request status: Success')).toBeVisible();
+  await expect(
+    finance.getByRole('region', { name: 'Swap result' }).getByText(`${amount} USDT`),
+  ).toBeVisible();
+
+  // Viewer and support: no tab, the page is forbidden, and the captured request action is refused.
+  for (const role of ['viewer', 'support'] as const) {
+    const { page, context } = await contextAs(browser, role);
+    await expectNoTabs(page, wallet.id, ['Swaps']);
+    await page.goto(`/wallets/${wallet.id}/swaps`);
+    await expect(page.getByRole('heading', { name: 'Forbidden' })).toBeVisible();
+    await expectAccessible(page);
+    const text = await replayAction(page, createAction, `/wallets/${wallet.id}/swaps`, [
+      {
+        walletId: wallet.id,
+        addressId: float.id,
+        fromAssetId: usdc.id,
+        toAssetId: usdt.id,
+        amount: '1',
+        order: 'RECOMMENDED',
+        metadata: '',
+      },
+    ]);
+    expect(text).toContain('You do not have permission to do this.');
+    await context.close();
+  }
+  await financeContext.close();
+  await approverContext.close();
+});

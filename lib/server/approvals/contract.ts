@@ -1,0 +1,350 @@
+import 'server-only';
+// Contract write (#16) and sign-only contract write (#17) as operation types of the approval engine. Both
+// need the custody service's two-factor code, typed by the approver whose approval submits.
+import {
+  type AbiFunction,
+  decodeFunctionData,
+  formatEther,
+  type Hex,
+  maxUint256,
+  parseTransaction,
+} from 'viem';
+import { z } from 'zod';
+import type {
+  ContractResult,
+  ContractReview,
+  ContractReviewCall,
+  DecodedContractTransaction,
+} from '@/components/contracts/types';
+import type { CallsBody } from '@/lib/custody';
+import { CustodyError } from '@/lib/custody/errors';
+import { MAX_CONTRACT_CALLS, revalidateWireCall } from '@/lib/validation/abi';
+import { addressKey } from '@/lib/validation/addresses';
+import type { BuiltReview, OperationType, ReviewContext, SubmitContext, SubmitOutcome } from './types';
+
+export interface ContractCallsPayload {
+  addressId: string;
+  calls: Array<{ address: string; method: string; abi: AbiFunction[]; parameters: unknown[] }>;
+}
+
+export const contractCallsPayloadSchema: z.ZodType<ContractCallsPayload> = z
+  .object({
+    addressId: z.string().min(1),
+    calls: z
+      .array(
+        z.object({
+          address: z.string().min(1),
+          method: z.string().min(1),
+          abi: z.array(z.looseObject({ type: z.string() })).min(1) as unknown as z.ZodType<AbiFunction[]>,
+          parameters: z.array(z.unknown()),
+        }),
+      )
+      .min(1)
+      .max(MAX_CONTRACT_CALLS),
+  })
+  .superRefine((payload, ctx) => {
+    // The same checks as the builder: a request never holds a call the upstream could misread.
+    for (const [i, call] of payload.calls.entries()) {
+      const v = revalidateWireCall(call);
+      if (!v.ok)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['calls', i],
+          message: Object.values(v.errors)[0] ?? 'Invalid call.',
+        });
+    }
+  });
+
+/** A code is needed and none came with this submission (e.g. a thaw after a freeze): refused, resubmittable. */
+function codeMissing(): CustodyError {
+  return new CustodyError({
+    kind: 'http',
+    status: 403,
+    message: 'The two-factor code is required: an approver resubmits with the current code.',
+    method: 'POST',
+    path: '',
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : 'estimate failed';
+}
+
+function argText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+async function buildContractReview(
+  kind: 'contractWrite' | 'contractSign',
+  payload: ContractCallsPayload,
+  ctx: ReviewContext,
+): Promise<BuiltReview> {
+  const { client, walletId } = ctx;
+  const [wallet, child, balances, fee] = await Promise.all([
+    client.wallets.get({ walletId }).then((r) => r.data),
+    client.addresses.get({ walletId, addressId: payload.addressId }).then((r) => r.data),
+    ctx.balances(payload.addressId),
+    client.contracts
+      .networkFee({ walletId }, { calls: payload.calls as unknown as CallsBody['calls'] })
+      .then((value) => ({ ok: true as const, value }))
+      .catch((error: unknown) => ({ ok: false as const, error: messageOf(error) })),
+  ]);
+  const tokens = new Map(
+    (wallet.assets ?? []).map((a) => [addressKey(a.asset.address), a.asset.symbol] as const),
+  );
+  const nativeSymbol = balances.find((b) => b.isNative)?.symbol ?? wallet.blockchain.symbol.toUpperCase();
+  let feeItems: Array<string | null> = payload.calls.map(() => null);
+  let feeTotal: string | null = null;
+  let feeError: string | null = null;
+  const callErrors = new Map<number, string>();
+  if (fee.ok) {
+    const f = fee.value;
+    if (f.form === 'single') {
+      feeItems = [f.data.fee];
+      feeTotal = f.data.fee;
+    } else {
+      feeItems = payload.calls.map((_, i) => f.fees.find((x) => x.index === i)?.networkFee ?? null);
+      feeTotal = f.totalFee;
+      for (const e of f.errors)
+        if (typeof e.index === 'number') callErrors.set(e.index, e.message ?? 'estimate failed');
+      if (f.errors.length) feeError = `${f.errors.length} call(s) could not be estimated.`;
+    }
+  } else {
+    feeError = fee.error;
+  }
+  const reviewCalls: ContractReviewCall[] = payload.calls.map((call, index) => {
+    const fn = call.abi.find((f) => f.name === call.method);
+    const warnings: string[] = [];
+    const estimateError = callErrors.get(index);
+    if (estimateError) warnings.push(`Estimate failed: ${estimateError}`);
+    if (
+      call.method === 'approve' &&
+      call.parameters.some((p) => typeof p === 'string' && p === maxUint256.toString())
+    )
+      warnings.push('Unlimited allowance: the spender may move every token this address holds.');
+    return {
+      index,
+      contract: call.address,
+      token: tokens.get(addressKey(call.address)) ?? null,
+      method: call.method,
+      args: call.parameters.map((value, i) => ({
+        name: fn?.inputs[i]?.name || `argument ${i + 1}`,
+        type: fn?.inputs[i]?.type ?? 'unknown',
+        value: argText(value),
+      })),
+      networkFee: feeItems[index] ?? null,
+      reference: ctx.references[index] ?? '',
+      warnings,
+    };
+  });
+  const warnings: string[] = [];
+  if (wallet.network === 'mainnet') warnings.push('Mainnet: these calls act on real contracts.');
+  if (kind === 'contractSign')
+    warnings.push('Sign only: the signed transactions are returned, nothing is broadcast.');
+  warnings.push('The approver whose approval submits types the two-factor code.');
+  const review: ContractReview = {
+    kind,
+    wallet: {
+      id: wallet.id,
+      name: wallet.name,
+      address: wallet.address,
+      blockchain: wallet.blockchain.name,
+      slug: wallet.blockchain.slug,
+      network: wallet.network,
+    },
+    source: { addressId: child.id, address: child.address, name: child.name ?? null },
+    calls: reviewCalls,
+    fee: { symbol: nativeSymbol, total: feeTotal, error: feeError },
+    warnings,
+    builtAt: new Date().toISOString(),
+  };
+  const methods = [...new Set(payload.calls.map((c) => c.method))].join(', ');
+  const count = payload.calls.length;
+  const summary = `${kind === 'contractSign' ? 'Sign' : 'Write'} ${count} contract ${count === 1 ? 'call' : 'calls'}: ${methods}`;
+  // Contract calls carry no USD amount the console can price; the policy's default approvals apply.
+  return { review: review as unknown as Record<string, unknown>, summary, amountUsd: null };
+}
+
+function upstreamCalls(payload: ContractCallsPayload, ctx: SubmitContext, withMetadata: boolean) {
+  return payload.calls.map((call, index) => ({
+    address: call.address,
+    method: call.method,
+    abi: call.abi as unknown as Array<Record<string, unknown> & { type: string }>,
+    parameters: call.parameters,
+    reference: ctx.references[index]!,
+    ...(withMetadata ? { metadata: { consoleRequestId: ctx.requestId } } : {}),
+  }));
+}
+
+/** A signed contract transaction for people: recipient contract, value, method and arguments, nonce, gas. */
+export function decodeContractTransaction(
+  serialized: string,
+  abi: readonly AbiFunction[],
+): DecodedContractTransaction {
+  try {
+    const tx = parseTransaction(serialized as Hex);
+    let method: string | null = null;
+    let args: string[] = [];
+    if (tx.data && tx.data !== '0x') {
+      try {
+        const call = decodeFunctionData({ abi, data: tx.data });
+        method = call.functionName;
+        args = (call.args ?? []).map((a) =>
+          typeof a === 'bigint'
+            ? a.toString()
+            : typeof a === 'string'
+              ? a
+              : JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+        );
+      } catch {
+        method = null;
+      }
+    }
+    return {
+      to: tx.to ?? null,
+      value: formatEther(tx.value ?? 0n),
+      nonce: tx.nonce ?? null,
+      gas: tx.gas === undefined ? null : tx.gas.toString(),
+      chainId: tx.chainId ?? null,
+      method,
+      args,
+      data: tx.data ?? null,
+    };
+  } catch {
+    return {
+      to: null,
+      value: '0',
+      nonce: null,
+      gas: null,
+      chainId: null,
+      method: null,
+      args: [],
+      data: null,
+      error: 'The signed transaction could not be decoded.',
+    };
+  }
+}
+
+function batchErrors(errors: Array<{ index?: number; message?: string }>) {
+  return errors.map((e, n) => ({
+    index: typeof e.index === 'number' ? e.index : n,
+    message: e.message ?? 'The call failed.',
+  }));
+}
+
+export const contractWriteOperation: OperationType<ContractCallsPayload> = {
+  key: 'contractWrite',
+  label: 'Contract write',
+  permissions: { request: 'contractWrite.request', approve: 'contractWrite.approve' },
+  requiresTwoFactor: true,
+  payloadSchema: contractCallsPayloadSchema,
+  itemCount: (p) => p.calls.length,
+  addressIdOf: (p) => p.addressId,
+  buildReview: (payload, ctx) => buildContractReview('contractWrite', payload, ctx),
+  async submit(payload, ctx): Promise<SubmitOutcome> {
+    if (!ctx.twoFactorCode) throw codeMissing();
+    const answer = await ctx.client.contracts.write(
+      { walletId: ctx.walletId, addressId: payload.addressId },
+      { calls: upstreamCalls(payload, ctx, true), code: ctx.twoFactorCode },
+    );
+    const methodOf = (i: number) => payload.calls[i]?.method ?? '';
+    if (answer.form === 'single') {
+      const tx = answer.data;
+      const result: ContractResult = {
+        kind: 'contractWrite',
+        success: [{ index: 0, method: methodOf(0), transactionId: tx.id, hash: tx.hash, status: tx.status }],
+        errors: [],
+        message: answer.message,
+      };
+      return {
+        items: [
+          {
+            index: 0,
+            transactionId: tx.id,
+            hash: tx.hash,
+            status: tx.status,
+            confirmations: tx.confirmations,
+          },
+        ],
+        result: result as unknown as Record<string, unknown>,
+      };
+    }
+    const errors = batchErrors(answer.errors);
+    // Batch successes carry no index: their reference (derived from the request) names the call.
+    const success = answer.success.map((s) => {
+      const index = Math.max(0, ctx.references.indexOf(s.reference));
+      return { index, method: methodOf(index), transactionId: s.id, hash: s.hash, status: s.status };
+    });
+    const result: ContractResult = { kind: 'contractWrite', success, errors, message: answer.message };
+    return {
+      items: [
+        ...success.map((s) => ({
+          index: s.index,
+          transactionId: s.transactionId,
+          hash: s.hash,
+          status: s.status,
+        })),
+        ...errors.map((e) => ({ index: e.index, status: 'FAILED', error: e.message })),
+      ],
+      ...(success.length === 0 ? { final: 'FAILED' as const } : {}),
+      result: result as unknown as Record<string, unknown>,
+    };
+  },
+};
+
+export const contractSignOperation: OperationType<ContractCallsPayload> = {
+  key: 'contractSign',
+  label: 'Sign-only contract write',
+  permissions: { request: 'contractSign.request', approve: 'contractSign.approve' },
+  requiresTwoFactor: true,
+  payloadSchema: contractCallsPayloadSchema,
+  itemCount: (p) => p.calls.length,
+  addressIdOf: (p) => p.addressId,
+  buildReview: (payload, ctx) => buildContractReview('contractSign', payload, ctx),
+  async submit(payload, ctx): Promise<SubmitOutcome> {
+    if (!ctx.twoFactorCode) throw codeMissing();
+    const answer = await ctx.client.contracts.sign(
+      { walletId: ctx.walletId, addressId: payload.addressId },
+      { calls: upstreamCalls(payload, ctx, false), code: ctx.twoFactorCode },
+    );
+    const abiOf = (i: number) => payload.calls[i]?.abi ?? [];
+    const signed =
+      answer.form === 'single'
+        ? [
+            {
+              index: 0,
+              method: payload.calls[0]?.method ?? '',
+              transactionId: answer.data.id,
+              hash: answer.data.hash,
+              signedTransaction: String(answer.data.signedTransaction),
+            },
+          ]
+        : answer.success.map((s) => ({
+            index: s.index,
+            method: s.method,
+            transactionId: null,
+            hash: null,
+            signedTransaction: s.signedTransaction,
+          }));
+    const errors = answer.form === 'single' ? [] : batchErrors(answer.errors);
+    const success = signed.map((s) => ({
+      ...s,
+      status: 'SUCCESS',
+      decoded: decodeContractTransaction(s.signedTransaction, abiOf(s.index)),
+    }));
+    const result: ContractResult = { kind: 'contractSign', success, errors, message: answer.message };
+    return {
+      items: [
+        ...success.map((s) => ({
+          index: s.index,
+          transactionId: s.transactionId,
+          hash: s.hash,
+          status: 'SUCCESS',
+        })),
+        ...errors.map((e) => ({ index: e.index, status: 'FAILED', error: e.message })),
+      ],
+      final: success.length > 0 ? 'SUCCESS' : 'FAILED',
+      result: result as unknown as Record<string, unknown>,
+    };
+  },
+};

@@ -1,0 +1,185 @@
+// Swaps and typed-data signatures through the approval engine against the embedded sandbox: request,
+// approve, submit once, the swap settles with its rate; the signature recovers to the signing address.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TypedDataResult, TypedDataReview } from '@/components/signing/types';
+import type { SwapResult, SwapReview } from '@/components/swaps/types';
+import type { TransportOptions } from '@/lib/custody';
+import { users } from '@/lib/db/schema';
+import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
+import type { SwapPayload } from '@/lib/validation/swaps';
+import { buildPermit } from '@/lib/validation/typed-data';
+import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { createApprovalEngine, type EngineActor } from './engine';
+import type { TypedDataPayload } from './typed-data';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'approvals-swap-'));
+let database: TestDatabase;
+let sandbox: Sandbox;
+let creds: SandboxCredentials;
+let wallet: SandboxCredentials['wallets'][number];
+let float: SandboxCredentials['wallets'][number]['addresses'][number];
+let admin: EngineActor;
+let finance: EngineActor;
+let finance2: EngineActor;
+const swapCalls: string[] = [];
+
+function connectionFor(walletId: string): Promise<TransportOptions | null> {
+  const w = creds.wallets.find((x) => x.id === walletId);
+  if (!w) return Promise.resolve(null);
+  return Promise.resolve({
+    baseUrl: 'http://sandbox.internal/sandbox',
+    apiKey: w.apiKey,
+    timeoutMs: 5_000,
+    retries: 0,
+    fetch: async (url: string, init: RequestInit) => {
+      if (init.method === 'POST' && url.endsWith('/swaps/execute')) swapCalls.push(url);
+      return sandbox.fetch(url, init);
+    },
+  });
+}
+const engine = () => createApprovalEngine({ db: database.db, connectionFor, absentGraceMs: 0 });
+
+async function addUser(email: string, role: string): Promise<EngineActor> {
+  const [row] = await database.db
+    .insert(users)
+    .values({ email, name: email, role: role as never, passwordHash: 'not-a-real-hash' })
+    .returning();
+  return { id: row!.id, email, role };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  sandbox = await createSandbox({
+    db: database.db,
+    dbKind: database.handle.kind,
+    encryptionKey: Buffer.alloc(32, 7),
+    seed: 'swap-test',
+    blockTimeMs: 1000,
+    webhookUrl: 'http://127.0.0.1:9/hooks',
+    webhookRetryMs: [],
+    signatureHeader: 'x-blockradar-signature',
+    baseUrl: 'http://sandbox.internal/sandbox',
+    dataDir,
+    fetch: async () => new Response('ok'),
+  });
+  creds = await sandbox.credentials();
+  wallet = creds.wallets[0]!;
+  float = wallet.addresses.find((a) => a.name === 'Operating float 1')!;
+  admin = await addUser('admin@example.com', 'admin');
+  finance = await addUser('finance@example.com', 'finance');
+  finance2 = await addUser('finance2@example.com', 'finance');
+}, 60_000);
+
+afterAll(async () => {
+  await sandbox?.stop();
+  await database?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('swap operation', () => {
+  it('reviews with an expected rate, submits once on approval and settles with rate and toAmount', async () => {
+    const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
+    const usdt = wallet.assets.find((a) => a.symbol === 'USDT')!;
+    const payload: SwapPayload = {
+      addressId: float.id,
+      fromAssetId: usdc.id,
+      fromSymbol: 'USDC',
+      fromDecimals: usdc.decimals,
+      toAssetId: usdt.id,
+      toSymbol: 'USDT',
+      toDecimals: usdt.decimals,
+      amount: '2',
+      order: 'CHEAPEST',
+      metadata: { invoice: 'A-12' },
+    };
+    const e = engine();
+    const support = await addUser('support@example.com', 'support');
+    expect((await e.create(support, 'swap', wallet.id, payload)).ok).toBe(false);
+    const created = await e.create(finance, 'swap', wallet.id, payload);
+    if (!created.ok) throw new Error(created.error);
+    const view = await e.view(created.data.id);
+    const review = view?.request.review as unknown as SwapReview;
+    expect(review.kind).toBe('swap');
+    expect(review.expectedRate).toBe('1');
+    expect(review.source.address).toBe(float.address);
+    expect(review.orderExplanation).toMatch(/Lowest fee/);
+
+    expect((await e.approve(finance, created.data.id)).ok).toBe(false);
+    const approved = await e.approve(finance2, created.data.id);
+    expect(approved.ok && approved.data.status).toBe('SUBMITTED');
+    expect(swapCalls).toHaveLength(1);
+    const result = (await e.view(created.data.id))?.request.result as unknown as SwapResult;
+    // CHEAPEST carries a 0.2% spread in the sandbox's rate table.
+    expect(result.rate).toBe('0.998');
+    expect(result.toAmount).toBe('1.996');
+    expect(result.toAsset?.symbol).toBe('USDT');
+
+    await sandbox.drain();
+    expect(await e.refresh(created.data.id)).toBe('SUCCESS');
+  });
+});
+
+describe('typed-data signing operation', () => {
+  async function permitPayload(): Promise<TypedDataPayload> {
+    const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
+    const built = buildPermit({
+      name: 'USD Coin',
+      version: '2',
+      chainId: '11155111',
+      verifyingContract: usdc.address,
+      decimals: usdc.decimals,
+      owner: float.address,
+      spender: '0x00000000000000000000000000000000000000aa',
+      value: 'max',
+      nonce: '0',
+      deadline: String(Math.floor(Date.now() / 1000) + 60 * 86400),
+    });
+    if (!built.ok) throw new Error(built.error);
+    return { addressId: float.id, signer: float.address, ...built.value };
+  }
+
+  it('is requested by an admin, reviewed in token terms, and the signature recovers to the address', async () => {
+    const e = engine();
+    const payload = await permitPayload();
+    expect((await e.create(finance, 'typedDataSign', wallet.id, payload)).ok).toBe(false);
+    const created = await e.create(admin, 'typedDataSign', wallet.id, payload);
+    if (!created.ok) throw new Error(created.error);
+    const review = (await e.view(created.data.id))?.request.review as unknown as TypedDataReview;
+    expect(review.description.kind).toBe('permit');
+    expect(review.description.token.symbol).toBe('USDC');
+    expect(review.warnings.join(' ')).toMatch(/Unlimited value/);
+    expect(review.warnings.join(' ')).toMatch(/more than 30 days/);
+
+    const approved = await e.approve(finance, created.data.id);
+    expect(approved.ok && approved.data.status).toBe('SUCCESS');
+    const result = (await e.view(created.data.id))?.request.result as unknown as TypedDataResult;
+    expect(result.verified).toBe(true);
+    expect(result.recoveredAddress?.toLowerCase()).toBe(float.address.toLowerCase());
+    expect(result.signature).toMatch(/^0x[0-9a-f]{130}$/);
+    expect([27, 28]).toContain(result.v);
+  });
+
+  it('marks a signature that does not recover to the stated signer as failed', async () => {
+    const e = engine();
+    const other = wallet.addresses.find((a) => a.name === 'Operating float 2')!;
+    // The payload claims another address signs: the console's recovery check must catch it.
+    const payload = { ...(await permitPayload()), signer: other.address };
+    const created = await e.create(admin, 'typedDataSign', wallet.id, payload);
+    if (!created.ok) throw new Error(created.error);
+    const approved = await e.approve(finance, created.data.id);
+    expect(approved.ok && approved.data.status).toBe('FAILED');
+    const result = (await e.view(created.data.id))?.request.result as unknown as TypedDataResult;
+    expect(result.verified).toBe(false);
+    expect(result.error).toMatch(/Signature mismatch/);
+  });
+
+  it('refuses a payload whose message disagrees with its types', async () => {
+    const payload = await permitPayload();
+    const bad = { ...payload, message: { ...payload.message, deadline: undefined } };
+    const created = await engine().create(admin, 'typedDataSign', wallet.id, bad);
+    expect(created.ok).toBe(false);
+  });
+});
