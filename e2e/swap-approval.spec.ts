@@ -10,6 +10,8 @@ const usdt = wallet.assets.find((a) => a.symbol === 'USDT')!;
 test('finance requests a swap, finance2 approves, the swap settles with its rate and amount', async ({
   browser,
 }) => {
+  // Two roles through request, approval and settlement, then two more through the refusals: a long journey.
+  test.setTimeout(240_000);
   const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
   await finance.goto(`/wallets/${wallet.id}`);
   await finance

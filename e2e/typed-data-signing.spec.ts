@@ -8,6 +8,8 @@ const signer = wallet.addresses.find((a) => a.name === 'Operating float 2')!;
 test('an admin requests a permit signature, finance approves, the signature is verified', async ({
   browser,
 }) => {
+  // Two roles through request, approval and signature, then two more through the refusals: a long journey.
+  test.setTimeout(240_000);
   const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
   await admin.goto(`/wallets/${wallet.id}`);
   await admin

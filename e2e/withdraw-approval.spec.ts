@@ -205,10 +205,12 @@ test('a freeze holds an approved request; lifting it submits the request', async
 test('a sign-only withdrawal shows each signed transaction decoded', async ({ browser }) => {
   const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
   const recipient = freshAddress();
+  const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
   const requestId = await requestThroughForm(finance, wallet.id, {
     amount: '1.25',
     kind: 'withdrawSign',
     address: recipient,
+    assetId: usdc.id,
   });
   await expect(finance.getByText('Sign only', { exact: true })).toBeVisible();
 
@@ -219,8 +221,9 @@ test('a sign-only withdrawal shows each signed transaction decoded', async ({ br
   );
   const signed = approver.getByRole('article', { name: 'Signed transaction 1' });
   await expect(signed).toBeVisible();
-  await expect(signed.getByText(new RegExp(recipient.slice(2), 'i'))).toBeVisible();
-  await expect(signed.getByText(/1\.25 USDC/)).toBeVisible();
+  await expect(signed.getByText(new RegExp(`^${recipient}$`, 'i'))).toBeVisible();
+  await expect(signed.getByText('Token transfer')).toBeVisible();
+  await expect(signed.getByText(/^1\.25 USDC \(token 0x/)).toBeVisible();
   await expect(signed.getByText('Chain id')).toBeVisible();
   await expect(signed.getByText('Nonce')).toBeVisible();
   await expect(signed.getByRole('button', { name: 'Copy signed transaction 1' })).toBeVisible();

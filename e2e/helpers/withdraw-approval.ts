@@ -31,7 +31,7 @@ export function freshAddress(): string {
 export async function requestThroughForm(
   page: Page,
   walletId: string,
-  options: { amount: string; kind?: 'withdraw' | 'withdrawSign'; address?: string },
+  options: { amount: string; kind?: 'withdraw' | 'withdrawSign'; address?: string; assetId?: string },
 ): Promise<string> {
   await page.goto(`/wallets/${walletId}/withdraw`);
   if (options.kind === 'withdrawSign') await page.getByLabel('Type').selectOption('withdrawSign');
@@ -44,6 +44,7 @@ export async function requestThroughForm(
     expect(await address.inputValue()).not.toBe(typed);
   }).toPass();
   await page.getByLabel('Recipient 1 amount').fill(options.amount);
+  if (options.assetId) await page.getByLabel('Recipient 1 asset').selectOption(options.assetId);
   await page.getByRole('button', { name: 'Review request' }).click();
   await expect(page.getByRole('heading', { name: 'Review' })).toBeVisible();
   await page.getByRole('button', { name: 'Create request' }).click();
