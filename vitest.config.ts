@@ -15,5 +15,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Expected failures are logged by the code under test; keep the test output readable.
+    env: { LOG_LEVEL: 'silent' },
   },
 });

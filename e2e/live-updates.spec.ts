@@ -1,10 +1,10 @@
 import { contextAs, expect, expectAccessible, test } from './fixtures';
-import { simulateDeposit, walletNamed } from './helpers/webhooks';
+import { sandboxWallet, simulateDeposit } from './helpers/sandbox';
 
 test('a simulated deposit shows up, then settles and sweeps, in the open webhook log without reload', async ({
   browser,
 }) => {
-  const wallet = walletNamed('Payouts');
+  const wallet = sandboxWallet('Payouts');
   const customer = wallet.addresses.find((a) => a.type === 'INTERNAL' && !a.disableAutoSweep);
   expect(customer, 'a sweeping customer address in the seed').toBeTruthy();
   const { page, context } = await contextAs(browser, 'support');
@@ -36,7 +36,7 @@ test('a simulated deposit shows up, then settles and sweeps, in the open webhook
 test('a simulated deposit appears and settles in an already open transactions table without reload', async ({
   browser,
 }) => {
-  const wallet = walletNamed('Payouts');
+  const wallet = sandboxWallet('Payouts');
   const float = wallet.addresses.find((a) => a.type === 'INTERNAL' && a.disableAutoSweep);
   expect(float, 'an operating float address in the seed').toBeTruthy();
   const { page, context } = await contextAs(browser, 'viewer');

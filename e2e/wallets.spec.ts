@@ -1,6 +1,7 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { contextAs, DEMO_PASSWORD, expect, expectAccessible, formAlert, test } from './fixtures';
-import { nextActionRequest, sandboxAddress, sandboxWallet } from './helpers/wallets';
+import { nextActionRequest } from './helpers/actions';
+import { sandboxAddress, sandboxWallet } from './helpers/sandbox';
 
 // One test below removes and re-adds a sandbox wallet; running this file's tests one after another keeps
 // the "three wallet cards" check from seeing that moment.

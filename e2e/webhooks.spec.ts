@@ -1,12 +1,6 @@
 import { contextAs, expect, expectAccessible, test } from './fixtures';
-import {
-  nextServerAction,
-  replayServerAction,
-  type SandboxTransaction,
-  sandboxCall,
-  transactionStatus,
-  walletNamed,
-} from './helpers/webhooks';
+import { nextActionRequest, replayAction } from './helpers/actions';
+import { type SandboxTransaction, sandboxCall, sandboxWallet, transactionStatus } from './helpers/sandbox';
 
 const deliveries = (page: import('@playwright/test').Page) =>
   page.getByRole('table', { name: 'Webhook deliveries' }).locator('tbody tr');
@@ -14,7 +8,7 @@ const deliveries = (page: import('@playwright/test').Page) =>
 test('support filters the log to failed deliveries, resends one and sees a new successful attempt', async ({
   browser,
 }) => {
-  const wallet = walletNamed('Treasury');
+  const wallet = sandboxWallet('Treasury');
   const { page, context } = await contextAs(browser, 'support');
   await page.goto(`/wallets/${wallet.id}/webhooks`);
   await expect(page.getByRole('heading', { name: 'Webhook deliveries' })).toBeVisible();
@@ -62,7 +56,7 @@ test('support filters the log to failed deliveries, resends one and sees a new s
 test('a viewer sees no resend control and a direct call of the resend action is refused', async ({
   browser,
 }) => {
-  const wallet = walletNamed('Payouts');
+  const wallet = sandboxWallet('Payouts');
   const { page: support, context: supportContext } = await contextAs(browser, 'support');
   await support.goto(`/wallets/${wallet.id}/webhooks?status=failed`);
   const first = deliveries(support).first();
@@ -73,7 +67,7 @@ test('a viewer sees no resend control and a direct call of the resend action is 
     .getByRole('dialog', { name: /Delivery of/ })
     .getByRole('button', { name: 'Resend webhook' })
     .click();
-  const captured = nextServerAction(support);
+  const captured = nextActionRequest(support);
   await support
     .getByRole('dialog', { name: 'Resend this webhook?' })
     .getByRole('button', { name: 'Resend', exact: true })
@@ -92,7 +86,7 @@ test('a viewer sees no resend control and a direct call of the resend action is 
   await expect(detail.getByRole('button', { name: /Resend|Retry/ })).toHaveCount(0);
   await expectAccessible(viewer);
 
-  const text = await replayServerAction(viewerContext.request, `/wallets/${wallet.id}/webhooks`, request, [
+  const text = await replayAction(viewerContext.request, request, `/wallets/${wallet.id}/webhooks`, [
     { walletId: wallet.id, transactionId },
   ]);
   expect(text).toContain('You do not have permission to do this.');
@@ -102,7 +96,7 @@ test('a viewer sees no resend control and a direct call of the resend action is 
 });
 
 test('finance retries a FAILED transaction from its webhook delivery', async ({ browser }) => {
-  const wallet = walletNamed('Treasury');
+  const wallet = sandboxWallet('Treasury');
   const { page, context } = await contextAs(browser, 'finance');
   // A withdrawal far above the balance is accepted, then fails on chain ("Insufficient balance").
   const recipient = wallet.addresses.find((a) => a.type === 'EXTERNAL')!;

@@ -5,15 +5,15 @@ import {
   type SandboxTransaction,
   type SandboxWallet,
   sandboxCall,
+  sandboxWallet,
   transactionStatus,
-  walletNamed,
-} from './webhooks';
+} from './sandbox';
 
 export const TX_WALLET_PREFIX = 'Payouts';
 export const TX_ADDRESS_NAME = 'Customer 005';
 
 export function transactionsFixture() {
-  const wallet = walletNamed(TX_WALLET_PREFIX);
+  const wallet = sandboxWallet(TX_WALLET_PREFIX);
   const address = wallet.addresses.find((a) => a.name === TX_ADDRESS_NAME);
   if (!address) throw new Error(`no ${TX_ADDRESS_NAME} in ${wallet.name}`);
   const asset = wallet.assets.find((a) => a.symbol === 'USDC') ?? wallet.assets[0];

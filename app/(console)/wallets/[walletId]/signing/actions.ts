@@ -1,9 +1,12 @@
 'use server';
 import { z } from 'zod';
 import type { TypedDataReview } from '@/components/signing/types';
-import { getApprovalEngine } from '@/lib/server/approvals';
+import {
+  type CheckedOperation,
+  createOperationRequest,
+  previewOperation,
+} from '@/lib/server/approvals/request-actions';
 import type { TypedDataPayload } from '@/lib/server/approvals/typed-data';
-import { describeFailure } from '@/lib/server/errors';
 import { type ActionResult, type Actor, authorize } from '@/lib/server/guard';
 import { custodyFor } from '@/lib/server/wallets';
 import { checkTypedData } from '@/lib/validation/typed-data';
@@ -73,33 +76,14 @@ async function check(input: unknown): Promise<Checked> {
 export async function previewTypedDataAction(
   input: unknown,
 ): Promise<ActionResult<{ review: TypedDataReview; requiredApprovals: number }>> {
-  try {
-    const checked = await check(input);
-    if (!checked.ok) return checked.result;
-    const engine = await getApprovalEngine();
-    const preview = await engine.preview(checked.actor, 'typedDataSign', checked.walletId, checked.payload);
-    if (!preview.ok) return preview;
-    return {
-      ok: true,
-      data: {
-        review: preview.data.review as unknown as TypedDataReview,
-        requiredApprovals: preview.data.requiredApprovals,
-      },
-    };
-  } catch (error) {
-    return { ok: false, error: describeFailure(error, null, 'typed-data preview').message };
-  }
+  return previewOperation<TypedDataReview>(() => withKind(check(input)), 'typed-data');
 }
 
 export async function createTypedDataRequestAction(input: unknown): Promise<ActionResult<{ id: string }>> {
-  try {
-    const checked = await check(input);
-    if (!checked.ok) return checked.result;
-    const engine = await getApprovalEngine();
-    const created = await engine.create(checked.actor, 'typedDataSign', checked.walletId, checked.payload);
-    if (!created.ok) return created;
-    return { ok: true, data: { id: created.data.id } };
-  } catch (error) {
-    return { ok: false, error: describeFailure(error, null, 'typed-data request').message };
-  }
+  return createOperationRequest(() => withKind(check(input)), 'typed-data');
+}
+
+async function withKind(checked: Promise<Checked>): Promise<CheckedOperation> {
+  const c = await checked;
+  return c.ok ? { ...c, kind: 'typedDataSign' } : c;
 }

@@ -1,7 +1,12 @@
 'use server';
 import { z } from 'zod';
 import type { SwapReview } from '@/components/swaps/types';
-import { getApprovalEngine, sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
+import { sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
+import {
+  type CheckedOperation,
+  createOperationRequest,
+  previewOperation,
+} from '@/lib/server/approvals/request-actions';
 import { describeFailure } from '@/lib/server/errors';
 import { type ActionResult, type Actor, authorize } from '@/lib/server/guard';
 import { type SwapAsset, type SwapPayload, swapFormSchema, validateSwap } from '@/lib/validation/swaps';
@@ -64,35 +69,16 @@ async function check(input: unknown): Promise<Checked> {
 export async function previewSwapAction(
   input: unknown,
 ): Promise<ActionResult<{ review: SwapReview; requiredApprovals: number }>> {
-  try {
-    const checked = await check(input);
-    if (!checked.ok) return checked.result;
-    const engine = await getApprovalEngine();
-    const preview = await engine.preview(checked.actor, 'swap', checked.walletId, checked.payload);
-    if (!preview.ok) return preview;
-    return {
-      ok: true,
-      data: {
-        review: preview.data.review as unknown as SwapReview,
-        requiredApprovals: preview.data.requiredApprovals,
-      },
-    };
-  } catch (error) {
-    return { ok: false, error: describeFailure(error, null, 'swap preview').message };
-  }
+  return previewOperation<SwapReview>(() => withKind(check(input)), 'swap');
 }
 
 export async function createSwapRequestAction(input: unknown): Promise<ActionResult<{ id: string }>> {
-  try {
-    const checked = await check(input);
-    if (!checked.ok) return checked.result;
-    const engine = await getApprovalEngine();
-    const created = await engine.create(checked.actor, 'swap', checked.walletId, checked.payload);
-    if (!created.ok) return created;
-    return { ok: true, data: { id: created.data.id } };
-  } catch (error) {
-    return { ok: false, error: describeFailure(error, null, 'swap request').message };
-  }
+  return createOperationRequest(() => withKind(check(input)), 'swap');
+}
+
+async function withKind(checked: Promise<Checked>): Promise<CheckedOperation> {
+  const c = await checked;
+  return c.ok ? { ...c, kind: 'swap' } : c;
 }
 
 const balancesInput = z.object({

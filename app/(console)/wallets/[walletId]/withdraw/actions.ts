@@ -1,7 +1,8 @@
 'use server';
 import { z } from 'zod';
 import type { WithdrawalReview } from '@/components/approvals/types';
-import { getApprovalEngine, sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
+import { sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
+import { createOperationRequest, previewOperation } from '@/lib/server/approvals/request-actions';
 import { describeFailure } from '@/lib/server/errors';
 import { type ActionResult, type Actor, authorize } from '@/lib/server/guard';
 import {
@@ -73,32 +74,18 @@ async function check(input: unknown): Promise<Checked> {
 export async function previewWithdrawalAction(
   input: unknown,
 ): Promise<ActionResult<{ review: WithdrawalReview; requiredApprovals: number }>> {
-  try {
-    const checked = await check(input);
-    if (!checked.ok) return checked.result;
-    const engine = await getApprovalEngine();
-    const preview = await engine.preview(checked.actor, checked.kind, checked.walletId, checked.payload);
-    if (!preview.ok) return preview;
-    const review = preview.data.review as unknown as WithdrawalReview;
-    // References are assigned when the request is created; a preview's would never be used.
-    review.items = review.items.map((i) => ({ ...i, reference: '' }));
-    return { ok: true, data: { review, requiredApprovals: preview.data.requiredApprovals } };
-  } catch (error) {
-    return { ok: false, error: describeFailure(error, null, 'withdrawal preview').message };
-  }
+  const preview = await previewOperation<WithdrawalReview>(() => check(input), 'withdrawal');
+  if (!preview.ok) return preview;
+  // References are assigned when the request is created; a preview's would never be used.
+  const review = {
+    ...preview.data.review,
+    items: preview.data.review.items.map((i) => ({ ...i, reference: '' })),
+  };
+  return { ok: true, data: { ...preview.data, review } };
 }
 
 export async function createWithdrawalRequestAction(input: unknown): Promise<ActionResult<{ id: string }>> {
-  try {
-    const checked = await check(input);
-    if (!checked.ok) return checked.result;
-    const engine = await getApprovalEngine();
-    const created = await engine.create(checked.actor, checked.kind, checked.walletId, checked.payload);
-    if (!created.ok) return created;
-    return { ok: true, data: { id: created.data.id } };
-  } catch (error) {
-    return { ok: false, error: describeFailure(error, null, 'withdrawal request').message };
-  }
+  return createOperationRequest(() => check(input), 'withdrawal');
 }
 
 const balancesInput = z.object({

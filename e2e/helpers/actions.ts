@@ -1,0 +1,41 @@
+// Server actions called directly, as anyone could from the browser's network tab: a journey captures
+// how a permitted person's page calls an action, then replays it with another person's session.
+import type { APIRequestContext, Page, Request } from '@playwright/test';
+
+/** Resolves with the next server-action POST the page makes (its `next-action` id and router state). */
+export function nextActionRequest(page: Page): Promise<Request> {
+  return page.waitForRequest((r) => r.method() === 'POST' && Boolean(r.headers()['next-action']));
+}
+
+export interface CapturedAction {
+  id: string;
+  routerState: string;
+}
+
+export function captureAction(request: Request): CapturedAction {
+  return {
+    id: request.headers()['next-action']!,
+    routerState: request.headers()['next-router-state-tree'] ?? '',
+  };
+}
+
+/** Replays a captured action with the session of `as` (a page or a context's request); returns the raw answer. */
+export async function replayAction(
+  as: Page | APIRequestContext,
+  captured: Request | CapturedAction,
+  pathname: string,
+  args: unknown[],
+): Promise<string> {
+  const action = 'headers' in captured ? captureAction(captured) : captured;
+  const request = 'context' in as ? as.context().request : as;
+  const answer = await request.post(pathname, {
+    headers: {
+      'next-action': action.id,
+      'content-type': 'text/plain;charset=UTF-8',
+      accept: 'text/x-component',
+      'next-router-state-tree': action.routerState,
+    },
+    data: JSON.stringify(args),
+  });
+  return answer.text();
+}
