@@ -28,7 +28,8 @@ count_vitest "$reports/vitest.json"
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "== database tests against PostgreSQL"
   node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$reports/vitest-pg.json" \
-    lib/server/audit.test.ts lib/server/users.test.ts lib/db lib/sandbox || status=1
+    lib/server/audit.test.ts lib/server/users.test.ts lib/server/approvals lib/server/webhooks.test.ts \
+    lib/server/webhooks.integration.test.ts lib/sandbox || status=1
   count_vitest "$reports/vitest-pg.json"
 fi
 
