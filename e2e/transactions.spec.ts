@@ -1,10 +1,18 @@
 import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { settledDeposit, transactionsFixture, uniqueAmount, waitForHydration } from './helpers/transactions';
 
 function formatted(amount: string) {
   // The table groups thousands and trims trailing zeros; our amounts are below 1000.
   return amount.replace(/0+$/, '').replace(/\.$/, '');
+}
+
+async function chooseUntilUrl(page: Page, label: string, value: string, url: RegExp) {
+  await expect(async () => {
+    await page.getByLabel(label, { exact: true }).selectOption(value);
+    await expect(page).toHaveURL(url, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 test.describe('transactions', () => {
@@ -20,10 +28,9 @@ test.describe('transactions', () => {
     const table = page.getByRole('table', { name: 'Transactions' });
     await expect(table).toBeVisible();
     await waitForHydration(page);
-    await page.getByLabel('Status', { exact: true }).selectOption('SUCCESS');
-    await expect(page).toHaveURL(/status=SUCCESS/);
-    await page.getByLabel('Type', { exact: true }).selectOption('DEPOSIT');
-    await expect(page).toHaveURL(/type=DEPOSIT/);
+    // The table streams in under Suspense and may hydrate after the shell: choose until the URL follows.
+    await chooseUntilUrl(page, 'Status', 'SUCCESS', /status=SUCCESS/);
+    await chooseUntilUrl(page, 'Type', 'DEPOSIT', /type=DEPOSIT/);
     const row = table.getByRole('row', {
       name: new RegExp(`^Deposit of ${formatted(amount)} ${asset.symbol}, SUCCESS`),
     });
