@@ -6,6 +6,7 @@ import {
   createTypedDataRequestAction,
   previewTypedDataAction,
 } from '@/app/(console)/wallets/[walletId]/signing/actions';
+import { ReviewStep } from '@/components/approvals/review-step';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -469,20 +470,15 @@ export function TypedDataForm({ walletId, addresses, tokens, chainId }: TypedDat
         </div>
       </form>
       {review ? (
-        <div className="grid gap-3">
+        <ReviewStep
+          notice="Nothing is signed when you create the request"
+          createLabel="Create signature request"
+          pending={pending}
+          onCreate={create}
+          onEdit={() => setReview(null)}
+        >
           <TypedDataReviewPanel review={review.review} requiredApprovals={review.requiredApprovals} />
-          <p className="text-sm text-muted-foreground">
-            Nothing is signed when you create the request: another person must approve it.
-          </p>
-          <div className="flex gap-2">
-            <Button onClick={create} disabled={pending}>
-              Create signature request
-            </Button>
-            <Button variant="outline" onClick={() => setReview(null)} disabled={pending}>
-              Edit
-            </Button>
-          </div>
-        </div>
+        </ReviewStep>
       ) : null}
     </div>
   );

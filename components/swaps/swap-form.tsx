@@ -8,6 +8,7 @@ import {
   previewSwapAction,
   swapBalancesAction,
 } from '@/app/(console)/wallets/[walletId]/swaps/actions';
+import { ReviewStep } from '@/components/approvals/review-step';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -242,20 +243,15 @@ export function SwapForm({ walletId, addresses, assets, initialAddressId }: Swap
         </div>
       </form>
       {review ? (
-        <div className="grid gap-3">
+        <ReviewStep
+          notice="Nothing is sent when you create the request"
+          createLabel="Create swap request"
+          pending={pending}
+          onCreate={create}
+          onEdit={() => setReview(null)}
+        >
           <SwapReviewPanel review={review.review} requiredApprovals={review.requiredApprovals} />
-          <p className="text-sm text-muted-foreground">
-            Nothing is sent when you create the request: another person must approve it.
-          </p>
-          <div className="flex gap-2">
-            <Button onClick={create} disabled={pending}>
-              Create swap request
-            </Button>
-            <Button variant="outline" onClick={() => setReview(null)} disabled={pending}>
-              Edit
-            </Button>
-          </div>
-        </div>
+        </ReviewStep>
       ) : null}
     </div>
   );

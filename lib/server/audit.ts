@@ -2,6 +2,7 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { and, asc, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import type { ChainVerdict } from '@/lib/audit-verdict';
 import { type AuditRow, auditLog, type ConsoleDb } from '@/lib/db/schema';
 import { redactInput } from './redact';
 
@@ -68,9 +69,7 @@ export async function appendAudit(db: ConsoleDb, entry: AuditEntryInput): Promis
   });
 }
 
-export type ChainVerdict =
-  | { ok: true; entries: number }
-  | { ok: false; entries: number; brokenAt: number; reason: string };
+export type { ChainVerdict };
 
 /** Walks the chain in order and reports the first entry whose link or content does not hold. */
 export async function verifyAuditChain(db: ConsoleDb): Promise<ChainVerdict> {

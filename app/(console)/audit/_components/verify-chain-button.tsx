@@ -3,7 +3,7 @@ import { ShieldCheckIcon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import type { ChainVerdict } from '@/lib/server/audit';
+import type { ChainVerdict } from '@/lib/audit-verdict';
 import { verifyAuditChainAction } from '../actions';
 
 export function VerifyChainButton() {
