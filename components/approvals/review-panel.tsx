@@ -1,5 +1,4 @@
-// The review every person sees before a request is created and before they approve it: the same data.
-import { AlertTriangleIcon } from 'lucide-react';
+import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { explorerUrl, formatAmount, formatUsd } from '@/lib/format';
@@ -92,19 +91,7 @@ export function ReviewPanel({
         ) : null}
       </dl>
       {review.fee.error ? <p className="text-sm text-destructive">Fee estimate: {review.fee.error}</p> : null}
-      {review.warnings.length > 0 ? (
-        <ul
-          aria-label="Warnings"
-          className="grid gap-1 rounded-md border border-warning/60 bg-warning/10 p-3 text-sm"
-        >
-          {review.warnings.map((w) => (
-            <li key={w} className="flex items-center gap-2">
-              <AlertTriangleIcon className="size-4 shrink-0" aria-hidden />
-              {w}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <ReviewWarnings warnings={review.warnings} />
       <Table aria-label="Recipients">
         <TableHeader>
           <TableRow>

@@ -1,5 +1,4 @@
-// A typed-data signature request in people's terms (token, owner, spender, value, deadline) with the raw data.
-import { AlertTriangleIcon } from 'lucide-react';
+import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { Badge } from '@/components/ui/badge';
 import { formatAmount, formatDateTime } from '@/lib/format';
 import type { TypedDataReview } from './types';
@@ -100,19 +99,7 @@ export function TypedDataReviewPanel({ review, requiredApprovals }: TypedDataRev
           <dd className="font-mono text-xs break-all">{review.hash}</dd>
         </div>
       </dl>
-      {review.warnings.length > 0 ? (
-        <ul
-          aria-label="Warnings"
-          className="grid gap-1 rounded-md border border-warning/60 bg-warning/10 p-3 text-sm"
-        >
-          {review.warnings.map((w) => (
-            <li key={w} className="flex items-center gap-2">
-              <AlertTriangleIcon className="size-4 shrink-0" aria-hidden />
-              {w}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <ReviewWarnings warnings={review.warnings} />
       <details className="text-sm">
         <summary className="cursor-pointer">Typed data as signed (JSON)</summary>
         <pre className="mt-2 overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs">

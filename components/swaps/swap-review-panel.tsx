@@ -1,5 +1,4 @@
-// What a swap request will do, shown to the requester before creating it and to approvers before approving.
-import { AlertTriangleIcon } from 'lucide-react';
+import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { Badge } from '@/components/ui/badge';
 import { formatAmount, formatUsd } from '@/lib/format';
 import type { SwapReview } from './types';
@@ -86,19 +85,7 @@ export function SwapReviewPanel({ review, requiredApprovals }: SwapReviewPanelPr
           </div>
         ) : null}
       </dl>
-      {review.warnings.length > 0 ? (
-        <ul
-          aria-label="Warnings"
-          className="grid gap-1 rounded-md border border-warning/60 bg-warning/10 p-3 text-sm"
-        >
-          {review.warnings.map((w) => (
-            <li key={w} className="flex items-center gap-2">
-              <AlertTriangleIcon className="size-4 shrink-0" aria-hidden />
-              {w}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <ReviewWarnings warnings={review.warnings} />
     </section>
   );
 }
