@@ -45,6 +45,17 @@ export const operationRequests = pgTable(
     lastError: text('last_error'),
     /** OUTCOME_UNKNOWN only: set when the reconciler confirmed no upstream record carries the references. */
     confirmedAbsentAt: timestamp('confirmed_absent_at', { withTimezone: true }),
+    /** Follow-up of SUBMITTED / OUTCOME_UNKNOWN: rounds done, when the next is due (backoff), and when it parked. */
+    followUpAttempts: integer('follow_up_attempts').notNull().default(0),
+    nextFollowUpAt: timestamp('next_follow_up_at', { withTimezone: true }),
+    /** Set when the follow-up gave up polling: the request then waits for a webhook or a person. */
+    followUpParkedAt: timestamp('follow_up_parked_at', { withTimezone: true }),
+    /** When the service last answered a lookup that would have shown the request's transactions. */
+    lastLookupAt: timestamp('last_lookup_at', { withTimezone: true }),
+    /** DUPLICATE only: every upstream transaction seen per reference, [{ reference, transactions: [...] }]. */
+    duplicates: jsonb('duplicates').$type<Array<Record<string, unknown>>>(),
+    /** A manual resolution recorded by one person and waiting for a second ({ verdict, transactionId, ... }). */
+    resolutionProposal: jsonb('resolution_proposal').$type<Record<string, unknown>>(),
     /** Type-specific outcome (e.g. decoded signed transactions of a sign-only withdrawal). */
     result: jsonb('result').$type<Record<string, unknown>>(),
     rejectReason: text('reject_reason'),
@@ -85,8 +96,13 @@ export const operationItems = pgTable(
       .notNull()
       .references(() => operationRequests.id),
     index: integer('index').notNull(),
-    /** Upstream reference, derived from the request id: how an unknown outcome is matched, never duplicated. */
-    reference: text('reference').notNull().unique(),
+    /** The request's wallet: references are unique per wallet. */
+    walletId: text('wallet_id').notNull(),
+    /**
+     * Upstream reference: the requester's own when given, else derived from the request id. How an unknown
+     * outcome is matched; unique per wallet among the console's requests.
+     */
+    reference: text('reference').notNull(),
     transactionId: text('transaction_id'),
     hash: text('hash'),
     /** Upstream transaction status: PENDING, SUCCESS, FAILED; null until submitted. */
@@ -97,6 +113,7 @@ export const operationItems = pgTable(
   },
   (t) => [
     uniqueIndex('operation_items_position').on(t.requestId, t.index),
+    uniqueIndex('operation_items_wallet_reference').on(t.walletId, t.reference),
     index('operation_items_transaction').on(t.transactionId),
   ],
 );

@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** The console's own list of wallets (the custody API cannot list them), with each wallet's API key sealed. */
 export const walletConnections = pgTable('wallet_connections', {
@@ -14,6 +14,12 @@ export const walletConnections = pgTable('wallet_connections', {
   /** After a rotation the previous key still verifies webhooks for a while. */
   previousApiKeySealed: text('previous_api_key_sealed'),
   previousKeyValidUntil: timestamp('previous_key_valid_until', { withTimezone: true }),
+  /**
+   * Which extension endpoints (beyond the spec's 23) this service answers, by capability name; probed at
+   * connect and again periodically. Null until the first probe.
+   */
+  capabilities: jsonb('capabilities').$type<Record<string, boolean>>(),
+  capabilitiesCheckedAt: timestamp('capabilities_checked_at', { withTimezone: true }),
   createdBy: text('created_by').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

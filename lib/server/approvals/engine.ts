@@ -306,7 +306,7 @@ export function createApprovalEngine(deps: EngineDeps) {
       });
       await tx
         .insert(operationItems)
-        .values(references.map((reference, index) => ({ requestId: id, index, reference })));
+        .values(references.map((reference, index) => ({ requestId: id, walletId, index, reference })));
       await tx.insert(operationEvents).values({
         requestId: id,
         kind: 'requested',
