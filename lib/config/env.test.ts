@@ -19,6 +19,9 @@ describe('parseEnv', () => {
     expect(env.SANDBOX_BLOCK_TIME_MS).toBe(1000);
     expect(env.WEBHOOK_SIGNATURE_HEADER).toBe('x-blockradar-signature');
     expect(env.PORT).toBe(3000);
+    expect(env.UNKNOWN_OUTCOME_WINDOW_MS).toBe(600_000);
+    expect(env.CUSTODY_READ_BUDGET_MS).toBe(8_000);
+    expect(env.SANDBOX_SPEC_ONLY).toBe(false);
   });
 
   it('treats empty variables as unset, as copied from .env.example', () => {
@@ -61,6 +64,10 @@ describe('parseEnv', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
     [{ SANDBOX_WEBHOOK_RETRY_MS: '1s,2s' }, 'SANDBOX_WEBHOOK_RETRY_MS must be a comma-separated list'],
     [{ WEBHOOK_SIGNATURE_HEADER: 'bad header' }, 'WEBHOOK_SIGNATURE_HEADER must be an HTTP header name'],
+    [{ CUSTODY_API_URL: 'https://api.example.com/v1' }, 'CUSTODY_API_URL must not end in /v1'],
+    [{ CUSTODY_API_URL: 'http://127.0.0.1:3000/sandbox/v1/' }, 'drop the /v1'],
+    [{ UNKNOWN_OUTCOME_WINDOW_MS: '0' }, 'UNKNOWN_OUTCOME_WINDOW_MS must be greater than zero'],
+    [{ SANDBOX_SPEC_ONLY: 'yes' }, 'SANDBOX_SPEC_ONLY must be 1 or 0'],
   ])('explains %o in a sentence', (raw, expected) => {
     const problems = problemsOf(raw);
     expect(problems.join('\n')).toContain(expected);

@@ -18,7 +18,21 @@ const positiveInt = (name: string, fallback: number) =>
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  CUSTODY_API_URL: optionalUrl('CUSTODY_API_URL'),
+  CUSTODY_API_URL: optionalUrl('CUSTODY_API_URL').refine((v) => v === undefined || !/\/v1\/*$/i.test(v), {
+    message:
+      'CUSTODY_API_URL must not end in /v1: the console adds /v1 to every path itself (drop the /v1, e.g. https://api.blockradar.co)',
+  }),
+  /** After a lost answer, how long before "the service shows no transaction" may mean "not executed". */
+  UNKNOWN_OUTCOME_WINDOW_MS: positiveInt('UNKNOWN_OUTCOME_WINDOW_MS', 600_000),
+  /** Total time of one page's upstream reads, retries included. */
+  CUSTODY_READ_BUDGET_MS: positiveInt('CUSTODY_READ_BUDGET_MS', 8_000),
+  /** Timeout of one money-moving or signing call (never retried). */
+  CUSTODY_WRITE_TIMEOUT_MS: positiveInt('CUSTODY_WRITE_TIMEOUT_MS', 15_000),
+  /** Sandbox only: start with the extension endpoints switched off, as a service with the spec alone. */
+  SANDBOX_SPEC_ONLY: z
+    .enum(['0', '1', 'true', 'false'], { message: 'SANDBOX_SPEC_ONLY must be 1 or 0' })
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
   AUTH_SECRET: z
     .string()
     .min(32, { message: 'AUTH_SECRET must be at least 32 characters long (try: openssl rand -base64 32)' })
