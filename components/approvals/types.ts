@@ -73,6 +73,24 @@ export interface RequestSummaryDto {
   expiresAt: string;
 }
 
+/** The review of a retry of a FAILED transaction (#1): what the service showed of the transaction. */
+export interface RetryReview {
+  kind: 'retry';
+  wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
+  transaction: {
+    id: string;
+    reference: string | null;
+    status: string | null;
+    type: string | null;
+    amount: string | null;
+    symbol: string | null;
+    recipientAddress: string | null;
+    hash: string | null;
+  };
+  warnings: string[];
+  builtAt: string;
+}
+
 export interface RequestDetailDto extends RequestSummaryDto {
   review: WithdrawalReview;
   payloadHash: string;

@@ -10,6 +10,7 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'audit.view': { admin: Y, finance: N, support: N, viewer: Y },
   'webhook.resend': { admin: Y, finance: N, support: Y, viewer: N },
   'transaction.retry': { admin: Y, finance: Y, support: N, viewer: N },
+  'retry.approve': { admin: Y, finance: Y, support: N, viewer: N },
   'sandbox.deposit': { admin: Y, finance: Y, support: N, viewer: N },
   'fee.estimate': { admin: Y, finance: Y, support: N, viewer: N },
   'withdraw.request': { admin: Y, finance: Y, support: N, viewer: N },

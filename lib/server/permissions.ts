@@ -5,7 +5,9 @@ export const PERMISSIONS = {
   read: ['admin', 'finance', 'support', 'viewer'],
   'audit.view': ['admin', 'viewer'],
   'webhook.resend': ['admin', 'support'],
+  // Requesting a retry; it is sent only after another person approves (retry.approve).
   'transaction.retry': ['admin', 'finance'],
+  'retry.approve': ['admin', 'finance'],
   'sandbox.deposit': ['admin', 'finance'],
   'fee.estimate': ['admin', 'finance'],
   'withdraw.request': ['admin', 'finance'],

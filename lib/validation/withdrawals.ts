@@ -52,7 +52,7 @@ export interface WithdrawalItemPayload {
   address: string;
   /** Canonical decimal string. */
   amount: string;
-  /** The person's own reference; travels in metadata (the upstream reference is derived from the request). */
+  /** The person's own reference: sent as the upstream reference (else one is derived from the request). */
   reference?: string;
   note?: string;
   metadata?: Record<string, unknown>;
@@ -133,6 +133,9 @@ export function validateWithdrawal(
     const reference = row.reference.trim();
     if (reference && !REFERENCE.test(reference))
       fieldErrors[at('reference')] = 'Use up to 64 letters, digits and . _ : / # - for the reference.';
+    else if (reference && values.rows.findIndex((r) => r.reference.trim() === reference) !== index)
+      // Each payment is found again by its reference: two in one request could not be told apart.
+      fieldErrors[at('reference')] = 'Each recipient needs its own reference.';
     const note = row.note.trim();
     if (note.length > 280) fieldErrors[at('note')] = 'Keep the note under 280 characters.';
     const metadata = parseMetadata(row.metadata);

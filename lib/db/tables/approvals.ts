@@ -50,6 +50,8 @@ export const operationRequests = pgTable(
     nextFollowUpAt: timestamp('next_follow_up_at', { withTimezone: true }),
     /** Set when the follow-up gave up polling: the request then waits for a webhook or a person. */
     followUpParkedAt: timestamp('follow_up_parked_at', { withTimezone: true }),
+    /** A round in progress (in any instance) holds the request until then: one lookup at a time. */
+    followUpLeaseUntil: timestamp('follow_up_lease_until', { withTimezone: true }),
     /** When the service last answered a lookup that would have shown the request's transactions. */
     lastLookupAt: timestamp('last_lookup_at', { withTimezone: true }),
     /** DUPLICATE only: every upstream transaction seen per reference, [{ reference, transactions: [...] }]. */

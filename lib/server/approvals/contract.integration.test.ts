@@ -36,7 +36,7 @@ function connectionFor(walletId: string): Promise<TransportOptions | null> {
   });
 }
 
-const engine = () => createApprovalEngine({ db: database.db, connectionFor, absentGraceMs: 0 });
+const engine = () => createApprovalEngine({ db: database.db, connectionFor, unknownOutcomeWindowMs: 0 });
 
 async function addUser(email: string, role: string): Promise<EngineActor> {
   const [row] = await database.db
@@ -148,7 +148,7 @@ describe('contract calls through approvals', () => {
     const right = await e.resubmit(approver, id, code);
     expect(right.ok && right.data.status).toBe('SUBMITTED');
     await sandbox.drain();
-    expect(await e.refresh(id)).toBe('SUCCESS');
+    expect(await e.followUpRound(id, { force: true })).toBe('SUCCESS');
     expect(await readAllowance(child.address, SPENDER)).toBe('4242');
 
     // The code was used once and written nowhere.

@@ -42,7 +42,7 @@ function connectionFor(walletId: string): Promise<TransportOptions | null> {
   });
 }
 
-const engine = () => createApprovalEngine({ db: database.db, connectionFor, absentGraceMs: 0 });
+const engine = () => createApprovalEngine({ db: database.db, connectionFor, unknownOutcomeWindowMs: 0 });
 
 async function addUser(email: string, role: string): Promise<EngineActor> {
   const [row] = await database.db
@@ -136,7 +136,7 @@ describe('approval engine against the sandbox', () => {
 
     // The transaction settles; following it ends the request in SUCCESS.
     await sandbox.drain();
-    expect(await e.refresh(id)).toBe('SUCCESS');
+    expect(await e.followUpRound(id, { force: true })).toBe('SUCCESS');
     const done = await e.view(id);
     expect(done?.events.map((ev) => ev.kind)).toEqual(
       expect.arrayContaining(['requested', 'approved', 'submitting', 'submitted', 'hash', 'succeeded']),
@@ -165,7 +165,7 @@ describe('approval engine against the sandbox', () => {
     const blind = await e.resubmit(approver, id);
     expect(blind.ok).toBe(false);
 
-    expect(await e.reconcile(id)).toBe('SUBMITTED');
+    expect(await e.followUpRound(id, { force: true })).toBe('SUBMITTED');
     const view = await e.view(id);
     for (const [index, item] of (view?.items ?? []).entries()) {
       const upstream = await upstreamByReference(referenceFor(id, index));
@@ -174,7 +174,7 @@ describe('approval engine against the sandbox', () => {
     }
     expect(view?.request.submitAttempts).toBe(1);
     await sandbox.drain();
-    expect(await e.refresh(id)).toBe('SUCCESS');
+    expect(await e.followUpRound(id, { force: true })).toBe('SUCCESS');
   });
 
   it('confirmed absent after a failure before sending: an approver resubmits with the same reference, once', async () => {
@@ -190,10 +190,10 @@ describe('approval engine against the sandbox', () => {
     } finally {
       interceptor = undefined;
     }
-    expect(await e.reconcile(id)).toBe('OUTCOME_UNKNOWN');
+    expect(await e.followUpRound(id, { force: true })).toBe('OUTCOME_UNKNOWN');
     expect((await e.view(id))?.request.confirmedAbsentAt).not.toBeNull();
     expect((await e.resubmit(requester, id)).ok).toBe(false);
-    const again = await e.resubmit(approver, id);
+    const again = await e.resubmit(approver, id, undefined, { acknowledged: true });
     expect(again.ok && again.data.status).toBe('SUBMITTED');
     expect(await upstreamByReference(referenceFor(id, 0))).toHaveLength(1);
   });

@@ -18,12 +18,13 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import { CustodyError, createCustodyClient, type TransportOptions } from '@/lib/custody';
+import { type CustodyClient, CustodyError, createCustodyClient, type TransportOptions } from '@/lib/custody';
 import {
   approvalPolicies,
   type ConsoleDb,
   consoleSettings,
   notifications,
+  type OperationItemRow,
   type OperationRequestRow,
   operationApprovals,
   operationEvents,
@@ -36,9 +37,16 @@ import { logger } from '../logger';
 import { type Action, can } from '../permissions';
 import { fetchBalances } from './balances';
 import { hashPayload, referenceFor } from './hash';
+import {
+  type FoundTransaction,
+  type LookupCapability,
+  type LookupResult,
+  looksLikeMissingEndpoint,
+  lookUpTransactions,
+} from './lookup';
 import { defaultPolicy, expiryFor, isExpired, type PolicyValues, requiredApprovals } from './policy';
 import { OPERATION_TYPES, operationType } from './registry';
-import { assertTransition, type RequestStatus } from './states';
+import { assertTransition, type RequestStatus, sourcesOf } from './states';
 import type { BuiltReview, OperationType, SubmitOutcome } from './types';
 
 export interface EngineActor {
@@ -56,10 +64,46 @@ export interface EngineDeps {
   /** Where a wallet's custody calls go (base URL, API key, fetch); null when the wallet is not connected. */
   connectionFor(walletId: string): Promise<TransportOptions | null>;
   now?: () => Date;
-  /** After a lost answer, how long before "no record carries the reference" is trusted as absent. */
-  absentGraceMs?: number;
+  /**
+   * After a lost or late answer, how long since the attempt before "the service shows no transaction with
+   * the reference" may mean "not executed": longer than any plausible late execution (UNKNOWN_OUTCOME_WINDOW_MS).
+   */
+  unknownOutcomeWindowMs?: number;
+  /** Which lookup extensions a wallet's service lacks, and how to recognise a missing endpoint. */
+  capabilities?: EngineCapabilities;
+  /** Follow-up of submitted and unknown requests: backoff from `baseMs` to `maxMs`, parked after `maxRounds`. */
+  followUp?: Partial<FollowUpSettings>;
   /** A request left SUBMITTING this long (the process died mid-call) is treated as an unknown outcome. */
   stuckSubmittingMs?: number;
+}
+
+export interface EngineCapabilities {
+  missing(walletId: string): Promise<Set<LookupCapability>>;
+  markMissing(walletId: string, name: LookupCapability): Promise<void>;
+  isMissingEndpoint(error: unknown): boolean;
+}
+
+export interface FollowUpSettings {
+  baseMs: number;
+  maxMs: number;
+  /** Quiet rounds (nothing changed) before the request waits for a webhook or a person. */
+  maxRounds: number;
+  /** How long a claimed round may run before another instance may take the request. */
+  leaseMs: number;
+}
+
+/** Without a capability store every extension is tried, and a missing one is skipped from then on. */
+function inMemoryCapabilities(): EngineCapabilities {
+  const missing = new Map<string, Set<LookupCapability>>();
+  return {
+    missing: async (walletId) => new Set(missing.get(walletId) ?? []),
+    markMissing: async (walletId, name) => {
+      const set = missing.get(walletId) ?? new Set();
+      set.add(name);
+      missing.set(walletId, set);
+    },
+    isMissingEndpoint: looksLikeMissingEndpoint,
+  };
 }
 
 export type EngineResult<T> =
@@ -71,8 +115,36 @@ const PAYLOAD_CHANGED =
   'The request changed after it was approved (payload hash mismatch). Nothing was sent; create a new request.';
 const log = logger.child({ component: 'approvals' });
 
+/** "14:05 UTC": server messages name the time zone they speak in. */
+function utcTime(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 function fail(error: string, status = 409): { ok: false; error: string; status: number } {
   return { ok: false, error, status };
+}
+
+export type ResolutionVerdict = 'paid' | 'not_paid' | 'failed';
+
+export const RESOLUTION_WORDS: Record<ResolutionVerdict, string> = {
+  paid: 'paid',
+  not_paid: 'not paid',
+  failed: 'failed',
+};
+
+/** A manual resolution waiting for (or, once confirmed, carrying) its second person. */
+export interface ResolutionProposal {
+  verdict: ResolutionVerdict;
+  transactionIds?: string[];
+  note: string;
+  byId: string;
+  byEmail: string;
+  at: string;
+  /** The request's status when it was recorded: a change since voids it. */
+  status: string;
+  confirmedById?: string;
+  confirmedByEmail?: string;
+  confirmedAt?: string;
 }
 
 export type ApprovalEngine = ReturnType<typeof createApprovalEngine>;
@@ -80,7 +152,21 @@ export type ApprovalEngine = ReturnType<typeof createApprovalEngine>;
 export function createApprovalEngine(deps: EngineDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
-  const absentGraceMs = deps.absentGraceMs ?? 15_000;
+  const unknownOutcomeWindowMs = deps.unknownOutcomeWindowMs ?? 600_000;
+  const capabilities = deps.capabilities ?? inMemoryCapabilities();
+  const followUp: FollowUpSettings = {
+    baseMs: 2_000,
+    maxMs: 300_000,
+    maxRounds: 19,
+    leaseMs: 60_000,
+    ...deps.followUp,
+  };
+  /** Columns that (re)start the follow-up of a request entering SUBMITTED or OUTCOME_UNKNOWN. */
+  const startFollowing = () => ({
+    followUpAttempts: 0,
+    nextFollowUpAt: new Date(now().getTime() + followUp.baseMs),
+    followUpParkedAt: null,
+  });
   const stuckSubmittingMs = deps.stuckSubmittingMs ?? 120_000;
 
   // --- helpers ----------------------------------------------------------------------------------------------
@@ -171,8 +257,47 @@ export function createApprovalEngine(deps: EngineDeps) {
     return { connection, client: createCustodyClient(connection) };
   }
 
-  function referencesOf(row: Pick<OperationRequestRow, 'id'>, itemCount: number) {
-    return Array.from({ length: itemCount }, (_, i) => referenceFor(row.id, i));
+  /**
+   * The upstream reference of each item: the requester's own where given (the customer reconciles by it),
+   * else derived from the request id. Whatever is stored here is what is sent and what is looked up.
+   */
+  function referencesFor(type: OperationType, requestId: string, payload: unknown): string[] {
+    const own = type.clientReferences?.(payload) ?? [];
+    return Array.from(
+      { length: type.itemCount(payload) },
+      (_, i) => own[i]?.trim() || referenceFor(requestId, i),
+    );
+  }
+
+  /** Field errors for references another request of the wallet (or another item of this one) already uses. */
+  async function referenceClashes(
+    type: OperationType,
+    walletId: string,
+    references: string[],
+  ): Promise<Record<string, string> | null> {
+    const errors: Record<string, string> = {};
+    const field = (i: number) => type.referenceField?.(i) ?? `items.${i}.reference`;
+    references.forEach((r, i) => {
+      if (references.indexOf(r) !== i) errors[field(i)] = `Reference ${r} is used twice in this request.`;
+    });
+    const taken = await db
+      .select({ reference: operationItems.reference })
+      .from(operationItems)
+      .where(and(eq(operationItems.walletId, walletId), inArray(operationItems.reference, references)));
+    const used = new Set(taken.map((t) => t.reference));
+    references.forEach((r, i) => {
+      if (used.has(r)) errors[field(i)] = `Reference ${r} is already used by another request of this wallet.`;
+    });
+    return Object.keys(errors).length > 0 ? errors : null;
+  }
+
+  function clashResult(fieldErrors: Record<string, string>) {
+    return {
+      ok: false as const,
+      error: Object.values(fieldErrors)[0] ?? 'A reference is already in use.',
+      status: 422,
+      fieldErrors,
+    };
   }
 
   // --- policy and freeze ------------------------------------------------------------------------------------
@@ -245,7 +370,7 @@ export function createApprovalEngine(deps: EngineDeps) {
         method: 'GET',
         path: '',
       });
-    const references = referencesOf({ id: requestId }, type.itemCount(payload));
+    const references = referencesFor(type, requestId, payload);
     return type.buildReview(payload, {
       db,
       client: target.client,
@@ -264,7 +389,10 @@ export function createApprovalEngine(deps: EngineDeps) {
       return fail('You do not have permission to do this.', 403);
     const parsed = type.payloadSchema.safeParse(payload);
     if (!parsed.success) return fail('The request is not valid.', 422);
-    const built = await review(type, walletId, randomUUID(), parsed.data);
+    const previewId = randomUUID();
+    const clashes = await referenceClashes(type, walletId, referencesFor(type, previewId, parsed.data));
+    if (clashes) return clashResult(clashes);
+    const built = await review(type, walletId, previewId, parsed.data);
     const policy = await getPolicy(type.key);
     return {
       ok: true as const,
@@ -280,41 +408,56 @@ export function createApprovalEngine(deps: EngineDeps) {
     const parsed = type.payloadSchema.safeParse(payload);
     if (!parsed.success) return fail('The request is not valid.', 422);
     const id = randomUUID();
+    const references = referencesFor(type, id, parsed.data);
+    const clashes = await referenceClashes(type, walletId, references);
+    if (clashes) return clashResult(clashes);
     const built = await review(type, walletId, id, parsed.data);
     const policy = await getPolicy(type.key);
     const createdAt = now();
     const needed = requiredApprovals(policy, built.amountUsd);
-    const references = referencesOf({ id }, type.itemCount(parsed.data));
-    await db.transaction(async (tx) => {
-      await tx.insert(operationRequests).values({
-        id,
-        type: type.key,
-        status: 'PENDING_APPROVAL',
-        walletId,
-        addressId: type.addressIdOf(parsed.data),
-        payload: parsed.data as Record<string, unknown>,
-        payloadHash: hashPayload(parsed.data),
-        review: built.review,
-        summary: built.summary,
-        amountUsd: built.amountUsd === null ? null : String(built.amountUsd),
-        requiredApprovals: needed,
-        requesterId: actor.id,
-        requesterEmail: actor.email,
-        expiresAt: expiryFor(policy, createdAt),
-        createdAt,
-        updatedAt: createdAt,
+    try {
+      await db.transaction(async (tx) => {
+        await tx.insert(operationRequests).values({
+          id,
+          type: type.key,
+          status: 'PENDING_APPROVAL',
+          walletId,
+          addressId: type.addressIdOf(parsed.data),
+          payload: parsed.data as Record<string, unknown>,
+          payloadHash: hashPayload(parsed.data),
+          review: built.review,
+          summary: built.summary,
+          amountUsd: built.amountUsd === null ? null : String(built.amountUsd),
+          requiredApprovals: needed,
+          requesterId: actor.id,
+          requesterEmail: actor.email,
+          expiresAt: expiryFor(policy, createdAt),
+          createdAt,
+          updatedAt: createdAt,
+        });
+        await tx.insert(operationItems).values(
+          references.map((reference, index) => ({
+            requestId: id,
+            walletId,
+            index,
+            reference,
+            transactionId: type.transactionIdsOf?.(parsed.data)[index] ?? null,
+          })),
+        );
+        await tx.insert(operationEvents).values({
+          requestId: id,
+          kind: 'requested',
+          actorEmail: actor.email,
+          detail: { requiredApprovals: needed, amountUsd: built.amountUsd },
+          at: createdAt,
+        });
       });
-      await tx
-        .insert(operationItems)
-        .values(references.map((reference, index) => ({ requestId: id, walletId, index, reference })));
-      await tx.insert(operationEvents).values({
-        requestId: id,
-        kind: 'requested',
-        actorEmail: actor.email,
-        detail: { requiredApprovals: needed, amountUsd: built.amountUsd },
-        at: createdAt,
-      });
-    });
+    } catch (error) {
+      // Two requests racing for one reference: the unique index lets one through.
+      const again = await referenceClashes(type, walletId, references);
+      if (again) return clashResult(again);
+      throw error;
+    }
     await audit(actor, type.permissions.request, 'success', id, {
       walletId,
       summary: built.summary,
@@ -504,8 +647,18 @@ export function createApprovalEngine(deps: EngineDeps) {
     return n;
   }
 
-  /** An approver sends again after an upstream 4xx, or after the reconciler found nothing upstream. */
-  async function resubmit(actor: EngineActor, id: string, twoFactorCode?: string) {
+  /**
+   * An approver sends again: after an upstream refusal (SUBMIT_FAILED), or after "not executed" was
+   * concluded (by lookups past the window, or by two people). The same references go again, the service is
+   * looked up once more just before sending, and for an unknown outcome the approver confirms in words
+   * what was checked (`acknowledged`).
+   */
+  async function resubmit(
+    actor: EngineActor,
+    id: string,
+    twoFactorCode?: string,
+    options: { acknowledged?: boolean } = {},
+  ) {
     const row = await findRequest(id);
     if (!row) return fail('No such request.', 404);
     const type = operationType(row.type);
@@ -517,6 +670,55 @@ export function createApprovalEngine(deps: EngineDeps) {
     if (row.requesterId === actor.id) return fail('Another approver must resubmit your request.', 403);
     if (await isFrozen())
       return fail('The console is frozen: nothing is submitted until an admin lifts the freeze.');
+    if (row.status === 'OUTCOME_UNKNOWN' && !row.confirmedAbsentAt)
+      return fail(
+        `The outcome is not known yet: the console can conclude "not executed" after ${utcTime(windowEndOf(row))}. Nothing was sent.`,
+      );
+    if (row.status === 'OUTCOME_UNKNOWN' && options.acknowledged !== true)
+      return fail('Confirm what was checked before resubmitting. Nothing was sent.', 422);
+    if (row.status !== 'SUBMIT_FAILED' && row.status !== 'OUTCOME_UNKNOWN')
+      return fail('This request cannot be resubmitted now.');
+    // One more look just before sending: a late execution found now is linked instead of paid again.
+    const target = await clientFor(row.walletId);
+    if (!target) return fail('This wallet is not connected to the console. Nothing was sent.');
+    const found: SubmitOutcome['items'] = [];
+    let checked: LookupResult[] = [];
+    try {
+      checked = [];
+      for (const item of await itemsOf(id)) {
+        const result = await lookUp(row, item, target.client);
+        if (duplicateOf(result.transactions)) {
+          await markDuplicate(row, item.reference, result.transactions);
+          return fail('Two upstream transactions already carry this reference: nothing was sent.');
+        }
+        checked.push(result);
+        const tx = result.transactions.find((t) => type.executed?.(t) ?? true);
+        if (tx)
+          found.push({
+            index: item.index,
+            transactionId: tx.id,
+            hash: tx.hash,
+            status: tx.status,
+            confirmations: tx.confirmations,
+          });
+      }
+    } catch (error) {
+      const message = error instanceof CustodyError ? error.message : 'the lookup failed';
+      return fail(
+        `Could not check the custody service just before sending (${message}). Nothing was sent.`,
+        502,
+      );
+    }
+    if (found.length > 0) {
+      await event(id, 'reconciled', actor.email, { found: found.length, via: 'check before resubmission' });
+      await audit(actor, `${type.key}.resubmit`, 'linked', id, {
+        transactions: found.map((f) => f.transactionId),
+      });
+      await recordSubmitted(row, { items: found }, SYSTEM_ACTOR, row.status as RequestStatus);
+      return fail(
+        'The custody service already has this transaction: it was linked to the request and nothing was sent again.',
+      );
+    }
     const claimed = await transition(
       id,
       ['SUBMIT_FAILED', 'OUTCOME_UNKNOWN'],
@@ -526,9 +728,12 @@ export function createApprovalEngine(deps: EngineDeps) {
         lastAttemptAt: now(),
         lastError: null,
         confirmedAbsentAt: null,
+        lastLookupAt: null,
+        resolutionProposal: null,
       },
       and(
         notFrozen,
+        eq(operationRequests.status, row.status),
         or(
           eq(operationRequests.status, 'SUBMIT_FAILED'),
           sql`${operationRequests.confirmedAbsentAt} is not null`,
@@ -536,9 +741,29 @@ export function createApprovalEngine(deps: EngineDeps) {
       ),
     );
     if (!claimed) return fail('This request cannot be resubmitted now.');
-    await audit(actor, `${type.key}.resubmit`, 'success', id, { attempt: claimed.submitAttempts });
+    await audit(actor, `${type.key}.resubmit`, 'success', id, {
+      attempt: claimed.submitAttempts,
+      checkedBeforeSending: checked.map((c) => c.via.join(', ')),
+      ...(row.status === 'OUTCOME_UNKNOWN'
+        ? {
+            acknowledged: resubmitAcknowledgement(
+              row,
+              checked.every((c) => c.conclusive),
+            ),
+          }
+        : {}),
+    });
     const status = await runSubmission(claimed, actor, twoFactorCode);
     return { ok: true as const, data: { status: status ?? 'SUBMITTING' } };
+  }
+
+  /** The words an approver confirms before resubmitting a request whose first outcome was unknown. */
+  function resubmitAcknowledgement(row: OperationRequestRow, lookedUp: boolean): string {
+    const proposal = row.resolutionProposal as { verdict?: string; byEmail?: string } | null;
+    const how = lookedUp
+      ? `the custody service showed no transaction with this request's references, checked ${Math.round(unknownOutcomeWindowMs / 60_000)} minutes or more after the last attempt and again just now`
+      : `two people confirmed by hand that it was not executed${proposal?.byEmail ? ` (recorded by ${proposal.byEmail})` : ''}`;
+    return `I resubmit with the same references because ${how}.`;
   }
 
   async function runSubmission(
@@ -566,7 +791,8 @@ export function createApprovalEngine(deps: EngineDeps) {
       await audit(actor, `${row.type}.submit`, 'failed', row.id, { message });
       return 'SUBMIT_FAILED';
     }
-    const references = referencesOf(row, type.itemCount(parsed.data));
+    // What was stored at creation is what is sent, every time: reconciliation looks these up.
+    const references = (await itemsOf(row.id)).map((i) => i.reference);
     let outcome: SubmitOutcome;
     try {
       outcome = await type.submit(parsed.data, {
@@ -593,7 +819,7 @@ export function createApprovalEngine(deps: EngineDeps) {
       // acted. Never resend blind; the reconciler looks the references up.
       const message = known ? error.message : 'The submission did not complete';
       if (!known) log.error({ err: error, requestId: row.id }, 'submission failed unexpectedly');
-      await transition(row.id, 'SUBMITTING', 'OUTCOME_UNKNOWN', { lastError: message });
+      await transition(row.id, 'SUBMITTING', 'OUTCOME_UNKNOWN', { lastError: message, ...startFollowing() });
       await event(row.id, 'outcome_unknown', null, { message });
       await audit(actor, `${row.type}.submit`, 'unknown', row.id, { message });
       return 'OUTCOME_UNKNOWN';
@@ -625,12 +851,10 @@ export function createApprovalEngine(deps: EngineDeps) {
     from: RequestStatus = 'SUBMITTING',
   ) {
     await updateItems(row.id, outcome.items);
-    const moved = await transition(
-      row.id,
-      from,
-      'SUBMITTED',
-      outcome.result ? { result: outcome.result } : {},
-    );
+    const moved = await transition(row.id, from, 'SUBMITTED', {
+      ...(outcome.result ? { result: outcome.result } : {}),
+      ...startFollowing(),
+    });
     if (!moved) return;
     await event(row.id, 'submitted', null, {
       transactions: outcome.items
@@ -645,14 +869,14 @@ export function createApprovalEngine(deps: EngineDeps) {
       return;
     }
     await notify(row.requesterId, row.id, `Your request was submitted: ${row.summary}`);
-    // The answer names one transaction; the rest of a batch is found by reference straight away.
-    await refresh(row.id).catch((error) =>
-      log.warn({ err: error, requestId: row.id }, 'follow-up read failed'),
-    );
+    // The follow-up (background rounds and webhooks) finds the rest of a batch by reference and settles it.
   }
 
   async function finish(row: OperationRequestRow, outcome: 'SUCCESS' | 'FAILED') {
-    const moved = await transition(row.id, 'SUBMITTED', outcome);
+    const moved = await transition(row.id, 'SUBMITTED', outcome, {
+      nextFollowUpAt: null,
+      followUpParkedAt: null,
+    });
     if (!moved) return;
     await event(row.id, outcome === 'SUCCESS' ? 'succeeded' : 'failed', null);
     await audit(SYSTEM_ACTOR, `${row.type}.outcome`, outcome === 'SUCCESS' ? 'success' : 'failed', row.id);
@@ -675,69 +899,153 @@ export function createApprovalEngine(deps: EngineDeps) {
       .orderBy(asc(operationItems.index));
   }
 
-  /** Reads each item's transaction upstream; moves a SUBMITTED request to SUCCESS or FAILED when all settled. */
-  async function refresh(id: string): Promise<string | undefined> {
-    const row = await findRequest(id);
-    if (!row || row.status !== 'SUBMITTED') return row?.status;
-    const target = await clientFor(row.walletId);
-    if (!target) return row.status;
-    const items = await itemsOf(id);
-    for (const item of items) {
-      if (item.status === 'SUCCESS' || item.status === 'FAILED') continue;
-      const tx = item.transactionId
-        ? (await target.client.wallets.getTransaction({ walletId: row.walletId, id: item.transactionId }))
-            .data
-        : (
-            await target.client.wallets.listTransactions({
-              walletId: row.walletId,
-              reference: item.reference,
-              limit: 1,
-            })
-          ).data[0];
-      if (!tx) continue;
-      const changes: Record<string, unknown> = {};
-      if (tx.hash && tx.hash !== item.hash) changes.hash = tx.hash;
-      if ((tx.confirmations ?? null) !== item.confirmations) changes.confirmations = tx.confirmations ?? null;
-      if (tx.status !== item.status) changes.status = tx.status;
-      if (!item.transactionId) changes.transactionId = tx.id;
-      if (Object.keys(changes).length === 0) continue;
-      const updated = await db
-        .update(operationItems)
-        .set({ ...changes, updatedAt: now() })
-        .where(eq(operationItems.id, item.id))
-        .returning({ id: operationItems.id });
-      if (updated.length === 0) continue;
-      if (changes.hash) await event(id, 'hash', null, { index: item.index, hash: tx.hash });
-      if (changes.confirmations !== undefined && tx.confirmations)
-        await event(id, 'confirmations', null, { index: item.index, confirmations: tx.confirmations });
-      if (changes.status && tx.status !== 'PENDING')
-        await event(id, tx.status === 'SUCCESS' ? 'item_succeeded' : 'item_failed', null, {
-          index: item.index,
-          hash: tx.hash,
-        });
-    }
-    const after = await itemsOf(id);
+  /** When the window after the last attempt ends: before it, "the service shows nothing" proves nothing. */
+  function windowEndOf(row: OperationRequestRow): Date {
+    const since = row.lastAttemptAt ?? row.updatedAt;
+    return new Date(since.getTime() + unknownOutcomeWindowMs);
+  }
+
+  async function lookUp(row: OperationRequestRow, item: OperationItemRow, client: CustodyClient) {
+    const missing = await capabilities.missing(row.walletId);
+    return lookUpTransactions(
+      client,
+      {
+        walletId: row.walletId,
+        addressId: row.addressId,
+        reference: item.reference,
+        transactionId: item.transactionId,
+      },
+      {
+        missing,
+        onMissing: (name) => capabilities.markMissing(row.walletId, name),
+        isMissingEndpoint: capabilities.isMissingEndpoint,
+      },
+    );
+  }
+
+  /** Writes what the service says of one item's transaction; true when something changed. */
+  async function applyTransaction(
+    requestId: string,
+    item: OperationItemRow,
+    tx: Pick<FoundTransaction, 'id' | 'status' | 'hash' | 'confirmations'>,
+  ): Promise<boolean> {
+    const changes: Partial<typeof operationItems.$inferInsert> = {};
+    if (tx.hash && tx.hash !== item.hash) changes.hash = tx.hash;
+    if (tx.confirmations !== null && tx.confirmations !== item.confirmations)
+      changes.confirmations = tx.confirmations;
+    if (tx.status !== item.status) changes.status = tx.status;
+    if (!item.transactionId) changes.transactionId = tx.id;
+    if (Object.keys(changes).length === 0) return false;
+    const updated = await db
+      .update(operationItems)
+      .set({ ...changes, updatedAt: now() })
+      .where(eq(operationItems.id, item.id))
+      .returning({ id: operationItems.id });
+    if (updated.length === 0) return false;
+    if (changes.hash) await event(requestId, 'hash', null, { index: item.index, hash: tx.hash });
+    if (changes.confirmations !== undefined && tx.confirmations)
+      await event(requestId, 'confirmations', null, { index: item.index, confirmations: tx.confirmations });
+    if (changes.status && tx.status !== 'PENDING')
+      await event(requestId, tx.status === 'SUCCESS' ? 'item_succeeded' : 'item_failed', null, {
+        index: item.index,
+        hash: tx.hash,
+      });
+    return true;
+  }
+
+  /** SUBMITTED ends when every item settled upstream. */
+  async function finishIfSettled(row: OperationRequestRow) {
+    const after = await itemsOf(row.id);
     if (after.every((i) => i.status === 'SUCCESS' || i.status === 'FAILED')) {
       await finish(row, after.every((i) => i.status === 'SUCCESS') ? 'SUCCESS' : 'FAILED');
     }
-    return (await findRequest(id))?.status;
   }
 
-  /** OUTCOME_UNKNOWN: looks every reference up; links what exists, or records that nothing does. */
-  async function reconcile(id: string): Promise<string | undefined> {
-    const row = await findRequest(id);
-    if (!row || row.status !== 'OUTCOME_UNKNOWN') return row?.status;
-    const target = await clientFor(row.walletId);
-    if (!target) return row.status;
-    const items = await itemsOf(id);
+  /** The people who act on a request: its requester, and everyone who may approve its type. */
+  async function notifyApprovers(row: OperationRequestRow, message: string) {
+    const type = operationType(row.type);
+    const people = await db
+      .select({ id: users.id, role: users.role })
+      .from(users)
+      .where(isNull(users.disabledAt));
+    const ids = new Set<string>([row.requesterId]);
+    for (const p of people) if (type && can(p.role, type.permissions.approve)) ids.add(p.id);
+    for (const id of ids) await notify(id, row.id, message);
+  }
+
+  /**
+   * Two upstream transactions carry one request's reference: the request leaves every other state for
+   * DUPLICATE, is shown, notified and audited. Never one Success for two payments.
+   */
+  async function markDuplicate(row: OperationRequestRow, reference: string, txs: FoundTransaction[]) {
+    const duplicates = [
+      {
+        reference,
+        transactions: txs.map((t) => ({
+          id: t.id,
+          status: t.status,
+          hash: t.hash,
+          createdAt: t.createdAt,
+        })),
+      },
+    ];
+    const moved = await transition(row.id, sourcesOf('DUPLICATE'), 'DUPLICATE', {
+      duplicates,
+      nextFollowUpAt: null,
+      followUpParkedAt: null,
+    });
+    if (!moved) return;
+    await event(row.id, 'duplicate_detected', null, { reference, transactions: txs.map((t) => t.id) });
+    await audit(SYSTEM_ACTOR, `${row.type}.duplicate`, 'detected', row.id, {
+      reference,
+      transactions: txs.map((t) => t.id),
+    });
+    await notifyApprovers(
+      row,
+      `Duplicate: ${txs.length} upstream transactions carry reference ${reference} of one request (${row.summary}). Check both and recover the extra payment.`,
+    );
+  }
+
+  /** Groups what lookups found by reference; more than one transaction for a reference is a duplicate. */
+  function duplicateOf(found: FoundTransaction[]): boolean {
+    return new Set(found.map((t) => t.id)).size > 1;
+  }
+
+  /** SUBMITTED: reads each unsettled item's transaction; finishes when all settled. True when anything moved. */
+  async function followSubmitted(row: OperationRequestRow, client: CustodyClient): Promise<boolean> {
+    let changed = false;
+    for (const item of await itemsOf(row.id)) {
+      if (item.status === 'SUCCESS' || item.status === 'FAILED') continue;
+      const result = await lookUp(row, item, client);
+      if (duplicateOf(result.transactions)) {
+        await markDuplicate(row, item.reference, result.transactions);
+        return true;
+      }
+      const tx = result.transactions[0];
+      if (tx && (await applyTransaction(row.id, item, tx))) changed = true;
+    }
+    await finishIfSettled(row);
+    return changed;
+  }
+
+  /**
+   * OUTCOME_UNKNOWN: looks every reference up. What exists is linked (SUBMITTED, then followed). "Not
+   * executed" is concluded only when lookups that would show the transaction answered AND the window since
+   * the attempt has passed; until then nobody is offered a resubmission.
+   */
+  async function reconcileUnknown(row: OperationRequestRow, client: CustodyClient): Promise<boolean> {
+    const items = await itemsOf(row.id);
     const found: SubmitOutcome['items'] = [];
+    let conclusive = true;
+    const type = operationType(row.type);
     for (const item of items) {
-      const page = await target.client.wallets.listTransactions({
-        walletId: row.walletId,
-        reference: item.reference,
-        limit: 1,
-      });
-      const tx = page.data[0];
+      const result = await lookUp(row, item, client);
+      if (duplicateOf(result.transactions)) {
+        await markDuplicate(row, item.reference, result.transactions);
+        return true;
+      }
+      conclusive &&= result.conclusive;
+      const tx = result.transactions.find((t) => type?.executed?.(t) ?? true);
       if (tx)
         found.push({
           index: item.index,
@@ -748,7 +1056,7 @@ export function createApprovalEngine(deps: EngineDeps) {
         });
     }
     if (found.length > 0) {
-      await event(id, 'reconciled', null, { found: found.length, of: items.length });
+      await event(row.id, 'reconciled', null, { found: found.length, of: items.length });
       const final =
         row.type === 'withdrawSign'
           ? found.some((f) => f.status === 'SUCCESS')
@@ -761,42 +1069,151 @@ export function createApprovalEngine(deps: EngineDeps) {
         SYSTEM_ACTOR,
         'OUTCOME_UNKNOWN',
       );
-      return (await findRequest(id))?.status;
+      return true;
     }
-    const since = row.lastAttemptAt ?? row.updatedAt;
-    if (!row.confirmedAbsentAt && now().getTime() - since.getTime() >= absentGraceMs) {
-      const [marked] = await db
-        .update(operationRequests)
-        .set({ confirmedAbsentAt: now(), updatedAt: now() })
-        .where(
-          and(
-            eq(operationRequests.id, id),
-            eq(operationRequests.status, 'OUTCOME_UNKNOWN'),
-            isNull(operationRequests.confirmedAbsentAt),
-          ),
-        )
-        .returning({ id: operationRequests.id });
-      if (marked) {
-        await event(id, 'confirmed_absent', null, { references: items.map((i) => i.reference) });
-        await notify(
-          row.requesterId,
-          row.id,
-          'Your request did not reach the custody service; an approver can resubmit it safely.',
-        );
-      }
+    if (!conclusive) return false;
+    const at = now();
+    const windowPassed = at.getTime() >= windowEndOf(row).getTime();
+    const [marked] = await db
+      .update(operationRequests)
+      .set({ lastLookupAt: at, ...(windowPassed ? { confirmedAbsentAt: at } : {}) })
+      .where(
+        and(
+          eq(operationRequests.id, row.id),
+          eq(operationRequests.status, 'OUTCOME_UNKNOWN'),
+          isNull(operationRequests.confirmedAbsentAt),
+        ),
+      )
+      .returning({ id: operationRequests.id });
+    if (marked && windowPassed) {
+      await event(row.id, 'confirmed_absent', null, {
+        references: items.map((i) => i.reference),
+        windowMinutes: Math.round(unknownOutcomeWindowMs / 60_000),
+      });
+      await notifyApprovers(
+        row,
+        `Not executed: the custody service shows no transaction for this request ${Math.round(unknownOutcomeWindowMs / 60_000)} minutes after the attempt; an approver may resubmit it (${row.summary}).`,
+      );
+      return true;
     }
-    return row.status;
+    return false;
   }
 
-  /** Brings one request up to date (on view): expiry, reconciliation, following. */
+  /**
+   * When the next round is due: 2 s doubling to 5 min, sooner when something moved. After `maxRounds` quiet
+   * rounds the request parks: it waits for a webhook or a person, and says so.
+   */
+  function nextRound(row: OperationRequestRow, changed: boolean) {
+    const at = now().getTime();
+    const attempts = changed ? 0 : row.followUpAttempts + 1;
+    let next = at + Math.min(followUp.baseMs * 2 ** attempts, followUp.maxMs);
+    let parked = false;
+    if (row.status === 'OUTCOME_UNKNOWN') {
+      if (row.confirmedAbsentAt) parked = true;
+      else {
+        // Always look once more right after the window ends: that answer may settle it.
+        const windowEnd = windowEndOf(row).getTime();
+        if (at < windowEnd) next = Math.min(next, windowEnd + 1_000);
+        else if (attempts >= followUp.maxRounds) parked = true;
+      }
+    } else if (attempts >= followUp.maxRounds) parked = true;
+    return {
+      followUpAttempts: attempts,
+      nextFollowUpAt: parked ? null : new Date(next),
+      followUpParkedAt: parked ? now() : null,
+    };
+  }
+
+  /** Claims the next round of a request: one conditional update, so one round runs at a time per request. */
+  async function claimRound(id: string, force: boolean) {
+    const at = now();
+    const due = or(isNull(operationRequests.nextFollowUpAt), lte(operationRequests.nextFollowUpAt, at));
+    // A person's "check now" may take over a waiting or parked request, never a round in progress.
+    const free = or(
+      isNull(operationRequests.followUpLeaseUntil),
+      lte(operationRequests.followUpLeaseUntil, at),
+    );
+    const [row] = await db
+      .update(operationRequests)
+      .set({ followUpLeaseUntil: new Date(at.getTime() + followUp.leaseMs), followUpParkedAt: null })
+      .where(
+        and(
+          eq(operationRequests.id, id),
+          inArray(operationRequests.status, ['SUBMITTED', 'OUTCOME_UNKNOWN']),
+          free,
+          force ? undefined : and(due, isNull(operationRequests.followUpParkedAt)),
+        ),
+      )
+      .returning();
+    return row;
+  }
+
+  const rounds = new Map<string, Promise<string | undefined>>();
+
+  /**
+   * One follow-up round of a SUBMITTED or OUTCOME_UNKNOWN request. At most one lookup per request is in
+   * flight: shared within this process, and claimed through the database across instances.
+   */
+  function followUpRound(id: string, options: { force?: boolean } = {}): Promise<string | undefined> {
+    const running = rounds.get(id);
+    if (running) return running;
+    const round = runRound(id, options.force === true).finally(() => rounds.delete(id));
+    rounds.set(id, round);
+    return round;
+  }
+
+  async function runRound(id: string, force: boolean): Promise<string | undefined> {
+    const row = await claimRound(id, force);
+    if (!row) return (await findRequest(id))?.status;
+    let changed = false;
+    try {
+      const target = await clientFor(row.walletId);
+      if (target) {
+        changed =
+          row.status === 'SUBMITTED'
+            ? await followSubmitted(row, target.client)
+            : await reconcileUnknown(row, target.client);
+      }
+    } catch (error) {
+      // The service did not answer the lookup: nothing is concluded from it; the next round tries again.
+      log.warn({ err: error, requestId: id }, 'follow-up lookup failed');
+    }
+    const current = await findRequest(id);
+    if (!current || (current.status !== 'SUBMITTED' && current.status !== 'OUTCOME_UNKNOWN')) {
+      await db
+        .update(operationRequests)
+        .set({ followUpLeaseUntil: null })
+        .where(eq(operationRequests.id, id));
+      return current?.status;
+    }
+    const schedule = nextRound(current, changed || current.status !== row.status);
+    await db
+      .update(operationRequests)
+      .set({ ...schedule, followUpLeaseUntil: null })
+      .where(and(eq(operationRequests.id, id), eq(operationRequests.status, current.status)));
+    if (schedule.followUpParkedAt && !current.followUpParkedAt)
+      await event(id, 'follow_up_parked', null, { rounds: schedule.followUpAttempts });
+    return current.status;
+  }
+
+  /** A person asks the console to look now (also un-parks a request). */
+  async function checkNow(actor: EngineActor, id: string) {
+    const row = await findRequest(id);
+    if (!row) return fail('No such request.', 404);
+    if (!(await mayAct(actor, 'read'))) return fail('You do not have permission to do this.', 403);
+    if (row.status !== 'SUBMITTED' && row.status !== 'OUTCOME_UNKNOWN')
+      return fail('Only a submitted request or one with an unknown outcome is looked up.');
+    const status = await followUpRound(id, { force: true });
+    return { ok: true as const, data: { status: status ?? row.status } };
+  }
+
+  /** Brings one request up to date without calling the service: expiry, and submission after a thaw. */
   async function sync(id: string): Promise<void> {
     const row = await findRequest(id);
     if (!row) return;
     try {
       if (row.status === 'PENDING_APPROVAL' && isExpired(row.expiresAt, now())) await expireDue();
       else if (row.status === 'APPROVED') await submitApproved(id);
-      else if (row.status === 'OUTCOME_UNKNOWN') await reconcile(id);
-      else if (row.status === 'SUBMITTED') await refresh(id);
     } catch (error) {
       log.warn({ err: error, requestId: id }, 'could not bring the request up to date');
     }
@@ -817,22 +1234,89 @@ export function createApprovalEngine(deps: EngineDeps) {
     return rows.length;
   }
 
-  /** A transaction event (webhook) for a wallet: refreshes the request that owns the transaction, if any. */
-  async function onTransactionEvent(event: { walletId: string; transactionId: string; reference?: string }) {
-    const [item] = await db
-      .select({ requestId: operationItems.requestId })
+  /**
+   * A verified webhook's transaction (reference, id, status; the payload was stored by the receiver): links
+   * it to the request that sent the reference, settles items from it, and catches a second transaction with
+   * one reference. This alone follows a request on a service without the lookup extensions.
+   */
+  async function onTransactionEvent(webhook: {
+    walletId: string;
+    transactionId: string;
+    reference?: string;
+    status?: string;
+    type?: string;
+    hash?: string | null;
+  }) {
+    if (webhook.type === 'DEPOSIT') return;
+    const matched = await db
+      .select()
       .from(operationItems)
       .where(
-        or(
-          eq(operationItems.transactionId, event.transactionId),
-          event.reference ? eq(operationItems.reference, event.reference) : sql`false`,
+        and(
+          eq(operationItems.walletId, webhook.walletId),
+          or(
+            eq(operationItems.transactionId, webhook.transactionId),
+            webhook.reference ? eq(operationItems.reference, webhook.reference) : sql`false`,
+          ),
         ),
-      )
-      .limit(1);
-    if (item) await sync(item.requestId);
+      );
+    const tx: FoundTransaction = {
+      id: webhook.transactionId,
+      reference: webhook.reference ?? null,
+      status: webhook.status ?? 'PENDING',
+      type: webhook.type ?? null,
+      hash: webhook.hash ?? null,
+      confirmations: null,
+      createdAt: null,
+      amount: null,
+      symbol: null,
+      recipientAddress: null,
+    };
+    for (const item of matched) await applyWebhook(item, tx);
   }
 
-  /** One round of background work: expiry, thaw submissions, stuck submissions, reconciliation, following. */
+  async function applyWebhook(item: OperationItemRow, tx: FoundTransaction) {
+    const row = await findRequest(item.requestId);
+    if (!row) return;
+    if (item.transactionId && item.transactionId !== tx.id && tx.reference === item.reference) {
+      const known: FoundTransaction = {
+        id: item.transactionId,
+        reference: item.reference,
+        status: item.status ?? 'PENDING',
+        type: null,
+        hash: item.hash,
+        confirmations: item.confirmations,
+        createdAt: null,
+        amount: null,
+        symbol: null,
+        recipientAddress: null,
+      };
+      await markDuplicate(row, item.reference, [known, tx]);
+      return;
+    }
+    if (row.status === 'OUTCOME_UNKNOWN') {
+      if (!(operationType(row.type)?.executed?.(tx) ?? true)) return;
+      await event(row.id, 'reconciled', null, { found: 1, via: 'webhook' });
+      await recordSubmitted(
+        row,
+        { items: [{ index: item.index, transactionId: tx.id, hash: tx.hash, status: tx.status }] },
+        SYSTEM_ACTOR,
+        'OUTCOME_UNKNOWN',
+      );
+    }
+    const current = await findRequest(row.id);
+    if (current?.status !== 'SUBMITTED') return;
+    const [fresh] = await db.select().from(operationItems).where(eq(operationItems.id, item.id));
+    if (fresh && (await applyTransaction(row.id, fresh, tx))) {
+      await db
+        .update(operationRequests)
+        .set({ followUpAttempts: 0, followUpParkedAt: null, nextFollowUpAt: now() })
+        .where(and(eq(operationRequests.id, row.id), eq(operationRequests.status, 'SUBMITTED')));
+    }
+    await finishIfSettled(current);
+  }
+
+  /** One round of background work: expiry, thaw submissions, stuck submissions, follow-ups that are due. */
   async function tick(): Promise<void> {
     await expireDue();
     if (!(await isFrozen())) await submitAllApproved();
@@ -846,17 +1330,24 @@ export function createApprovalEngine(deps: EngineDeps) {
       if (
         await transition(row.id, 'SUBMITTING', 'OUTCOME_UNKNOWN', {
           lastError: 'The submission was interrupted',
+          ...startFollowing(),
         })
       )
         await event(row.id, 'outcome_unknown', null, { message: 'The submission was interrupted' });
     }
-    const open = await db
-      .select({ id: operationRequests.id, status: operationRequests.status })
+    const due = await db
+      .select({ id: operationRequests.id })
       .from(operationRequests)
-      .where(inArray(operationRequests.status, ['OUTCOME_UNKNOWN', 'SUBMITTED']))
-      .orderBy(asc(operationRequests.updatedAt))
-      .limit(100);
-    for (const row of open) await sync(row.id);
+      .where(
+        and(
+          inArray(operationRequests.status, ['OUTCOME_UNKNOWN', 'SUBMITTED']),
+          isNull(operationRequests.followUpParkedAt),
+          or(isNull(operationRequests.nextFollowUpAt), lte(operationRequests.nextFollowUpAt, now())),
+        ),
+      )
+      .orderBy(asc(operationRequests.nextFollowUpAt))
+      .limit(50);
+    for (const row of due) await followUpRound(row.id);
   }
 
   // --- reading ----------------------------------------------------------------------------------------------
@@ -886,6 +1377,8 @@ export function createApprovalEngine(deps: EngineDeps) {
     const mayApprove = type ? await mayAct(actor, type.permissions.approve) : false;
     const own = row.requesterId === actor.id;
     const open = row.status === 'PENDING_APPROVAL' && !isExpired(row.expiresAt, now());
+    const proposal = proposalOf(row);
+    const windowPassed = now().getTime() >= windowEndOf(row).getTime();
     return {
       canApprove: mayApprove && !own && open && !decidedBy.includes(actor.id),
       canCancel: own && open,
@@ -894,7 +1387,203 @@ export function createApprovalEngine(deps: EngineDeps) {
         !own &&
         (row.status === 'SUBMIT_FAILED' ||
           (row.status === 'OUTCOME_UNKNOWN' && row.confirmedAbsentAt !== null)),
+      canCheckNow: row.status === 'SUBMITTED' || row.status === 'OUTCOME_UNKNOWN',
+      // A manual resolution is for what the service cannot settle: an unknown outcome, or a submitted
+      // request whose follow-up gave up.
+      canProposeResolution:
+        mayApprove &&
+        proposal === null &&
+        ((row.status === 'OUTCOME_UNKNOWN' && row.confirmedAbsentAt === null) ||
+          (row.status === 'SUBMITTED' && row.followUpParkedAt !== null)),
+      resolutionVerdicts: resolutionVerdictsFor(row, windowPassed),
+      canConfirmResolution: mayApprove && proposal !== null && proposal.byId !== actor.id,
+      canDiscardResolution: mayApprove && proposal !== null,
     };
+  }
+
+  // --- manual resolution ------------------------------------------------------------------------------------
+
+  function proposalOf(row: OperationRequestRow): ResolutionProposal | null {
+    const p = row.resolutionProposal as ResolutionProposal | null;
+    return p && typeof p.verdict === 'string' ? p : null;
+  }
+
+  /** "not paid" only after the window: before it a late execution is still plausible. */
+  function resolutionVerdictsFor(row: OperationRequestRow, windowPassed: boolean): ResolutionVerdict[] {
+    if (row.status === 'OUTCOME_UNKNOWN') return windowPassed ? ['paid', 'not_paid'] : ['paid'];
+    if (row.status === 'SUBMITTED') return ['paid', 'failed'];
+    return [];
+  }
+
+  /**
+   * One person records what the service's own dashboard shows ("paid, transaction X", "not paid", "failed");
+   * a second person confirms it before anything changes. Both steps are audited.
+   */
+  async function proposeResolution(
+    actor: EngineActor,
+    id: string,
+    input: { verdict: ResolutionVerdict; transactionIds?: string[]; note: string },
+  ) {
+    const row = await findRequest(id);
+    if (!row) return fail('No such request.', 404);
+    const type = operationType(row.type);
+    if (!type) return fail('Unknown operation type.', 422);
+    if (!(await mayAct(actor, type.permissions.approve))) {
+      await audit(actor, `${type.key}.resolve`, 'denied', id);
+      return fail('You do not have permission to do this.', 403);
+    }
+    const can = await abilities(actor, row, []);
+    if (!can.canProposeResolution) return fail('This request cannot be resolved by hand now.');
+    if (!can.resolutionVerdicts.includes(input.verdict))
+      return fail(
+        input.verdict === 'not_paid'
+          ? `"Not paid" can be recorded after ${utcTime(windowEndOf(row))}: until then a late execution is still possible.`
+          : 'That resolution does not apply to this request.',
+        422,
+      );
+    const items = await itemsOf(id);
+    const transactionIds = (input.transactionIds ?? []).map((t) => t.trim());
+    if (
+      input.verdict === 'paid' &&
+      (transactionIds.length !== items.length || transactionIds.some((t) => !t))
+    )
+      return {
+        ok: false as const,
+        error: 'Give the transaction id of each payment, as the service shows it.',
+        status: 422,
+        fieldErrors: { transactionIds: 'Give the transaction id of each payment.' },
+      };
+    const proposal: ResolutionProposal = {
+      verdict: input.verdict,
+      ...(input.verdict === 'paid' ? { transactionIds } : {}),
+      note: input.note,
+      byId: actor.id,
+      byEmail: actor.email,
+      at: now().toISOString(),
+      status: row.status,
+    };
+    const [stored] = await db
+      .update(operationRequests)
+      .set({ resolutionProposal: { ...proposal }, updatedAt: now() })
+      .where(
+        and(
+          eq(operationRequests.id, id),
+          eq(operationRequests.status, row.status),
+          isNull(operationRequests.resolutionProposal),
+        ),
+      )
+      .returning({ id: operationRequests.id });
+    if (!stored) return fail('Someone else recorded a resolution first; reload the request.');
+    await event(id, 'resolution_proposed', actor.email, {
+      verdict: input.verdict,
+      transactionIds: proposal.transactionIds ?? [],
+      note: input.note,
+    });
+    await audit(actor, `${type.key}.resolve.propose`, 'success', id, {
+      verdict: input.verdict,
+      transactionIds: proposal.transactionIds ?? [],
+      note: input.note,
+    });
+    await notifyApprovers(
+      row,
+      `${actor.email} recorded "${RESOLUTION_WORDS[input.verdict]}" for a request; a second person must confirm it (${row.summary}).`,
+    );
+    return { ok: true as const, data: { status: row.status } };
+  }
+
+  async function confirmResolution(actor: EngineActor, id: string) {
+    const row = await findRequest(id);
+    if (!row) return fail('No such request.', 404);
+    const type = operationType(row.type);
+    if (!type) return fail('Unknown operation type.', 422);
+    if (!(await mayAct(actor, type.permissions.approve))) {
+      await audit(actor, `${type.key}.resolve`, 'denied', id);
+      return fail('You do not have permission to do this.', 403);
+    }
+    const proposal = proposalOf(row);
+    if (!proposal) return fail('There is no resolution to confirm.');
+    if (proposal.byId === actor.id)
+      return fail('A second person must confirm the resolution you recorded.', 403);
+    if (proposal.status !== row.status) return fail('The request changed since the resolution was recorded.');
+    const record = {
+      ...proposal,
+      confirmedById: actor.id,
+      confirmedByEmail: actor.email,
+      confirmedAt: now().toISOString(),
+    };
+    if (proposal.verdict === 'not_paid') {
+      const [moved] = await db
+        .update(operationRequests)
+        .set({
+          confirmedAbsentAt: now(),
+          resolutionProposal: record,
+          nextFollowUpAt: null,
+          followUpParkedAt: now(),
+          updatedAt: now(),
+        })
+        .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'OUTCOME_UNKNOWN')))
+        .returning({ id: operationRequests.id });
+      if (!moved) return fail('The request changed since the resolution was recorded.');
+      await event(id, 'confirmed_absent', actor.email, { manual: true, recordedBy: proposal.byEmail });
+    } else {
+      const items = await itemsOf(id);
+      const status = proposal.verdict === 'paid' ? 'SUCCESS' : 'FAILED';
+      const moved = await transition(id, proposal.status as RequestStatus, status, {
+        resolutionProposal: record,
+        nextFollowUpAt: null,
+        followUpParkedAt: null,
+      });
+      if (!moved) return fail('The request changed since the resolution was recorded.');
+      for (const item of items) {
+        await db
+          .update(operationItems)
+          .set({
+            status,
+            ...(proposal.transactionIds?.[item.index]
+              ? { transactionId: proposal.transactionIds[item.index] }
+              : {}),
+            updatedAt: now(),
+          })
+          .where(eq(operationItems.id, item.id));
+      }
+      await event(id, status === 'SUCCESS' ? 'succeeded' : 'failed', actor.email, { manual: true });
+    }
+    await event(id, 'resolution_confirmed', actor.email, {
+      verdict: proposal.verdict,
+      recordedBy: proposal.byEmail,
+    });
+    await audit(actor, `${type.key}.resolve.confirm`, 'success', id, {
+      verdict: proposal.verdict,
+      recordedBy: proposal.byEmail,
+      transactionIds: proposal.transactionIds ?? [],
+    });
+    await notifyApprovers(
+      row,
+      `"${RESOLUTION_WORDS[proposal.verdict]}" was confirmed by ${actor.email} (recorded by ${proposal.byEmail}): ${row.summary}`,
+    );
+    return { ok: true as const, data: { status: (await findRequest(id))?.status ?? row.status } };
+  }
+
+  async function discardResolution(actor: EngineActor, id: string) {
+    const row = await findRequest(id);
+    if (!row) return fail('No such request.', 404);
+    const type = operationType(row.type);
+    if (!type || !(await mayAct(actor, type.permissions.approve)))
+      return fail('You do not have permission to do this.', 403);
+    const proposal = proposalOf(row);
+    if (
+      !proposal ||
+      !(row.status === 'OUTCOME_UNKNOWN' || row.status === 'SUBMITTED') ||
+      row.confirmedAbsentAt
+    )
+      return fail('There is no open resolution to discard.');
+    await db
+      .update(operationRequests)
+      .set({ resolutionProposal: null, updatedAt: now() })
+      .where(and(eq(operationRequests.id, id), eq(operationRequests.status, row.status)));
+    await event(id, 'resolution_discarded', actor.email, { verdict: proposal.verdict });
+    await audit(actor, `${type.key}.resolve.discard`, 'success', id, { verdict: proposal.verdict });
+    return { ok: true as const, data: { status: row.status } };
   }
 
   type Scope = 'needs-me' | 'open' | 'mine' | 'all';
@@ -996,8 +1685,12 @@ export function createApprovalEngine(deps: EngineDeps) {
     resubmit,
     submitApproved,
     submitAllApproved,
-    reconcile,
-    refresh,
+    followUpRound,
+    checkNow,
+    proposeResolution,
+    confirmResolution,
+    discardResolution,
+    windowEndOf,
     sync,
     expireDue,
     tick,

@@ -2,6 +2,7 @@ import 'server-only';
 // Every operation type the approval engine knows. Swaps, contract write and sign, and typed-data signing
 // register here when they arrive.
 import { contractSignOperation, contractWriteOperation } from './contract';
+import { retryOperation } from './retry';
 import { swapOperation } from './swap';
 import { typedDataSignOperation } from './typed-data';
 import type { OperationType } from './types';
@@ -15,6 +16,7 @@ export const OPERATION_TYPES: Record<string, OperationType<any>> = {
   typedDataSign: typedDataSignOperation,
   contractWrite: contractWriteOperation,
   contractSign: contractSignOperation,
+  retry: retryOperation,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: as above.

@@ -24,6 +24,12 @@ const ALLOWED: Array<[RequestStatus, RequestStatus]> = [
   ['SUBMIT_FAILED', 'SUBMITTING'],
   ['OUTCOME_UNKNOWN', 'SUBMITTED'],
   ['OUTCOME_UNKNOWN', 'SUBMITTING'],
+  ['SUBMITTED', 'DUPLICATE'],
+  ['OUTCOME_UNKNOWN', 'SUCCESS'],
+  ['OUTCOME_UNKNOWN', 'DUPLICATE'],
+  ['SUBMIT_FAILED', 'SUBMITTED'],
+  ['SUCCESS', 'DUPLICATE'],
+  ['FAILED', 'DUPLICATE'],
 ];
 const key = (from: string, to: string) => `${from}->${to}`;
 const allowed = new Set(ALLOWED.map(([f, t]) => key(f, t)));
@@ -45,7 +51,14 @@ describe('request state machine', () => {
   });
 
   it('never approves or submits past a final state', () => {
-    expect([...FINAL_STATUSES].sort()).toEqual(['CANCELLED', 'EXPIRED', 'FAILED', 'REJECTED', 'SUCCESS']);
+    expect([...FINAL_STATUSES].sort()).toEqual([
+      'CANCELLED',
+      'DUPLICATE',
+      'EXPIRED',
+      'FAILED',
+      'REJECTED',
+      'SUCCESS',
+    ]);
   });
 
   it('reaches SUBMITTING only from APPROVED, SUBMIT_FAILED and OUTCOME_UNKNOWN (the conditional update)', () => {

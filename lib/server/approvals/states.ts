@@ -15,6 +15,7 @@ export const REQUEST_STATUSES = [
   'CANCELLED',
   'SUBMIT_FAILED',
   'OUTCOME_UNKNOWN',
+  'DUPLICATE',
 ] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
@@ -23,21 +24,28 @@ export const TRANSITIONS: Readonly<Record<RequestStatus, readonly RequestStatus[
   // Approved requests wait here while the console is frozen, and submit when it thaws.
   APPROVED: ['SUBMITTING'],
   SUBMITTING: ['SUBMITTED', 'SUBMIT_FAILED', 'OUTCOME_UNKNOWN'],
-  SUBMITTED: ['SUCCESS', 'FAILED'],
+  // SUCCESS / FAILED also by a two-person manual resolution when the service offers no way to follow it.
+  SUBMITTED: ['SUCCESS', 'FAILED', 'DUPLICATE'],
   // An upstream 4xx: nothing happened upstream, an approver may send it again (same references).
-  SUBMIT_FAILED: ['SUBMITTING'],
+  // Or found upstream after all by the check before a resubmission (linked, not sent again).
+  SUBMIT_FAILED: ['SUBMITTING', 'SUBMITTED'],
   // Reconciled by reference: found upstream (SUBMITTED), or confirmed absent and sent again (SUBMITTING).
-  OUTCOME_UNKNOWN: ['SUBMITTED', 'SUBMITTING'],
-  SUCCESS: [],
-  FAILED: [],
+  // Or settled by two people by hand ("paid, transaction X": SUCCESS), or two upstream transactions carry
+  // one reference (DUPLICATE).
+  OUTCOME_UNKNOWN: ['SUBMITTED', 'SUBMITTING', 'SUCCESS', 'DUPLICATE'],
+  // Two upstream transactions with one request's reference: shown, notified and audited; a person acts.
+  DUPLICATE: [],
+  // A second transaction with the request's reference seen after it settled (e.g. a late webhook).
+  SUCCESS: ['DUPLICATE'],
+  FAILED: ['DUPLICATE'],
   REJECTED: [],
   EXPIRED: [],
   CANCELLED: [],
 };
 
-/** States in which nothing more will happen. */
-export const FINAL_STATUSES: readonly RequestStatus[] = REQUEST_STATUSES.filter(
-  (s) => TRANSITIONS[s].length === 0,
+/** States in which nothing more is sent or decided (a settled request can still be found duplicated). */
+export const FINAL_STATUSES: readonly RequestStatus[] = REQUEST_STATUSES.filter((s) =>
+  TRANSITIONS[s].every((to) => to === 'DUPLICATE'),
 );
 /** States a person is still waiting on (shown as "open"). */
 export const OPEN_STATUSES: readonly RequestStatus[] = [
@@ -45,6 +53,7 @@ export const OPEN_STATUSES: readonly RequestStatus[] = [
   'APPROVED',
   'SUBMIT_FAILED',
   'OUTCOME_UNKNOWN',
+  'DUPLICATE',
 ];
 
 export function canTransition(from: RequestStatus, to: RequestStatus): boolean {

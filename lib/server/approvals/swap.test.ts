@@ -40,7 +40,7 @@ function connectionFor(walletId: string): Promise<TransportOptions | null> {
     },
   });
 }
-const engine = () => createApprovalEngine({ db: database.db, connectionFor, absentGraceMs: 0 });
+const engine = () => createApprovalEngine({ db: database.db, connectionFor, unknownOutcomeWindowMs: 0 });
 
 async function addUser(email: string, role: string): Promise<EngineActor> {
   const [row] = await database.db
@@ -118,7 +118,7 @@ describe('swap operation', () => {
     expect(result.toAsset?.symbol).toBe('USDT');
 
     await sandbox.drain();
-    expect(await e.refresh(created.data.id)).toBe('SUCCESS');
+    expect(await e.followUpRound(created.data.id, { force: true })).toBe('SUCCESS');
   });
 });
 

@@ -71,6 +71,17 @@ export interface OperationType<P = unknown> {
   /** The child address the operation acts from, if any. */
   addressIdOf(payload: P): string | null;
   buildReview(payload: P, context: ReviewContext): Promise<BuiltReview>;
+  /** The requester's own reference of each item, where the form takes one: it becomes the upstream reference. */
+  clientReferences?(payload: P): Array<string | undefined>;
+  /** Upstream transactions an item names from the start (a retry names the transaction it retries). */
+  transactionIdsOf?(payload: P): Array<string | null>;
+  /** The form field a reference error belongs to (default `items.<i>.reference`). */
+  referenceField?(index: number): string;
+  /**
+   * Whether an upstream transaction found for an item shows the operation was executed. Default: it exists.
+   * A retry's transaction exists before the retry; only a change from FAILED shows the retry ran.
+   */
+  executed?(tx: { status: string }): boolean;
   /** Sends the operation once. Throws CustodyError on failure; the engine decides what it means. */
   submit(payload: P, context: SubmitContext): Promise<SubmitOutcome>;
 }

@@ -162,7 +162,8 @@ async function buildWithdrawalReview(
       networkFee: feeItem,
       networkFeeUsd: feeItem === null ? null : usdValueOf(feeItem, nativePrice),
       reference: ctx.references[index] ?? '',
-      clientReference: item.reference ?? null,
+      // The reference above is the requester's own when they gave one.
+      clientReference: null,
       note: item.note ?? null,
       metadata: item.metadata ?? null,
       aml: aml
@@ -259,12 +260,9 @@ function upstreamItems(payload: WithdrawalPayload, ctx: SubmitContext) {
     amount: item.amount,
     reference: ctx.references[index]!,
     ...(item.note ? { note: item.note } : {}),
-    // The person's own reference rides in metadata: the upstream reference is reserved for reconciliation.
-    metadata: {
-      ...(item.metadata ?? {}),
-      ...(item.reference ? { reference: item.reference } : {}),
-      consoleRequestId: ctx.requestId,
-    },
+    // The reference (the requester's own, or one derived from the request) is the upstream reference; the
+    // request id travels in metadata.
+    metadata: { ...(item.metadata ?? {}), consoleRequestId: ctx.requestId },
   }));
 }
 
@@ -276,6 +274,8 @@ export const withdrawOperation: OperationType<WithdrawalPayload> = {
   itemCount: (p) => p.items.length,
   addressIdOf: (p) => (p.source.kind === 'address' ? p.source.addressId : null),
   buildReview: (payload, ctx) => buildWithdrawalReview('withdraw', payload, ctx),
+  clientReferences: (p) => p.items.map((i) => i.reference),
+  referenceField: (index) => `rows.${index}.reference`,
   async submit(payload, ctx): Promise<SubmitOutcome> {
     const body = { assets: upstreamItems(payload, ctx) };
     const answer =
@@ -304,6 +304,8 @@ export const withdrawSignOperation: OperationType<WithdrawalPayload> = {
   itemCount: (p) => p.items.length,
   addressIdOf: () => null,
   buildReview: (payload, ctx) => buildWithdrawalReview('withdrawSign', payload, ctx),
+  clientReferences: (p) => p.items.map((i) => i.reference),
+  referenceField: (index) => `rows.${index}.reference`,
   async submit(payload, ctx): Promise<SubmitOutcome> {
     const answer = await ctx.client.withdraw.sign(
       { walletId: ctx.walletId },

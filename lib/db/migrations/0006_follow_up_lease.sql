@@ -1,0 +1,1 @@
+ALTER TABLE "operation_requests" ADD COLUMN "follow_up_lease_until" timestamp with time zone;
