@@ -1,8 +1,13 @@
 // `npm run bench`: figures, not tests. Each figure prints its own block; add new ones to FIGURES.
 import { approvalPipelineBench } from './approval-pipeline';
+import { upstreamCallsBench } from './upstream-calls';
 
 const FIGURES: Array<[string, () => Promise<Record<string, number | string>>]> = [
   ['approval pipeline (200 requests approved concurrently against the sandbox)', approvalPipelineBench],
+  [
+    'upstream calls (custody requests per page and per withdrawal request, sandbox in-process)',
+    upstreamCallsBench,
+  ],
 ];
 
 for (const [name, run] of FIGURES) {

@@ -95,7 +95,9 @@ test('a viewer sees no resend control and a direct call of the resend action is 
   await supportContext.close();
 });
 
-test('finance retries a FAILED transaction from its webhook delivery', async ({ browser }) => {
+test('finance requests a retry of a FAILED transaction; it is sent only after an admin approves', async ({
+  browser,
+}) => {
   const wallet = sandboxWallet('Treasury');
   const { page, context } = await contextAs(browser, 'finance');
   // A withdrawal far above the balance is accepted, then fails on chain ("Insufficient balance").
@@ -133,11 +135,23 @@ test('finance retries a FAILED transaction from its webhook delivery', async ({ 
   const confirm = page.getByRole('dialog', { name: 'Retry this transaction?' });
   await expect(confirm).toBeVisible();
   await expectAccessible(page);
-  await confirm.getByRole('button', { name: 'Retry', exact: true }).click();
-  await expect(page.getByText('Transaction retried')).toBeVisible();
-  await expect(page.getByText(/Now PENDING/)).toBeVisible();
-  // The retried withdrawal fails again on chain; finance is told live.
-  await expect(page.getByText('Withdrawal failed').first()).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByText(`Reference ${tx.reference}`).first()).toBeVisible();
+  await confirm.getByRole('button', { name: 'Request retry' }).click();
+  await expect(page.getByText('Retry requested')).toBeVisible();
+  // Nothing went upstream yet: the transaction is still the failed one.
+  expect(await transactionStatus(page.request, wallet, tx.id)).toBe('FAILED');
+  await page.getByRole('button', { name: 'Open request' }).click();
+  await expect(page).toHaveURL(/\/approvals\/[0-9a-f-]{36}$/);
+  const requestUrl = page.url();
+  await expect(page.getByRole('heading', { name: /^Retry withdrawal/ })).toBeVisible();
+  await expect(page.getByText('You requested this: another person must approve it.')).toBeVisible();
+
+  // Another person approves: the service retries it once.
+  const admin = await contextAs(browser, 'admin');
+  await admin.page.goto(requestUrl);
+  await admin.page.getByRole('button', { name: 'Approve' }).click();
+  await expect(admin.page.getByText(/Submitted|Failed|Success/).first()).toBeVisible();
+  // The retried withdrawal fails again on chain; the request follows it to the end.
+  await expect(admin.page.locator('[data-status="FAILED"]').first()).toBeVisible({ timeout: 30_000 });
+  await admin.context.close();
   await context.close();
 });

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # npm test: lint, type-check, unit and contract tests, production build, end-to-end tests in Chromium.
+# With TEST_DATABASE_URL (a PostgreSQL server): also the database tests on PostgreSQL and two console
+# instances sharing one database (playwright.multi.config.ts).
 # Ends with one line "N passed, M failed" over unit and end-to-end tests (a failed lint or type-check counts as one failure).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +10,15 @@ reports=$(mktemp -d)
 passed=0
 failed=0
 status=0
+
+count_playwright() { # file
+  if [ -f "$1" ]; then
+    read -r p f < <(node -e 'const s=require(process.argv[1]).stats;console.log(s.expected + s.flaky, s.unexpected)' "$1")
+    passed=$((passed + p)); failed=$((failed + f))
+  else
+    failed=$((failed + 1))
+  fi
+}
 
 count_vitest() { # file
   [ -f "$1" ] || { failed=$((failed + 1)); return; }
@@ -22,14 +33,16 @@ echo "== type-check (tsc --noEmit)"
 if ! node_modules/.bin/tsc --noEmit; then failed=$((failed + 1)); status=1; fi
 
 echo "== unit and contract tests (vitest, PGlite)"
-node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$reports/vitest.json" || status=1
+# Without TEST_DATABASE_URL here, so the database tests run on PGlite whatever the environment says.
+env -u TEST_DATABASE_URL node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$reports/vitest.json" || status=1
 count_vitest "$reports/vitest.json"
 
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "== database tests against PostgreSQL"
   node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$reports/vitest-pg.json" \
     lib/server/audit.test.ts lib/server/users.test.ts lib/server/approvals lib/server/webhooks.test.ts \
-    lib/server/webhooks.integration.test.ts lib/sandbox || status=1
+    lib/server/webhooks.integration.test.ts lib/sandbox \
+    lib/server/events.postgres.test.ts lib/db/connection.postgres.test.ts || status=1
   count_vitest "$reports/vitest-pg.json"
 fi
 
@@ -37,11 +50,12 @@ echo "== production build"
 if node_modules/.bin/next build; then
   echo "== end-to-end tests (Playwright, Chromium)"
   PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" node_modules/.bin/playwright test --reporter=list,json || status=1
-  if [ -f "$reports/playwright.json" ]; then
-    read -r p f < <(node -e 'const s=require(process.argv[1]).stats;console.log(s.expected + s.flaky, s.unexpected)' "$reports/playwright.json")
-    passed=$((passed + p)); failed=$((failed + f))
-  else
-    failed=$((failed + 1))
+  count_playwright "$reports/playwright.json"
+  if [ -n "${TEST_DATABASE_URL:-}" ]; then
+    echo "== two console instances on one PostgreSQL (Playwright, same build)"
+    PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright-multi.json" node_modules/.bin/playwright test \
+      --config playwright.multi.config.ts --reporter=list,json || status=1
+    count_playwright "$reports/playwright-multi.json"
   fi
 else
   echo "build failed"; failed=$((failed + 1)); status=1

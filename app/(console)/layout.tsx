@@ -1,9 +1,11 @@
 import { redirect } from 'next/navigation';
 import { ApprovalsCount } from '@/components/approvals/approvals-count';
 import { CommandPalette } from '@/components/command-palette/command-palette';
+import { paletteCommandsFor } from '@/components/command-palette/palette-commands';
 import { LiveEvents } from '@/components/live';
 import { AppSidebar } from '@/components/shell/app-sidebar';
 import { FreezeBanner } from '@/components/shell/freeze-banner';
+import { MobileNav } from '@/components/shell/mobile-nav';
 import { SandboxBanner } from '@/components/shell/sandbox-banner';
 import { ThemeToggle } from '@/components/shell/theme-toggle';
 import { UserMenu } from '@/components/shell/user-menu';
@@ -11,6 +13,7 @@ import { getApprovalEngine } from '@/lib/server/approvals';
 import { currentActor } from '@/lib/server/guard';
 import { navFor } from '@/lib/server/navigation';
 import { can } from '@/lib/server/permissions';
+import { listWalletConnections } from '@/lib/server/wallets';
 
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
   const actor = await currentActor();
@@ -18,6 +21,12 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
   const approvalsCount = can(actor.role, 'withdraw.approve')
     ? await (await getApprovalEngine()).countNeedingApproval(actor).catch(() => 0)
     : 0;
+  // Only what this role may open reaches the browser; the palette never decides permissions itself.
+  const wallets = can(actor.role, 'read') ? await listWalletConnections().catch(() => []) : [];
+  const commands = paletteCommandsFor(
+    actor.role,
+    wallets.map((w) => ({ id: w.id, name: w.name })),
+  );
   const nav = navFor(actor.role).map(({ href, label, icon }) => ({
     href,
     label,
@@ -31,13 +40,16 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
       <div className="flex flex-1">
         <AppSidebar items={nav} />
         <div className="flex min-w-0 flex-1 flex-col">
-          <header className="flex h-14 items-center justify-end gap-2 border-b px-4">
-            <CommandPalette />
+          <header className="flex h-14 items-center gap-2 border-b px-2 sm:px-4">
+            <MobileNav items={nav} />
+            <span className="font-semibold md:hidden">Console</span>
+            <div className="flex-1" />
+            <CommandPalette commands={commands} />
             <LiveEvents notifyWithdrawals={can(actor.role, 'withdraw.request')} />
             <ThemeToggle />
             <UserMenu name={actor.name} email={actor.email} role={actor.role} />
           </header>
-          <main id="main" className="flex-1 p-6">
+          <main id="main" className="min-w-0 flex-1 p-4 sm:p-6">
             {children}
           </main>
         </div>

@@ -7,7 +7,6 @@ import {
   approveRequestAction,
   cancelRequestAction,
   rejectRequestAction,
-  resubmitRequestAction,
 } from '@/app/(console)/approvals/actions';
 import { ContractPanels, isContractReview } from '@/components/contracts/contract-panels';
 import { isOwnKind, OperationPanels } from '@/components/swaps/operation-panels';
@@ -24,10 +23,12 @@ import {
 import { Label } from '@/components/ui/label';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { explorerUrl, formatDateTime, formatRelative, formatUsd, shortAddress } from '@/lib/format';
+import { OutcomePanel } from './outcome-panel';
+import { RetryReviewPanel } from './retry-review-panel';
 import { ReviewPanel } from './review-panel';
 import { SignedTransactions } from './signed-transactions';
 import { StatusBadge } from './status-badge';
-import { MOVING_STATUSES, type RequestDetailDto } from './types';
+import { MOVING_STATUSES, type RequestDetailDto, type RetryReview } from './types';
 
 const TIMELINE_LABELS: Record<string, string> = {
   requested: 'Requested',
@@ -42,7 +43,12 @@ const TIMELINE_LABELS: Record<string, string> = {
   submit_refused: 'Submission refused by the console',
   outcome_unknown: 'Outcome unknown',
   reconciled: 'Reconciled by reference',
-  confirmed_absent: 'Not found upstream: safe to resubmit',
+  confirmed_absent: 'Not executed: safe to resubmit',
+  duplicate_detected: 'Duplicate payment detected',
+  follow_up_parked: 'Polling stopped: waiting for a webhook or a person',
+  resolution_proposed: 'Manual resolution recorded',
+  resolution_confirmed: 'Manual resolution confirmed',
+  resolution_discarded: 'Manual resolution discarded',
   hash: 'Transaction hash',
   confirmations: 'Confirmations',
   item_succeeded: 'Transaction succeeded',
@@ -66,6 +72,11 @@ function timelineDetail(kind: string, detail: Record<string, unknown>): string {
     return String(detail.message);
   if (kind === 'submitted' && Array.isArray(detail.transactions))
     return (detail.transactions as Array<{ id: string }>).map((t) => t.id).join(', ');
+  if (kind === 'duplicate_detected' && Array.isArray(detail.transactions))
+    return `${String(detail.reference)}: ${(detail.transactions as string[]).join(', ')}`;
+  if ((kind === 'resolution_proposed' || kind === 'resolution_confirmed') && detail.verdict)
+    return `${String(detail.verdict).replace('_', ' ')}${detail.note ? `: ${String(detail.note)}` : ''}`;
+  if (kind === 'reconciled' && detail.via) return `via ${String(detail.via)}`;
   if (kind === 'requested' && detail.requiredApprovals)
     return `${String(detail.requiredApprovals)} approval(s) needed`;
   return '';
@@ -95,10 +106,7 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
   const [twoFactorCode, setTwoFactorCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
 
-  function run(
-    action: () => Promise<{ ok: boolean; error?: string; data?: { status: string } }>,
-    success: string,
-  ) {
+  function run(action: () => Promise<{ ok: boolean; error?: string }>, success: string) {
     setActionError(null);
     setNotice(null);
     startTransition(async () => {
@@ -116,6 +124,7 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
   const needsCode =
     data.requiresTwoFactor === true &&
     ((data.can.approve && data.approvals + 1 >= data.requiredApprovals) || data.can.resubmit);
+  const isRetry = (data.review as unknown as { kind?: string }).kind === 'retry';
   /** The code for the submitting call, or null (and a field error) when it is not 6 digits. */
   function codeForSubmission(): { twoFactorCode?: string } | null {
     if (!needsCode) return {};
@@ -200,17 +209,6 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
               </Button>
             </>
           ) : null}
-          {data.can.resubmit ? (
-            <Button
-              disabled={pending}
-              onClick={() => {
-                const code = codeForSubmission();
-                if (code) run(() => resubmitRequestAction({ requestId: data.id, ...code }), 'Resubmitted.');
-              }}
-            >
-              Resubmit
-            </Button>
-          ) : null}
           {data.can.cancel ? (
             <Button
               variant="outline"
@@ -257,22 +255,15 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
           <AlertDescription>Reason: {data.rejectReason}</AlertDescription>
         </Alert>
       ) : null}
-      {data.lastError && ['SUBMIT_FAILED', 'OUTCOME_UNKNOWN'].includes(data.status) ? (
-        <Alert variant="destructive">
-          <AlertTitle>{data.status === 'SUBMIT_FAILED' ? 'Submission failed' : 'Outcome unknown'}</AlertTitle>
-          <AlertDescription>
-            {data.lastError}
-            {data.status === 'OUTCOME_UNKNOWN'
-              ? data.confirmedAbsentAt
-                ? ' No upstream record carries its references: an approver may resubmit it safely.'
-                : ' The console is looking its references up upstream; it will not be sent twice.'
-              : null}
-          </AlertDescription>
-        </Alert>
-      ) : null}
+      <OutcomePanel data={data} run={run} pending={pending} codeForSubmission={codeForSubmission} />
 
       {/* Swaps and typed-data signatures bring their own review and result (kind set by their operation type). */}
-      {isContractReview(data.review) ? (
+      {isRetry ? (
+        <RetryReviewPanel
+          review={data.review as unknown as RetryReview}
+          requiredApprovals={data.requiredApprovals}
+        />
+      ) : isContractReview(data.review) ? (
         <ContractPanels review={data.review} result={data.result} />
       ) : isOwnKind(data.review) ? (
         <OperationPanels

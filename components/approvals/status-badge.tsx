@@ -14,6 +14,7 @@ const VARIANTS: Record<string, 'default' | 'secondary' | 'outline' | 'success' |
     CANCELLED: 'outline',
     SUBMIT_FAILED: 'destructive',
     OUTCOME_UNKNOWN: 'warning',
+    DUPLICATE: 'destructive',
     PENDING: 'secondary',
   };
 

@@ -73,6 +73,14 @@ export interface RequestSummaryDto {
   expiresAt: string;
 }
 
+export type ResolutionVerdict = 'paid' | 'not_paid' | 'failed';
+
+export const RESOLUTION_LABELS: Record<ResolutionVerdict, string> = {
+  paid: 'Paid: the service shows the transaction',
+  not_paid: 'Not paid: the service shows no such transaction',
+  failed: 'Failed: the service shows the transaction failed',
+};
+
 /** The review of a retry of a FAILED transaction (#1): what the service showed of the transaction. */
 export interface RetryReview {
   kind: 'retry';
@@ -122,7 +130,44 @@ export interface RequestDetailDto extends RequestSummaryDto {
     actorEmail: string | null;
     detail: Record<string, unknown>;
   }>;
-  can: { approve: boolean; cancel: boolean; resubmit: boolean };
+  can: {
+    approve: boolean;
+    cancel: boolean;
+    resubmit: boolean;
+    /** Look the request up at the service now (also wakes a parked follow-up). */
+    checkNow: boolean;
+    proposeResolution: boolean;
+    resolutionVerdicts: ResolutionVerdict[];
+    confirmResolution: boolean;
+    discardResolution: boolean;
+  };
+  /** How the console follows the request at the service. */
+  followUp: {
+    lastAttemptAt: string | null;
+    /** When the service last answered a lookup that would have shown the transaction. */
+    lastLookupAt: string | null;
+    nextAt: string | null;
+    /** Polling stopped: the request waits for a webhook or a person. */
+    parkedAt: string | null;
+    rounds: number;
+    /** Before this, "the service shows nothing" does not mean "not executed". */
+    windowEndsAt: string;
+  };
+  /** DUPLICATE: every upstream transaction seen per reference. */
+  duplicates: Array<{
+    reference: string;
+    transactions: Array<{ id: string; status: string; hash: string | null; createdAt: string | null }>;
+  }>;
+  /** A manual resolution recorded by one person (and, once confirmed, by a second). */
+  resolution: {
+    verdict: ResolutionVerdict;
+    transactionIds: string[];
+    note: string;
+    byEmail: string;
+    at: string;
+    confirmedByEmail: string | null;
+    confirmedAt: string | null;
+  } | null;
   frozen: boolean;
   isRequester: boolean;
   /** The submitting approval (and a resubmission) carries the custody service's two-factor code. */
@@ -131,6 +176,10 @@ export interface RequestDetailDto extends RequestSummaryDto {
 
 /** Statuses after which the page keeps polling (something is still moving upstream). */
 export const MOVING_STATUSES = ['APPROVED', 'SUBMITTING', 'SUBMITTED', 'OUTCOME_UNKNOWN'];
+
+/** The words an approver confirms before resubmitting a request whose first outcome was unknown. */
+export const RESUBMIT_ACKNOWLEDGEMENT =
+  'I understand the first attempt may not be visible yet, and the console found no transaction with these references: send again with the same references.';
 
 export const STATUS_LABELS: Record<string, string> = {
   PENDING_APPROVAL: 'Pending approval',
@@ -144,4 +193,5 @@ export const STATUS_LABELS: Record<string, string> = {
   CANCELLED: 'Cancelled',
   SUBMIT_FAILED: 'Submit failed',
   OUTCOME_UNKNOWN: 'Outcome unknown',
+  DUPLICATE: 'Duplicate payment',
 };

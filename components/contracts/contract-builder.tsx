@@ -7,6 +7,7 @@ import { useMemo, useState, useTransition } from 'react';
 import type { AbiFunction } from 'viem';
 import {
   estimateContractFeesAction,
+  lookUpContractSourceAction,
   readContractCallsAction,
   requestContractSignAction,
   requestContractWriteAction,
@@ -16,6 +17,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
 import {
   ERC20_PRESET,
   isReadMethod,
@@ -32,6 +34,8 @@ export interface ContractBuilderProps {
   walletId: string;
   tokens: Array<{ symbol: string; address: string }>;
   sources: Array<{ id: string; label: string; address: string }>;
+  /** `known`: the service cannot list addresses; the builder also takes an address id typed by hand. */
+  addressSource?: 'service' | 'known';
   canWrite: boolean;
   canSign: boolean;
 }
@@ -57,7 +61,17 @@ function shortAddress(a: string) {
   return a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a;
 }
 
-export function ContractBuilder({ walletId, tokens, sources, canWrite, canSign }: ContractBuilderProps) {
+export function ContractBuilder({
+  walletId,
+  tokens,
+  sources: listed,
+  canWrite,
+  canSign,
+  addressSource = 'service',
+}: ContractBuilderProps) {
+  // Child addresses typed by hand (and checked by the server) join the list for this visit.
+  const [typed, setTyped] = useState<AddressOption[]>([]);
+  const sources = [...listed, ...typed.filter((t) => !listed.some((s) => s.id === t.id))];
   const [address, setAddress] = useState(tokens[0]?.address ?? '');
   const [abiMode, setAbiMode] = useState<'erc20' | 'json'>('erc20');
   const [abiText, setAbiText] = useState('');
@@ -537,6 +551,16 @@ export function ContractBuilder({ walletId, tokens, sources, canWrite, canSign }
                 ))}
               </NativeSelect>
             </Field>
+            {addressSource === 'known' ? (
+              <AddressIdLookup
+                walletId={walletId}
+                lookUp={lookUpContractSourceAction}
+                onFound={(found) => {
+                  setTyped((list) => (list.some((s) => s.id === found.id) ? list : [...list, found]));
+                  setSource(found.id);
+                }}
+              />
+            ) : null}
             <div className="flex flex-wrap gap-2">
               {canWrite ? (
                 <Button type="button" disabled={pending || !allWrites} onClick={() => request('write')}>

@@ -1,6 +1,7 @@
 'use client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ThemeProvider } from 'next-themes';
+import { NuqsAdapter } from 'nuqs/adapters/next/app';
 import { useState } from 'react';
 import { Toaster } from '@/components/ui/toaster';
 
@@ -17,7 +18,7 @@ export function Providers({ children, nonce }: { children: React.ReactNode; nonc
       nonce={nonce}
     >
       <QueryClientProvider client={queryClient}>
-        {children}
+        <NuqsAdapter>{children}</NuqsAdapter>
         <Toaster />
       </QueryClientProvider>
     </ThemeProvider>

@@ -20,8 +20,10 @@ export function UserMenu({ name, email, role }: { name: string; email: string; r
       <DropdownMenuTrigger asChild>
         <Button variant="outline" size="sm" aria-label={`User menu for ${name}`}>
           <UserIcon aria-hidden />
-          <span>{name}</span>
-          <Badge variant="secondary">{role}</Badge>
+          <span className="hidden sm:inline">{name}</span>
+          <Badge variant="secondary" className="hidden sm:inline-flex">
+            {role}
+          </Badge>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">

@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import {
   createTypedDataRequestAction,
+  lookUpSigningAddressAction,
   previewTypedDataAction,
 } from '@/app/(console)/wallets/[walletId]/signing/actions';
 import { ReviewStep } from '@/components/approvals/review-step';
@@ -11,6 +12,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
+import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
 import {
   buildPermit,
   buildTransferWithAuthorization,
@@ -24,6 +26,8 @@ import type { TypedDataReview } from './types';
 export interface TypedDataFormProps {
   walletId: string;
   addresses: Array<{ id: string; label: string; address: string }>;
+  /** `known`: the service cannot list addresses; the form also takes an address id typed by hand. */
+  addressSource?: 'service' | 'known';
   tokens: Array<{ address: string; symbol: string; name: string; decimals: number }>;
   chainId: number | null;
 }
@@ -46,8 +50,17 @@ function randomNonce(): string {
   return `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export function TypedDataForm({ walletId, addresses, tokens, chainId }: TypedDataFormProps) {
+export function TypedDataForm({
+  walletId,
+  addresses: listed,
+  tokens,
+  chainId,
+  addressSource = 'service',
+}: TypedDataFormProps) {
   const router = useRouter();
+  // Child addresses typed by hand (and checked by the server) join the list for this visit.
+  const [typed, setTyped] = useState<AddressOption[]>([]);
+  const addresses = [...listed, ...typed.filter((t) => !listed.some((a) => a.id === t.id))];
   const [mode, setMode] = useState<Mode>('permit');
   const [addressId, setAddressId] = useState('');
   const first = tokens[0];
@@ -292,6 +305,20 @@ export function TypedDataForm({ walletId, addresses, tokens, chainId }: TypedDat
               ))}
             </NativeSelect>
           </Field>
+          {addressSource === 'known' ? (
+            <div className="sm:col-span-2">
+              <AddressIdLookup
+                walletId={walletId}
+                lookUp={lookUpSigningAddressAction}
+                onFound={(found) => {
+                  setTyped((list) => (list.some((a) => a.id === found.id) ? list : [...list, found]));
+                  setAddressId(found.id);
+                  setErrors(({ addressId: _, ...rest }) => rest);
+                  touched();
+                }}
+              />
+            </div>
+          ) : null}
           <Field id="kind" label="Kind">
             <NativeSelect
               id="kind"

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import {
   createSwapRequestAction,
+  lookUpSwapAddressAction,
   previewSwapAction,
   swapBalancesAction,
 } from '@/app/(console)/wallets/[walletId]/swaps/actions';
@@ -14,6 +15,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
+import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
 import { formatAmount } from '@/lib/format';
 import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
 import { SWAP_ORDERS, type SwapFormValues, type SwapOrder, validateSwap } from '@/lib/validation/swaps';
@@ -25,12 +27,26 @@ export interface SwapFormProps {
   addresses: Array<{ id: string; label: string; address: string }>;
   assets: Array<{ id: string; symbol: string; decimals: number; priceUsd: string | null }>;
   initialAddressId?: string;
+  /** `known`: the service cannot list addresses; the form also takes an address id typed by hand. */
+  addressSource?: 'service' | 'known';
+  /** False when the service has no balances endpoint: balances are unknown and not checked here. */
+  balancesAvailable?: boolean;
 }
 
 type Values = Omit<SwapFormValues, 'walletId'>;
 
-export function SwapForm({ walletId, addresses, assets, initialAddressId }: SwapFormProps) {
+export function SwapForm({
+  walletId,
+  addresses: listed,
+  assets,
+  initialAddressId,
+  addressSource = 'service',
+  balancesAvailable = true,
+}: SwapFormProps) {
   const router = useRouter();
+  // Child addresses typed by hand (and checked by the server) join the list for this visit.
+  const [typed, setTyped] = useState<AddressOption[]>([]);
+  const addresses = [...listed, ...typed.filter((t) => !listed.some((a) => a.id === t.id))];
   const [values, setValues] = useState<Values>({
     addressId: initialAddressId ?? '',
     fromAssetId: '',
@@ -46,7 +62,7 @@ export function SwapForm({ walletId, addresses, assets, initialAddressId }: Swap
 
   const balances = useQuery({
     queryKey: ['swaps', 'balances', walletId, values.addressId],
-    enabled: values.addressId !== '',
+    enabled: values.addressId !== '' && balancesAvailable,
     queryFn: async () => {
       const result = await swapBalancesAction({ walletId, addressId: values.addressId });
       if (!result.ok) throw new Error(result.error);
@@ -132,7 +148,25 @@ export function SwapForm({ walletId, addresses, assets, initialAddressId }: Swap
             ))}
           </NativeSelect>
         </Field>
-        {values.addressId && balances.isPending ? <Skeleton className="h-5 w-64" /> : null}
+        {addressSource === 'known' ? (
+          <AddressIdLookup
+            walletId={walletId}
+            lookUp={lookUpSwapAddressAction}
+            onFound={(found) => {
+              setTyped((list) => (list.some((a) => a.id === found.id) ? list : [...list, found]));
+              set('addressId', found.id);
+            }}
+          />
+        ) : null}
+        {balancesAvailable ? null : (
+          <p className="text-sm text-muted-foreground">
+            Balances are not available from this service. The amount is not checked against a balance here;
+            the custody service refuses what the address cannot pay.
+          </p>
+        )}
+        {values.addressId && balancesAvailable && balances.isPending ? (
+          <Skeleton className="h-5 w-64" />
+        ) : null}
         {balances.error ? (
           <Alert variant="destructive">
             <AlertDescription>Could not read the balances: {balances.error.message}</AlertDescription>

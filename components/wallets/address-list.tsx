@@ -3,7 +3,6 @@ import { SearchIcon } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, useTransition } from 'react';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input, NativeSelect } from '@/components/ui/input';
@@ -17,6 +16,7 @@ import type { AddressPage } from '@/lib/wallet-view';
 import { AddressText } from './address-text';
 import { AmlBadge } from './aml-badge';
 import { useAddressPage } from './queries';
+import { ServiceError } from './service-error';
 
 export interface AddressListProps {
   walletId: string;
@@ -117,10 +117,11 @@ export function AddressList({
       </form>
 
       {error ? (
-        <Alert variant="destructive">
-          <AlertTitle>Could not read the addresses</AlertTitle>
-          <AlertDescription>{error}</AlertDescription>
-        </Alert>
+        <ServiceError
+          title="Could not read the addresses"
+          message={error}
+          onRetry={() => void query.refetch()}
+        />
       ) : !page ? (
         <div role="status" aria-label="Loading addresses" className="grid gap-2">
           {[0, 1, 2, 3, 4].map((i) => (

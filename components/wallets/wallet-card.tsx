@@ -5,6 +5,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatUsd } from '@/lib/format';
+import { TOTAL_SOURCE_NOTE, walletTotal } from '@/lib/wallet-total';
 import type { WalletView } from '@/lib/wallet-view';
 import { AddressText } from './address-text';
 import { NetworkBadge } from './network-badge';
@@ -30,12 +31,13 @@ export function WalletCard({ connection, initial }: WalletCardProps) {
   const view = query.data;
   const error = view ? null : query.error ? query.error.message : initial.ok ? null : initial.error;
   const wallet = view?.wallet;
+  const total = view ? walletTotal(view) : null;
   const headingId = `wallet-${connection.id}-name`;
   const chainName = wallet?.blockchain.name ?? connection.blockchain;
   const network = wallet?.network ?? connection.network;
 
   return (
-    <Card aria-labelledby={headingId} role="article" className="flex flex-col">
+    <Card aria-labelledby={headingId} role="article" className="flex min-w-0 flex-col">
       <CardHeader>
         <div className="flex items-start justify-between gap-2">
           <CardTitle id={headingId} className="text-base">
@@ -80,9 +82,10 @@ export function WalletCard({ connection, initial }: WalletCardProps) {
           <dl className="grid grid-cols-3 gap-3 text-sm">
             <div className="col-span-3">
               <dt className="text-muted-foreground">Total balance</dt>
-              <dd className="text-2xl font-semibold tabular-nums">
-                {formatUsd(wallet.analytics.currentBalance)}
-              </dd>
+              <dd className="text-2xl font-semibold tabular-nums">{formatUsd(total?.usd)}</dd>
+              {total ? (
+                <dd className="text-xs text-muted-foreground">{TOTAL_SOURCE_NOTE[total.source]}</dd>
+              ) : null}
             </div>
             <div>
               <dt className="text-muted-foreground">Assets</dt>

@@ -1,9 +1,11 @@
 'use client';
+import { ScrollTable } from '@/components/shell/scroll-table';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatAmount, formatDateTime, formatUsd } from '@/lib/format';
+import { TOTAL_SOURCE_NOTE, walletTotal } from '@/lib/wallet-total';
 import type { WalletView } from '@/lib/wallet-view';
 import { AddressText } from './address-text';
 import { BalanceChart } from './balance-chart';
@@ -25,9 +27,12 @@ export function WalletOverview({ walletId, initial }: { walletId: string; initia
   const { wallet, balances } = view;
   const config = wallet.configurations;
   const settlementRules = config?.autoSettlement.rules ?? [];
+  const total = walletTotal(view);
 
   return (
-    <div className="grid gap-6">
+    // grid-cols-1 (minmax(0, 1fr)) lets the column shrink to a phone's width; wide tables scroll inside
+    // their card instead of widening the page.
+    <div className="grid grid-cols-1 gap-6">
       {query.isError ? (
         <Alert variant="destructive">
           <AlertTitle>Could not refresh this wallet</AlertTitle>
@@ -37,16 +42,15 @@ export function WalletOverview({ walletId, initial }: { walletId: string; initia
         </Alert>
       ) : null}
 
-      <section aria-labelledby="totals-heading" className="grid gap-4 sm:grid-cols-3">
+      <section aria-labelledby="totals-heading" className="grid grid-cols-1 gap-4 sm:grid-cols-3">
         <h2 id="totals-heading" className="sr-only">
           Totals
         </h2>
         <Card>
           <CardHeader>
             <CardDescription>Total balance</CardDescription>
-            <p className="text-2xl font-semibold tabular-nums">
-              {formatUsd(wallet.analytics.currentBalance)}
-            </p>
+            <p className="text-2xl font-semibold tabular-nums">{formatUsd(total.usd)}</p>
+            <p className="text-xs text-muted-foreground">{TOTAL_SOURCE_NOTE[total.source]}</p>
           </CardHeader>
         </Card>
         <Card>
@@ -55,6 +59,7 @@ export function WalletOverview({ walletId, initial }: { walletId: string; initia
             <p className="text-2xl font-semibold tabular-nums">
               {formatUsd(wallet.analytics.unsweptBalance)}
             </p>
+            <p className="text-xs text-muted-foreground">{TOTAL_SOURCE_NOTE.service}</p>
           </CardHeader>
         </Card>
         <Card>
@@ -65,8 +70,8 @@ export function WalletOverview({ walletId, initial }: { walletId: string; initia
         </Card>
       </section>
 
-      <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
-        <Card>
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <Card className="min-w-0">
           <CardHeader>
             <CardTitle id="assets-heading">Assets</CardTitle>
             <CardDescription>
@@ -79,7 +84,7 @@ export function WalletOverview({ walletId, initial }: { walletId: string; initia
             {balances.length === 0 ? (
               <p className="text-sm text-muted-foreground">This wallet has no assets.</p>
             ) : (
-              <Table aria-labelledby="assets-heading">
+              <ScrollTable aria-labelledby="assets-heading" regionLabel="Assets table">
                 <TableHeader>
                   <TableRow>
                     <TableHead scope="col">Asset</TableHead>
@@ -111,11 +116,21 @@ export function WalletOverview({ walletId, initial }: { walletId: string; initia
                     </TableRow>
                   ))}
                 </TableBody>
-              </Table>
+                {total.source === 'assets' ? (
+                  <tfoot>
+                    <TableRow className="font-medium">
+                      <TableCell>Total</TableCell>
+                      <TableCell />
+                      <TableCell className="text-right tabular-nums">{formatUsd(total.usd)}</TableCell>
+                      <TableCell />
+                    </TableRow>
+                  </tfoot>
+                ) : null}
+              </ScrollTable>
             )}
           </CardContent>
         </Card>
-        <Card>
+        <Card className="min-w-0">
           <CardHeader>
             <CardTitle>Balance by asset</CardTitle>
           </CardHeader>
@@ -133,7 +148,7 @@ export function WalletOverview({ walletId, initial }: { walletId: string; initia
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+          <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
             <div className="flex items-center justify-between gap-2 border-b pb-2">
               <dt>Auto-settlement</dt>
               <dd className="flex items-center gap-2">
@@ -181,7 +196,7 @@ export function WalletOverview({ walletId, initial }: { walletId: string; initia
             <div className="flex items-center justify-between gap-2 border-b pb-2">
               <dt>Webhook URL</dt>
               <dd
-                className="truncate font-mono text-xs"
+                className="min-w-0 truncate font-mono text-xs"
                 title={wallet.apiCredential?.webhookUrl ?? undefined}
               >
                 {wallet.apiCredential?.webhookUrl ?? 'None'}

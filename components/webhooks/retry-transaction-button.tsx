@@ -1,7 +1,9 @@
 'use client';
-// Retry of a FAILED transaction (#1), for finance and admin. The server checks the status again.
+// Requests a retry of a FAILED transaction (#1), for finance and admin: an approval request, sent only after
+// another person approves. The server checks the status again.
 import { useQueryClient } from '@tanstack/react-query';
 import { RotateCcw } from 'lucide-react';
+import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { toast } from 'sonner';
 import { retryTransactionAction } from '@/app/(console)/wallets/[walletId]/_actions/retry-transaction';
@@ -16,7 +18,6 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
-import { transactionKeys, walletKeys, webhookKeys } from '@/lib/query-keys';
 
 export interface RetryTransactionButtonProps {
   walletId: string;
@@ -35,24 +36,19 @@ export function RetryTransactionButton({
   const [open, setOpen] = useState(false);
   const [pending, startTransition] = useTransition();
   const queryClient = useQueryClient();
+  const router = useRouter();
   if (transaction.status !== 'FAILED') return null;
 
   const confirm = () =>
     startTransition(async () => {
       const result = await retryTransactionAction({ walletId, transactionId: transaction.id });
       if (result.ok) {
-        toast.success('Transaction retried', {
-          description: `Now ${result.data.status}. Reference ${result.data.reference}.`,
+        toast.success('Retry requested', {
+          description: 'Another person must approve it before it is sent.',
+          action: { label: 'Open request', onClick: () => router.push(`/approvals/${result.data.id}`) },
         });
         setOpen(false);
-        for (const queryKey of [
-          transactionKeys.all(walletId),
-          transactionKeys.detail(walletId, transaction.id),
-          webhookKeys.all(walletId),
-          walletKeys.detail(walletId),
-        ]) {
-          void queryClient.invalidateQueries({ queryKey });
-        }
+        void queryClient.invalidateQueries({ queryKey: ['approvals'] });
         onRetried?.();
       } else {
         toast.error('Retry refused', { description: result.error });
@@ -71,9 +67,9 @@ export function RetryTransactionButton({
         <DialogHeader>
           <DialogTitle>Retry this transaction?</DialogTitle>
           <DialogDescription>
-            The custody service submits the failed {transaction.type?.toLowerCase() ?? 'transaction'}{' '}
-            {transaction.reference ? `(reference ${transaction.reference}) ` : ''}again. It goes back to
-            PENDING and settles or fails again on chain.
+            This requests a retry of the failed {transaction.type?.toLowerCase() ?? 'transaction'}{' '}
+            {transaction.reference ? `(reference ${transaction.reference}) ` : ''}. Retrying moves money
+            again, so another person approves it first; then the custody service submits it once more.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>
@@ -83,7 +79,7 @@ export function RetryTransactionButton({
             </Button>
           </DialogClose>
           <Button onClick={confirm} disabled={pending}>
-            {pending ? 'Retrying…' : 'Retry'}
+            {pending ? 'Requesting…' : 'Request retry'}
           </Button>
         </DialogFooter>
       </DialogContent>

@@ -6,6 +6,7 @@ import { useMemo, useState, useTransition } from 'react';
 import { type FieldErrors, type Resolver, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import {
   createWithdrawalRequestAction,
+  lookUpWithdrawSourceAction,
   previewWithdrawalAction,
   sourceBalancesAction,
 } from '@/app/(console)/wallets/[walletId]/withdraw/actions';
@@ -16,6 +17,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
 import { formatAmount, formatUsd } from '@/lib/format';
 import { checkRecipientAddress } from '@/lib/validation/addresses';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';
@@ -40,6 +42,9 @@ export interface WithdrawFormProps {
       priceUsd: string | null;
     }>;
     sources: Array<{ id: string; label: string; address: string }>;
+    /** `known`: the service cannot list addresses; the form also takes an address id typed by hand. */
+    addressSource: 'service' | 'known';
+    balances: 'available' | 'unsupported' | 'failed';
   };
   canSign: boolean;
 }
@@ -92,10 +97,16 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
   const [csvErrors, setCsvErrors] = useState<CsvLineError[]>([]);
   const [csvNote, setCsvNote] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
+  // Child addresses typed by hand (and checked by the server) join the list for this visit.
+  const [typedSources, setTypedSources] = useState<AddressOption[]>([]);
+  const sources = [
+    ...context.sources,
+    ...typedSources.filter((t) => !context.sources.some((s) => s.id === t.id)),
+  ];
 
   const childBalances = useQuery({
     queryKey: ['withdraw-source-balances', context.wallet.id, source],
-    enabled: source !== 'master',
+    enabled: source !== 'master' && context.balances !== 'unsupported',
     queryFn: async () => {
       const result = await sourceBalancesAction({ walletId: context.wallet.id, addressId: source });
       if (!result.ok) throw new Error(result.error);
@@ -271,17 +282,36 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
           </Field>
           <Field id="source" label="From" error={formState.errors.source?.message}>
             <NativeSelect id="source" {...register('source')}>
-              {(kind === 'withdrawSign'
-                ? context.sources.filter((s) => s.id === 'master')
-                : context.sources
-              ).map((s) => (
+              {(kind === 'withdrawSign' ? sources.filter((s) => s.id === 'master') : sources).map((s) => (
                 <option key={s.id} value={s.id}>
                   {s.label}
                 </option>
               ))}
             </NativeSelect>
           </Field>
+          {context.addressSource === 'known' && kind !== 'withdrawSign' ? (
+            <div className="sm:col-span-2">
+              <AddressIdLookup
+                walletId={context.wallet.id}
+                lookUp={lookUpWithdrawSourceAction}
+                onFound={(found) => {
+                  setTypedSources((list) => (list.some((s) => s.id === found.id) ? list : [...list, found]));
+                  setValue('source', found.id, { shouldValidate: true });
+                }}
+              />
+            </div>
+          ) : null}
         </div>
+        {context.balances === 'unsupported' ? (
+          <p className="text-sm text-muted-foreground">
+            Balances are not available from this service. The request is not checked against a balance here;
+            the custody service refuses what the source cannot pay.
+          </p>
+        ) : context.balances === 'failed' && source === 'master' ? (
+          <p className="text-sm text-muted-foreground">
+            Balances could not be read just now. The request is not checked against a balance here.
+          </p>
+        ) : null}
 
         {rows.fields.map((field, index) => {
           const row = watched[index];

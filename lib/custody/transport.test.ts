@@ -230,7 +230,7 @@ describe('timeouts', () => {
     expect(error.kind).toBe('timeout');
   });
 
-  it('uses the configured timeout on every attempt (fake timers)', async () => {
+  it('uses the configured timeout on every attempt while the budget lasts (fake timers)', async () => {
     vi.useFakeTimers();
     const { fetch, calls } = f.fakeFetch(() => new Promise<Response>(() => {}));
     const { t, sleep } = transport(fetch, { timeoutMs: 1_000, retries: 2 });
@@ -244,6 +244,131 @@ describe('timeouts', () => {
     expect(error.kind).toBe('timeout');
     expect(calls).toHaveLength(3);
     expect(sleep).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('read budget', () => {
+  it('tries a read twice by default', async () => {
+    const { fetch, calls } = f.fakeFetch(() => f.json({ statusCode: 503, message: 'Unavailable' }, 503));
+    const error = await failure(transport(fetch).t.request(read));
+    expect(error.message).toBe('Unavailable');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('cuts an attempt to what is left of the budget and starts no retry after it (fake timers)', async () => {
+    vi.useFakeTimers();
+    const { fetch, calls } = f.fakeFetch(() => new Promise<Response>(() => {}));
+    const t = createTransport({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch,
+      timeoutMs: 15_000,
+      budgetMs: 8_000,
+      retries: 3,
+    });
+    let settled = false;
+    const pending = failure(t.request(read)).finally(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(7_999);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await pending;
+    expect(error.kind).toBe('timeout');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.signal?.aborted).toBe(true);
+  });
+
+  it('gives the retry only the rest of the budget (fake timers)', async () => {
+    vi.useFakeTimers();
+    const { fetch, calls } = f.fakeFetch(() => new Promise<Response>(() => {}));
+    const t = createTransport({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch,
+      timeoutMs: 5_000,
+      budgetMs: 8_000,
+      retries: 3,
+      random: () => 0,
+      sleep: async () => {},
+    });
+    let settled = false;
+    const pending = failure(t.request(read)).finally(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await pending).kind).toBe('timeout');
+    // 8 s spent: nothing is left for a third attempt.
+    expect(calls).toHaveLength(2);
+  });
+
+  it('starts no retry when the rest of the budget cannot cover an attempt', async () => {
+    let clock = 0;
+    const { fetch, calls } = f.fakeFetch(() => {
+      clock += 7_500;
+      return f.json({ statusCode: 502, message: 'Bad gateway' }, 502);
+    });
+    const { t, sleep } = transport(fetch, { budgetMs: 8_000, retries: 3, now: () => clock });
+    const error = await failure(t.request(read));
+    expect(error.message).toBe('Bad gateway');
+    expect(calls).toHaveLength(1);
+    expect(sleep).not.toHaveBeenCalled();
+  });
+
+  it('fails at once with the service message when Retry-After is beyond the rest of the budget', async () => {
+    const { fetch, calls } = f.fakeFetch(() =>
+      f.json({ statusCode: 429, message: 'Slow down, please' }, 429, { 'retry-after': '10' }),
+    );
+    const { t, sleep } = transport(fetch, { budgetMs: 8_000 });
+    const error = await failure(t.request(read));
+    expect(calls).toHaveLength(1);
+    expect(sleep).not.toHaveBeenCalled();
+    expect(error.message).toBe('Slow down, please');
+    expect(error.retryAfterMs).toBe(10_000);
+  });
+
+  it('shortens a backoff to fit the budget', async () => {
+    const { fetch, calls } = f.fakeFetch((_call, index) =>
+      index === 0
+        ? f.json({ statusCode: 503, message: 'Unavailable' }, 503)
+        : f.json(f.envelope(f.beneficiary())),
+    );
+    const { t, sleep } = transport(fetch, {
+      budgetMs: 2_000,
+      minAttemptMs: 500,
+      backoffMs: 10_000,
+      maxBackoffMs: 10_000,
+      random: () => 0.999,
+      now: () => 0,
+    });
+    await t.request(read);
+    expect(calls).toHaveLength(2);
+    expect(sleep).toHaveBeenCalledExactlyOnceWith(1_500);
+  });
+
+  it('does not cut a money-moving call to the read budget (fake timers)', async () => {
+    vi.useFakeTimers();
+    const { fetch, calls } = f.fakeFetch(() => new Promise<Response>(() => {}));
+    const t = createTransport({ baseUrl: BASE, apiKey: API_KEY, fetch, timeoutMs: 15_000, budgetMs: 1_000 });
+    let settled = false;
+    const pending = failure(t.request(withdraw)).finally(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(14_999);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await pending;
+    expect(error.kind).toBe('timeout');
+    expect(error.outcomeUnknown).toBe(true);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('rejects a budget that is not positive', () => {
+    expect(() => createTransport({ baseUrl: BASE, apiKey: API_KEY, budgetMs: 0 })).toThrow(/budgetMs/);
   });
 });
 

@@ -1,6 +1,6 @@
 import 'server-only';
-// HTTP to the custody API: auth header, timeout, envelope validation, error mapping, and retries for
-// reads only.
+// HTTP to the custody API: auth header, timeouts, envelope validation, error mapping, and retries for
+// reads only, inside one time budget per read.
 import type { z } from 'zod';
 import { CustodyError, type CustodyErrorIssue, genericMessage } from './errors';
 
@@ -12,8 +12,18 @@ export interface TransportOptions {
   baseUrl: string;
   apiKey: string;
   fetch?: FetchLike;
-  /** Per attempt, covering the answer's body too. */
+  /**
+   * Per attempt, covering the answer's body too. A non-idempotent call (money-moving, signing) gets exactly
+   * this; an idempotent one gets at most this and never more than what is left of its budget.
+   */
   timeoutMs?: number;
+  /**
+   * Total time of one idempotent call, retries and waits included: a page waits at most this long for a
+   * failing or hanging service before it can show the service's message.
+   */
+  budgetMs?: number;
+  /** A retry starts only when at least this much of the budget is left after the wait. */
+  minAttemptMs?: number;
   /** Extra attempts for idempotent calls; non-idempotent calls are sent once. */
   retries?: number;
   /** Base of the exponential backoff: attempt n waits up to backoffMs * 2^n (full jitter). */
@@ -23,6 +33,8 @@ export interface TransportOptions {
   maxRetryAfterMs?: number;
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** Clock of the budget (milliseconds). */
+  now?: () => number;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -102,17 +114,21 @@ export function createTransport(options: TransportOptions): Transport {
   const {
     apiKey,
     timeoutMs = 15_000,
-    retries = 3,
+    budgetMs = 8_000,
+    minAttemptMs = 1_000,
+    retries = 1,
     backoffMs = 250,
     maxBackoffMs = 5_000,
     maxRetryAfterMs = 30_000,
     random = Math.random,
     sleep = defaultSleep,
+    now = Date.now,
   } = options;
   if (!apiKey) throw new TypeError('Custody transport: apiKey is required');
   if (!URL.canParse(options.baseUrl))
     throw new TypeError('Custody transport: baseUrl must be an absolute URL');
   if (!(timeoutMs > 0)) throw new TypeError('Custody transport: timeoutMs must be positive');
+  if (!(budgetMs > 0)) throw new TypeError('Custody transport: budgetMs must be positive');
   if (!Number.isInteger(retries) || retries < 0) {
     throw new TypeError('Custody transport: retries must be a non-negative integer');
   }
@@ -122,7 +138,7 @@ export function createTransport(options: TransportOptions): Transport {
   // An upstream message may echo what it was sent; the key must not travel on in an error.
   const redact = (text: string) => text.split(apiKey).join('[redacted]');
 
-  async function attempt<T>(spec: RequestSpec<T>, url: string): Promise<T> {
+  async function attempt<T>(spec: RequestSpec<T>, url: string, attemptTimeoutMs: number): Promise<T> {
     const where = { method: spec.method, path: spec.path };
     const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': apiKey };
     let body: string | undefined;
@@ -136,7 +152,7 @@ export function createTransport(options: TransportOptions): Transport {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, timeoutMs);
+    }, attemptTimeoutMs);
 
     let response: Response;
     let text: string;
@@ -211,24 +227,39 @@ export function createTransport(options: TransportOptions): Transport {
     return parsed.data;
   }
 
-  function delayBeforeRetry(attemptIndex: number, retryAfterMs: number | undefined): number | undefined {
+  /**
+   * The wait before the next attempt, or undefined when there is to be none: a Retry-After beyond the cap
+   * or beyond what is left of the budget fails now with the service's message, rather than after a wait
+   * that could not end in an answer anyway.
+   */
+  function delayBeforeRetry(
+    attemptIndex: number,
+    retryAfterMs: number | undefined,
+    leftMs: number,
+  ): number | undefined {
+    // A small budget still leaves room for a retry: the floor never exceeds a quarter of it.
+    const room = leftMs - Math.min(minAttemptMs, budgetMs / 4);
+    if (room < 0) return undefined;
     const ceiling = Math.min(maxBackoffMs, backoffMs * 2 ** attemptIndex);
-    const jittered = Math.floor(random() * ceiling);
+    const jittered = Math.min(Math.floor(random() * ceiling), room);
     if (retryAfterMs === undefined) return jittered;
-    if (retryAfterMs > maxRetryAfterMs) return undefined;
+    if (retryAfterMs > maxRetryAfterMs || retryAfterMs > room) return undefined;
     return Math.max(retryAfterMs, jittered);
   }
 
   return {
     async request<T>(spec: RequestSpec<T>): Promise<T> {
       const url = baseUrl + spec.path + buildQuery(spec.query);
+      // Only retried calls run on a budget; a money-moving call is sent once with its own timeout.
       const attempts = spec.idempotent ? retries + 1 : 1;
+      const started = now();
+      const left = () => (spec.idempotent ? budgetMs - (now() - started) : Number.POSITIVE_INFINITY);
       for (let index = 0; ; index++) {
         try {
-          return await attempt(spec, url);
+          return await attempt(spec, url, Math.max(1, Math.min(timeoutMs, left())));
         } catch (error) {
           if (!(error instanceof CustodyError) || !error.retryable || index + 1 >= attempts) throw error;
-          const delay = delayBeforeRetry(index, error.retryAfterMs);
+          const delay = delayBeforeRetry(index, error.retryAfterMs, left());
           if (delay === undefined) throw error;
           await sleep(delay);
         }

@@ -19,13 +19,25 @@ export interface OpenOptions {
   /** PGlite data directory; `memory://` for a throw-away in-memory database. */
   dataDir?: string;
   schema?: Record<string, unknown>;
+  /**
+   * PostgreSQL only: told when an idle pooled connection breaks (server restart, `pg_terminate_backend`).
+   * The pool drops that connection and opens a new one for the next query; without a listener the pool's
+   * error event would be an uncaught exception.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
-export async function openDatabase({ url, dataDir, schema = {} }: OpenOptions): Promise<DatabaseHandle> {
+export async function openDatabase({
+  url,
+  dataDir,
+  schema = {},
+  onConnectionError = () => {},
+}: OpenOptions): Promise<DatabaseHandle> {
   if (url) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const pool = new Pool({ connectionString: url, max: 10 });
+    pool.on('error', (error) => onConnectionError(error));
     const db = drizzle({ client: pool, schema }) as unknown as AnyDb;
     return { db, kind: 'postgres', client: pool, close: () => pool.end() };
   }
@@ -41,6 +53,9 @@ export async function openDatabase({ url, dataDir, schema = {} }: OpenOptions): 
   return { db, kind: 'pglite', client, close: () => client.close() };
 }
 
+/** Advisory lock key that serializes migrations across instances sharing one PostgreSQL database. */
+export const MIGRATIONS_LOCK_KEY = 7301;
+
 export async function runMigrations(
   handle: DatabaseHandle,
   migrationsFolder: string,
@@ -49,8 +64,16 @@ export async function runMigrations(
   const config = { migrationsFolder, migrationsTable, migrationsSchema: 'public' };
   if (handle.kind === 'postgres') {
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    // biome-ignore lint/suspicious/noExplicitAny: migrator wants the driver-specific database type.
-    await migrate(handle.db as any, config);
+    const { sql } = await import('drizzle-orm');
+    // Console instances starting together on one empty database would each create the migrations table and
+    // apply the same migrations (and fail on the duplicate). A transaction on a pooled connection of its own
+    // holds an advisory lock while the migrator runs on the others: the next instance waits, then finds
+    // nothing left to apply.
+    await handle.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATIONS_LOCK_KEY})`);
+      // biome-ignore lint/suspicious/noExplicitAny: migrator wants the driver-specific database type.
+      await migrate(handle.db as any, config);
+    });
   } else {
     const { migrate } = await import('drizzle-orm/pglite/migrator');
     // biome-ignore lint/suspicious/noExplicitAny: as above.

@@ -9,8 +9,10 @@ import type { AnyDb } from '@/lib/db/types';
 import { countUnsettled, mineBlock, processPending } from './chain';
 import { Catalog, HttpError, type Logger, loadKeyRing, type SealedSecrets } from './context';
 import { SandboxCore } from './core';
-import { sandboxBeneficiaries, sandboxMeta } from './db/schema';
-import { totpCode } from './keys';
+import { sandboxBeneficiaries, sandboxBlockchains, sandboxMeta } from './db/schema';
+import { SEED_LOCK_KEY, TICK_LOCK_KEY, withDatabaseLock } from './exclusive';
+import { type ConsumedFaults, FaultStore } from './faults';
+import { hashApiKey, totpCode } from './keys';
 import { openApiDocument } from './openapi';
 import { Operations } from './operations';
 import {
@@ -18,6 +20,7 @@ import {
   authorizeWallet,
   envelope,
   errorResponse,
+  isExtensionRoute,
   matchRoute,
   RateLimiter,
   readBody,
@@ -26,6 +29,8 @@ import { isSeeded, seedSandbox } from './seed';
 import { countQueued, deliverDue } from './webhooks';
 
 export { WEBHOOK_EVENTS } from './core';
+export { EXTENSION_PATH_PATTERNS, EXTENSION_ROUTES, isExtensionRequest } from './extensions';
+export type { WalletFaults } from './faults';
 export { signWebhookBody } from './webhooks';
 
 export interface SandboxOptions {
@@ -58,6 +63,8 @@ export interface SandboxOptions {
   logger?: Logger;
   /** Default: lib/sandbox/db/migrations under the working directory. */
   migrationsFolder?: string;
+  /** SANDBOX_SPEC_ONLY: every wallet starts with the extension endpoints off (POST /control/faults turns them on). */
+  specOnly?: boolean;
 }
 
 export interface SandboxCredentials {
@@ -89,10 +96,16 @@ export interface Sandbox {
   fetch: typeof fetch;
   /** Starts the block timer (one tick per blockTimeMs). */
   start(): void;
-  /** Stops the timer and waits for the running tick and deliveries. */
+  /**
+   * Stops the timer and waits for the running tick and deliveries. Calls held by a `delayNextMs` fault
+   * execute at once and are waited for too.
+   */
   stop(): Promise<void>;
-  /** Mines one block: inclusion, confirmations, settlement, sweeps, then due webhook deliveries. */
-  tick(): Promise<void>;
+  /**
+   * Mines one block: inclusion, confirmations, settlement, sweeps, then due webhook deliveries. False when
+   * another instance on the same database was mining at that moment, so this one skipped the block.
+   */
+  tick(): Promise<boolean>;
   /** Ticks until no transaction or sweep is left to settle (bounded). */
   settleAll(maxBlocks?: number): Promise<number>;
   /** Attempts queued deliveries; `ignoreSchedule` runs retries now instead of after their backoff. */
@@ -106,6 +119,25 @@ export interface Sandbox {
 
 export const CREDENTIALS_FILE = 'sandbox-credentials.json';
 
+const DROPPED = Symbol('answer dropped');
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const now = options.now ?? Date.now;
   const logger: Logger = options.logger ?? {
@@ -118,12 +150,15 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     client: undefined,
     close: async () => {},
   } as DatabaseHandle;
-  await runMigrations(
-    handle,
-    options.migrationsFolder ?? path.join(process.cwd(), 'lib/sandbox/db/migrations'),
-    '__sandbox_migrations',
-  );
-  if (!(await isSeeded(options.db))) {
+  // Instances starting together on one empty database must neither migrate nor seed twice: the second
+  // waits for the first, then finds the schema current and the seed marker present.
+  await withDatabaseLock(options.db, options.dbKind, SEED_LOCK_KEY, 'wait', async () => {
+    await runMigrations(
+      handle,
+      options.migrationsFolder ?? path.join(process.cwd(), 'lib/sandbox/db/migrations'),
+      '__sandbox_migrations',
+    );
+    if (await isSeeded(options.db)) return;
     await seedSandbox({
       db: options.db,
       seed: options.seed,
@@ -132,7 +167,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       now: now(),
       confirmations: options.confirmations ?? 3,
     });
-  }
+  });
   const catalog = new Catalog();
   await catalog.load(options.db, options.encryptionKey);
   const [secretsRow] = await options.db.select().from(sandboxMeta).where(eq(sandboxMeta.key, 'secrets'));
@@ -175,6 +210,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
   });
   const ops = new Operations(core);
+  const faults = new FaultStore(options.specOnly ?? false);
+  /** Calls held by a `delayNextMs` fault; stop() ends their wait early. */
+  const delayed = new Set<{ wake: () => void; done: Promise<unknown> }>();
   const limiter = new RateLimiter(
     options.rateLimit?.limit ?? 600,
     options.rateLimit?.windowMs ?? 10_000,
@@ -234,7 +272,32 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
   await writeCredentials();
 
-  async function handleRequest(request: Request): Promise<Response> {
+  /** Spec-only mode is per wallet; a request without a known key gets the sandbox-wide default. */
+  function specOnlyFor(request: Request): boolean {
+    const key = request.headers.get('x-api-key');
+    const wallet = key ? catalog.walletByKeyHash.get(hashApiKey(key)) : undefined;
+    return wallet ? faults.get(wallet.id).specOnly : (options.specOnly ?? false);
+  }
+
+  /** Waits out a delay fault; stop() may end the wait early so no call is left behind. */
+  function holdFor(ms: number, call: () => Promise<Response>): Promise<Response> {
+    let wake = () => {};
+    const waited = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    const done = waited.then(call);
+    const entry = { wake, done };
+    delayed.add(entry);
+    done.finally(() => delayed.delete(entry)).catch(() => {});
+    return done;
+  }
+
+  /** The answer to one request, or DROPPED when a fault control has it lost after execution. */
+  async function respond(request: Request): Promise<Response | typeof DROPPED> {
     const url = new URL(request.url);
     let pathname = url.pathname.replace(/\/+$/, '') || '/';
     if (pathname === '/sandbox' || pathname.startsWith('/sandbox/'))
@@ -244,9 +307,14 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       return Response.json(openApiDocument(options.baseUrl));
     }
     const match = matchRoute(method, pathname);
-    if (match === undefined) return errorResponse(404, `Cannot ${method} ${pathname}`);
+    const unknownPath = () => errorResponse(404, `Cannot ${method} ${pathname}`);
+    if (match === undefined) return unknownPath();
     if (match === 'method-not-allowed')
       return errorResponse(405, `Method ${method} is not allowed on ${pathname}`);
+    // A service with the spec alone has no such path: same answer as any unknown one.
+    if (isExtensionRoute(match.route) && specOnlyFor(request)) return unknownPath();
+    let consumed: ConsumedFaults = { delayMs: 0, drop: false };
+    let response: Response;
     try {
       const { wallet: keyWallet, keyHash } = authenticate(catalog, request);
       const retryAfter = limiter.hit(keyHash);
@@ -256,24 +324,80 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         });
       }
       const wallet = authorizeWallet(catalog, keyWallet, match.params.walletId);
+      // Read before any delay: the body must not depend on a caller that may have gone away meanwhile.
       const body = match.route.body ? await readBody(request, match.route.body) : undefined;
-      const handler = match.route.handler(ops);
-      const result = await handler({ wallet, params: match.params, query: url.searchParams, body } as never);
-      return envelope(result);
+      const handler = match.route.handler(ops, faults);
+      const execute = async () => {
+        try {
+          const result = await handler({
+            wallet,
+            params: match.params,
+            query: url.searchParams,
+            body,
+          } as never);
+          return envelope(result);
+        } catch (error) {
+          return failure(error, method, pathname);
+        }
+      };
+      if (match.route.movesMoney) consumed = faults.consume(wallet.id);
+      // Held calls run whatever happens to the caller: the service acting after the client gave up.
+      response = consumed.delayMs > 0 ? await holdFor(consumed.delayMs, execute) : await execute();
     } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error.status, error.message, error.headers);
-      logger.error({ err: error, method, path: pathname }, 'sandbox request failed');
-      return errorResponse(500, 'Internal sandbox error');
+      response = failure(error, method, pathname);
     }
+    return consumed.drop ? DROPPED : response;
   }
 
-  async function runTick() {
-    await mineBlock(core);
-    await processPending(core);
-    await deliverDue(core, inFlight);
+  function failure(error: unknown, method: string, pathname: string): Response {
+    if (error instanceof HttpError) return errorResponse(error.status, error.message, error.headers);
+    logger.error({ err: error, method, path: pathname }, 'sandbox request failed');
+    return errorResponse(500, 'Internal sandbox error');
   }
 
-  function tick(): Promise<void> {
+  /** Over HTTP a lost answer is what a gateway in front of the service would send: 502 and no JSON. */
+  async function handleRequest(request: Request): Promise<Response> {
+    const answer = await respond(request);
+    if (answer !== DROPPED) return answer;
+    return new Response('Bad Gateway: the upstream connection closed before an answer was sent\n', {
+      status: 502,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    });
+  }
+
+  /** In-process, a lost answer is what fetch does when the connection breaks: a TypeError. */
+  async function fetchInProcess(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    const { signal: _ignored, ...rest } = init ?? {};
+    const request = input instanceof Request ? input : new Request(input, rest);
+    if (signal?.aborted) throw signal.reason;
+    const answer = respond(request);
+    // Like fetch, an aborted signal rejects the caller's promise; the request itself runs on.
+    const outcome = signal ? await untilAborted(answer, signal) : await answer;
+    if (outcome === DROPPED) {
+      throw new TypeError('fetch failed', {
+        cause: new Error('The connection closed before the answer arrived (sandbox fault dropNextAnswer)'),
+      });
+    }
+    return outcome;
+  }
+
+  async function runTick(): Promise<boolean> {
+    // Instances sharing one database run the chain once per block, not once each.
+    const outcome = await withDatabaseLock(options.db, options.dbKind, TICK_LOCK_KEY, 'try', async () => {
+      await mineBlock(core);
+      await processPending(core);
+      await deliverDue(core, inFlight);
+    });
+    if (!outcome.ran) {
+      // Another instance mined: follow its block heights, which requests (confirmations) read from the catalog.
+      for (const row of await options.db.select().from(sandboxBlockchains))
+        catalog.blockchains.set(row.id, row);
+    }
+    return outcome.ran;
+  }
+
+  function tick(): Promise<boolean> {
     const next = chainLock.then(runTick);
     chainLock = next.catch(() => {});
     return next;
@@ -295,8 +419,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   const sandbox: Sandbox = {
     handle: handleRequest,
-    fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
-      handleRequest(input instanceof Request ? input : new Request(input, init))) as typeof fetch,
+    fetch: fetchInProcess as typeof fetch,
     start() {
       if (timer) return;
       timer = setInterval(() => {
@@ -307,6 +430,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
+      const held = [...delayed];
+      for (const call of held) call.wake();
+      await Promise.allSettled(held.map((call) => call.done));
       await chainLock;
       await Promise.allSettled([...background]);
     },

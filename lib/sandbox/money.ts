@@ -28,11 +28,23 @@ export function formatAmount(value: bigint, decimals: number): string {
   return formatUnits(value, decimals);
 }
 
-/** USD value of `value` base units at a decimal USD price, rounded down to cents. */
-export function usdValue(value: bigint, decimals: number, usdPrice: string): string {
+/** USD value of `value` base units at a decimal USD price, in whole cents (rounded down). */
+export function usdCents(value: bigint, decimals: number, usdPrice: string): bigint {
   const priceScaled = parseUnits(usdPrice, 8);
-  const cents = (value * priceScaled * 100n) / (10n ** BigInt(decimals) * 10n ** 8n);
-  return formatUnits(cents, 2);
+  return (value * priceScaled * 100n) / (10n ** BigInt(decimals) * 10n ** 8n);
+}
+
+/** USD value of `value` base units at a decimal USD price, rounded down to cents, as a decimal string. */
+export function usdValue(value: bigint, decimals: number, usdPrice: string): string {
+  return formatUnits(usdCents(value, decimals, usdPrice), 2);
+}
+
+/**
+ * Cents as a JSON number of dollars. Totals are added up in cents and divided once, so a total equals
+ * the sum of the per-asset values it is made of (`usdValue` drops trailing zeros: never parse it back).
+ */
+export function centsToDollars(cents: bigint): number {
+  return Number(cents) / 100;
 }
 
 /** Adds a signed delta to a balance; refuses to go below zero (the ledger never overdraws). */

@@ -11,6 +11,7 @@ import {
   withdrawBodyInput,
   withdrawNetworkFeeBodyInput,
 } from '@/lib/custody/schemas';
+import { faultsBody, faultsState } from './faults';
 import * as req from './requests';
 import { ROUTES } from './router';
 
@@ -62,6 +63,8 @@ const RESPONSES: Record<string, { data: z.ZodType; paged?: boolean }> = {
   },
   'GET /v1/wallets/:walletId/beneficiaries': { data: s.beneficiary, paged: true },
   'POST /control/deposits': { data: s.transaction },
+  'GET /control/faults': { data: faultsState },
+  'POST /control/faults': { data: faultsState },
 };
 
 /** Request bodies: the client's input schemas where it has them (what callers should send). */
@@ -80,6 +83,7 @@ const BODIES: Record<string, z.ZodType> = {
   'POST /v1/wallets/:walletId/addresses/:addressId/swaps/execute': swapInput,
   'POST /v1/wallets/:walletId/addresses/:addressId/signing/typed-data': typedDataInput,
   'POST /control/deposits': req.depositBody,
+  'POST /control/faults': faultsBody,
 };
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
@@ -210,7 +214,7 @@ function build(): Record<string, unknown> {
       title: 'Custody sandbox',
       version: '1.0.0',
       description:
-        'The embedded custody service of the console: the 23 endpoints of the custody API spec plus listing extensions and a deposit control endpoint.',
+        'The embedded custody service of the console: the 23 endpoints of the custody API spec plus listing extensions, and control endpoints for tests and demos. POST /control/deposits simulates a deposit. POST /control/faults sets, for the calling wallet: delayNextMs (its next money-moving or signing call, #1 retry, #12, #13, #14, #16, #17, #20 or #21, waits that long, then executes even if the caller has gone, then answers), dropNextAnswer (that call executes and its answer is lost: 502 without a JSON body) and specOnly (the extension endpoints answer 404 as unknown paths until switched off); GET /control/faults reads them.',
     },
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },

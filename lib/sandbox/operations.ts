@@ -47,7 +47,7 @@ import {
 } from './db/schema';
 import { ContractRevertError, ERC20_WRITE_METHODS, executeErc20 } from './erc20';
 import { verifyTotp } from './keys';
-import { parseAmount, usdValue } from './money';
+import { centsToDollars, parseAmount, usdCents, usdValue } from './money';
 import { quoteSwap, SWAP_SPREAD_BPS, usdPrice } from './rates';
 import type * as req from './requests';
 import {
@@ -196,7 +196,8 @@ export class Operations {
     for (const row of rows) {
       const asset = this.catalog.assets.get(row.assetId);
       if (!asset) continue;
-      const cents = BigInt(usdValue(BigInt(row.amount), asset.decimals, asset.usdPrice).replace('.', ''));
+      // The same per-asset cents the balances read reports, so the total is their exact sum.
+      const cents = usdCents(BigInt(row.amount), asset.decimals, asset.usdPrice);
       if (row.holder === master) currentCents += cents;
       else unsweptCents += cents;
     }
@@ -225,9 +226,9 @@ export class Operations {
         updatedAt: entry.updatedAt.toISOString(),
       })),
       analytics: {
-        currentBalance: Number(currentCents) / 100,
+        currentBalance: centsToDollars(currentCents),
         numberOfAssets: assets.length,
-        unsweptBalance: Number(unsweptCents) / 100,
+        unsweptBalance: centsToDollars(unsweptCents),
       },
       configurations: {
         addresses: { isActive: true, prefunding: { isActive: false, rules: [] } },

@@ -2,6 +2,8 @@ import 'server-only';
 // The HTTP face: path matching, x-api-key authentication, per-key rate limit, body parsing, envelope and errors.
 import type { z } from 'zod';
 import { type Catalog, HttpError, type WalletRow } from './context';
+import { EXTENSION_ROUTE_KEYS } from './extensions';
+import { type FaultStore, faultsBody } from './faults';
 import { hashApiKey } from './keys';
 import type { Call, Operations, Result } from './operations';
 import * as req from './requests';
@@ -11,10 +13,12 @@ type Handler = (call: Call<never>) => Promise<Result>;
 interface Route {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   pattern: string;
-  handler: (ops: Operations) => Handler;
+  handler: (ops: Operations, faults: FaultStore) => Handler;
   body?: z.ZodType;
   /** Summary used by the OpenAPI document. */
   summary: string;
+  /** Moves money or signs: subject to the delay and lost-answer fault controls. */
+  movesMoney?: true;
 }
 
 export const ROUTES: Route[] = [
@@ -24,6 +28,7 @@ export const ROUTES: Route[] = [
     handler: (o) => o.retry.bind(o) as Handler,
     body: req.idBody,
     summary: '#1 Retry a failed transaction',
+    movesMoney: true,
   },
   {
     method: 'POST',
@@ -96,6 +101,7 @@ export const ROUTES: Route[] = [
     handler: (o) => o.withdrawMaster.bind(o) as Handler,
     body: req.withdrawBody,
     summary: '#12 Withdraw from the master wallet',
+    movesMoney: true,
   },
   {
     method: 'POST',
@@ -103,6 +109,7 @@ export const ROUTES: Route[] = [
     handler: (o) => o.withdrawAddress.bind(o) as Handler,
     body: req.withdrawBody,
     summary: '#13 Withdraw from a child address',
+    movesMoney: true,
   },
   {
     method: 'POST',
@@ -110,6 +117,7 @@ export const ROUTES: Route[] = [
     handler: (o) => o.withdrawSign.bind(o) as Handler,
     body: req.withdrawBody,
     summary: '#14 Sign withdrawals without broadcasting',
+    movesMoney: true,
   },
   {
     method: 'POST',
@@ -124,6 +132,7 @@ export const ROUTES: Route[] = [
     handler: (o) => o.contractWrite.bind(o) as Handler,
     body: req.callsBody,
     summary: '#16 Contract write (two-factor code required)',
+    movesMoney: true,
   },
   {
     method: 'POST',
@@ -131,6 +140,7 @@ export const ROUTES: Route[] = [
     handler: (o) => o.contractSign.bind(o) as Handler,
     body: req.callsBody,
     summary: '#17 Contract write, sign only (two-factor code required)',
+    movesMoney: true,
   },
   {
     method: 'POST',
@@ -152,6 +162,7 @@ export const ROUTES: Route[] = [
     handler: (o) => o.swap.bind(o) as Handler,
     body: req.swapBody,
     summary: '#20 Execute a swap',
+    movesMoney: true,
   },
   {
     method: 'POST',
@@ -159,6 +170,7 @@ export const ROUTES: Route[] = [
     handler: (o) => o.signTypedData.bind(o) as Handler,
     body: req.typedDataBody,
     summary: '#21 Sign EIP-712 typed data',
+    movesMoney: true,
   },
   {
     method: 'GET',
@@ -221,7 +233,34 @@ export const ROUTES: Route[] = [
     body: req.depositBody,
     summary: 'Sandbox control: simulate a deposit to a child address',
   },
+  {
+    method: 'GET',
+    pattern: '/control/faults',
+    handler: (_o, faults) =>
+      (async ({ wallet }: Call) => ({
+        data: faults.get(wallet.id),
+        message: 'Faults fetched successfully',
+      })) as Handler,
+    summary: "Sandbox control: the wallet's fault state",
+  },
+  {
+    method: 'POST',
+    pattern: '/control/faults',
+    handler: (_o, faults) =>
+      (async ({ wallet, body }: Call<typeof faultsBody._output>) => ({
+        data: faults.set(wallet.id, body),
+        message: 'Faults updated successfully',
+      })) as Handler,
+    body: faultsBody,
+    summary:
+      "Sandbox control: delay or lose the answer of the wallet's next money-moving or signing call, or switch the extension endpoints off",
+  },
 ];
+
+/** Extension routes answer as unknown paths while a wallet is in spec-only mode. */
+export function isExtensionRoute(route: Route): boolean {
+  return EXTENSION_ROUTE_KEYS.has(`${route.method} ${route.pattern}`);
+}
 
 export function matchRoute(method: string, path: string) {
   const segments = path.split('/').filter(Boolean);

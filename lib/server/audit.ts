@@ -1,7 +1,8 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { and, asc, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { auditActionsMatching } from '@/lib/audit-actions';
 import type { ChainVerdict } from '@/lib/audit-verdict';
 import { type AuditRow, auditLog, type ConsoleDb } from '@/lib/db/schema';
 import { redactInput } from './redact';
@@ -98,7 +99,11 @@ export async function verifyAuditChain(db: ConsoleDb): Promise<ChainVerdict> {
 }
 
 export interface AuditFilter {
+  /** Any part of the actor's email, the action (code or words) or the target. */
+  q?: string;
+  /** Any part of the actor's email. */
   actor?: string;
+  /** Any part of the action's code or of its words ("approval", "withdraw.app"). */
   action?: string;
   from?: string;
   to?: string;
@@ -106,15 +111,39 @@ export interface AuditFilter {
   pageSize?: number;
 }
 
-export async function listAudit(db: ConsoleDb, filter: AuditFilter) {
+/** `%text%` for ILIKE with the pattern characters of the text itself taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function actionMatches(text: string): SQL {
+  const codes = auditActionsMatching(text);
+  const byCode = ilike(auditLog.action, containsPattern(text));
+  return codes.length ? (or(byCode, inArray(auditLog.action, codes)) as SQL) : byCode;
+}
+
+function auditWhere(filter: AuditFilter): SQL | undefined {
   const where: SQL[] = [];
-  if (filter.actor) where.push(eq(auditLog.actorEmail, filter.actor.toLowerCase()));
-  if (filter.action) where.push(eq(auditLog.action, filter.action));
+  const q = filter.q?.trim();
+  if (q) {
+    const pattern = containsPattern(q);
+    where.push(
+      or(ilike(auditLog.actorEmail, pattern), ilike(auditLog.target, pattern), actionMatches(q)) as SQL,
+    );
+  }
+  const actor = filter.actor?.trim();
+  if (actor) where.push(ilike(auditLog.actorEmail, containsPattern(actor)));
+  const action = filter.action?.trim();
+  if (action) where.push(actionMatches(action));
   if (filter.from) where.push(gte(auditLog.at, new Date(filter.from).toISOString()));
   if (filter.to) where.push(lte(auditLog.at, new Date(`${filter.to}T23:59:59.999Z`).toISOString()));
+  return where.length ? and(...where) : undefined;
+}
+
+export async function listAudit(db: ConsoleDb, filter: AuditFilter) {
   const pageSize = filter.pageSize ?? 50;
   const page = Math.max(1, filter.page ?? 1);
-  const cond = where.length ? and(...where) : undefined;
+  const cond = auditWhere(filter);
   const [rows, [count]] = await Promise.all([
     db
       .select()
@@ -126,6 +155,30 @@ export async function listAudit(db: ConsoleDb, filter: AuditFilter) {
     db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(cond),
   ]);
   return { rows, total: count?.n ?? 0, page, pageSize };
+}
+
+/**
+ * Every entry matching the filter, newest first, read in batches by id (keyset), so an export of a
+ * long log neither loads it whole nor skips entries appended while it runs.
+ */
+export async function* eachAuditEntry(
+  db: ConsoleDb,
+  filter: Omit<AuditFilter, 'page' | 'pageSize'>,
+  batchSize = 500,
+): AsyncGenerator<AuditRow> {
+  const cond = auditWhere(filter);
+  let before: number | null = null;
+  for (;;) {
+    const rows: AuditRow[] = await db
+      .select()
+      .from(auditLog)
+      .where(before === null ? cond : and(cond, lt(auditLog.id, before)))
+      .orderBy(desc(auditLog.id))
+      .limit(batchSize);
+    yield* rows;
+    if (rows.length < batchSize) return;
+    before = rows[rows.length - 1]!.id;
+  }
 }
 
 /** The newest successful audit entry per target among some actions: "last updated by whom, when". */

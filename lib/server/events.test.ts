@@ -5,6 +5,9 @@ import {
   createEventBus,
   type EventBus,
   inProcessTransport,
+  NOTIFY_PAYLOAD_LIMIT_BYTES,
+  notifyPayloads,
+  notifyReassembler,
   onCustodyEvent,
   pgliteTransport,
   publishCustodyEvent,
@@ -79,7 +82,7 @@ describe('event bus (in-process)', () => {
 });
 
 describe('event bus over NOTIFY (PGlite, same path as PostgreSQL)', () => {
-  it('serializes through the channel and ignores malformed notifications', async () => {
+  it('serializes through the channel, carries large events and ignores malformed notifications', async () => {
     const client = await PGlite.create('memory://');
     const bus = createEventBus(pgliteTransport(client, 'test_events'));
     const seen: CustodyEvent[] = [];
@@ -91,8 +94,43 @@ describe('event bus over NOTIFY (PGlite, same path as PostgreSQL)', () => {
     await client.query(`SELECT pg_notify('test_events', '{"id":1}')`);
     await bus.publish(sampleEvent({ id: 'evt-notify' }));
     await vi.waitFor(() => expect(seen.map((e) => e.id)).toEqual(['evt-notify']));
+    // Above the 8000-byte limit of one notification: sent in parts, delivered whole.
+    const large = sampleEvent({ id: 'evt-large', reference: '€'.repeat(5_000) });
+    await bus.publish(large);
+    await vi.waitFor(() => expect(seen.map((e) => e.id)).toEqual(['evt-notify', 'evt-large']));
+    expect(seen[1]).toEqual(large);
     await bus.close();
     await client.close();
+  });
+});
+
+describe('events larger than a NOTIFY payload', () => {
+  it('sends a small event as it is and a large one as parts within the limit', () => {
+    const small = JSON.stringify(sampleEvent());
+    expect(notifyPayloads(small)).toEqual([small]);
+    const large = JSON.stringify(sampleEvent({ reference: 'ü'.repeat(9_000) }));
+    const parts = notifyPayloads(large);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(NOTIFY_PAYLOAD_LIMIT_BYTES);
+  });
+
+  it('reassembles interleaved, reordered parts and ignores repeats and strangers', () => {
+    const got: string[] = [];
+    const receive = notifyReassembler((payload) => got.push(payload));
+    const one = JSON.stringify(sampleEvent({ id: 'one', reference: 'a'.repeat(20_000) }));
+    const two = JSON.stringify(sampleEvent({ id: 'two', reference: 'ß'.repeat(20_000) }));
+    const partsOne = notifyPayloads(one);
+    const partsTwo = notifyPayloads(two);
+    receive(partsTwo[2]!);
+    receive(partsOne[0]!);
+    receive(partsOne[0]!);
+    receive('part:not-a-part');
+    receive(partsTwo[0]!);
+    for (const part of partsOne.slice(1).reverse()) receive(part);
+    expect(got).toEqual([one]);
+    for (const part of partsTwo) receive(part);
+    receive('{"plain":true}');
+    expect(got).toEqual([one, two, '{"plain":true}']);
   });
 });
 

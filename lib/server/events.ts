@@ -2,6 +2,7 @@ import 'server-only';
 // The custody event bus: webhooks the receiver accepted, fanned out to server-side subscribers
 // (SSE streams, the approvals follower). In-process on PGlite; through PostgreSQL LISTEN/NOTIFY when the
 // console runs on PostgreSQL, so every console instance sees every event whichever instance received it.
+import { randomUUID } from 'node:crypto';
 import { getConfig } from '@/lib/config';
 import { logger } from './logger';
 
@@ -55,76 +56,190 @@ export function inProcessTransport(): EventTransport {
 }
 
 /**
- * LISTEN/NOTIFY on PostgreSQL: one dedicated connection listens (a pooled connection would lose the LISTEN
- * when returned), publishing is `pg_notify` on any connection. Reconnects after a dropped connection.
+ * PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. An event that large (a subscriber-visible
+ * field such as a long reference in multi-byte characters) travels as numbered parts instead, all sent by one
+ * statement so they commit together, and is reassembled by each listener.
  */
-export function postgresTransport(connectionString: string, channel = EVENTS_CHANNEL): EventTransport {
+export const NOTIFY_PAYLOAD_LIMIT_BYTES = 7999;
+const PART_PREFIX = 'part:';
+// Base64 keeps a part's byte length equal to its character length, so slicing never splits a character.
+const PART_DATA_CHARS = 7_000;
+/** Parts of an event that never completed (a listener that reconnected mid-way) are dropped after this. */
+const PART_TTL_MS = 60_000;
+/** Bounds the reassembly buffers: about 1 MB per event, 100 unfinished events. */
+const MAX_PARTS = 150;
+const MAX_PENDING = 100;
+
+/** The notifications that carry one serialized event: itself when it fits, else numbered parts. */
+export function notifyPayloads(payload: string, limitBytes = NOTIFY_PAYLOAD_LIMIT_BYTES): string[] {
+  if (Buffer.byteLength(payload, 'utf8') <= limitBytes && !payload.startsWith(PART_PREFIX)) return [payload];
+  const data = Buffer.from(payload, 'utf8').toString('base64');
+  const count = Math.ceil(data.length / PART_DATA_CHARS);
+  if (count > MAX_PARTS) throw new Error(`event of ${payload.length} characters is too large to publish`);
+  const id = randomUUID();
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      `${PART_PREFIX}${id}:${i}:${count}:${data.slice(i * PART_DATA_CHARS, (i + 1) * PART_DATA_CHARS)}`,
+  );
+}
+
+/** Reassembles parted notifications; anything else passes straight through. */
+export function notifyReassembler(deliver: (payload: string) => void): (notification: string) => void {
+  const pending = new Map<string, { parts: Array<string | undefined>; missing: number; since: number }>();
+  return (notification) => {
+    if (!notification.startsWith(PART_PREFIX)) {
+      deliver(notification);
+      return;
+    }
+    const match = /^part:([0-9a-f-]{36}):(\d+):(\d+):([A-Za-z0-9+/=]*)$/.exec(notification);
+    if (!match) return;
+    const [, id, indexText, countText, data] = match as unknown as [string, string, string, string, string];
+    const index = Number(indexText);
+    const count = Number(countText);
+    if (count < 1 || count > MAX_PARTS || index >= count) return;
+    const now = Date.now();
+    for (const [key, entry] of pending) if (now - entry.since > PART_TTL_MS) pending.delete(key);
+    let entry = pending.get(id);
+    if (!entry) {
+      if (pending.size >= MAX_PENDING) return;
+      entry = { parts: new Array(count), missing: count, since: now };
+      pending.set(id, entry);
+    }
+    if (entry.parts.length !== count || entry.parts[index] !== undefined) return;
+    entry.parts[index] = data;
+    entry.missing -= 1;
+    if (entry.missing > 0) return;
+    pending.delete(id);
+    deliver(Buffer.from(entry.parts.join(''), 'base64').toString('utf8'));
+  };
+}
+
+/**
+ * LISTEN/NOTIFY on PostgreSQL: one dedicated connection listens (a pooled connection would lose the LISTEN
+ * when returned), publishing is `pg_notify` on one other connection. The listening connection is replaced
+ * when it drops (a restarted server, `pg_terminate_backend`, a network cut caught by TCP keep-alive);
+ * notifications sent while it is away are not replayed.
+ */
+export function postgresTransport(
+  connectionString: string,
+  channel = EVENTS_CHANNEL,
+  options: { reconnectMs?: number } = {},
+): EventTransport {
   type PgClient = import('pg').Client;
+  const firstDelay = options.reconnectMs ?? 1000;
   let listener: PgClient | null = null;
+  let reconnecting = false;
   let publisher: Promise<PgClient> | null = null;
   let stopped = false;
-  let deliverFn: ((payload: string) => void) | null = null;
+  let receive: ((notification: string) => void) | null = null;
   const log = logger.child({ component: 'events', transport: 'postgres' });
 
   async function connect(): Promise<PgClient> {
     const { Client } = await import('pg');
-    const client = new Client({ connectionString });
-    await client.connect();
+    const client = new Client({ connectionString, keepAlive: true });
+    try {
+      await client.connect();
+    } catch (error) {
+      client.end().catch(() => {});
+      throw error;
+    }
     return client;
   }
 
   async function listen(): Promise<void> {
     const client = await connect();
-    client.on('notification', (msg) => {
-      if (msg.channel === channel && msg.payload) deliverFn?.(msg.payload);
-    });
-    client.on('error', (error) => {
-      log.warn({ err: error }, 'event listener connection failed; reconnecting');
-      listener = null;
+    let lost = false;
+    // An idle client reports a dropped connection as 'error' and then 'end'; a closing one only as 'end'.
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (listener === client) listener = null;
       client.end().catch(() => {});
-      scheduleReconnect();
+      if (stopped) return;
+      // The message only: a driver error may carry the client and its connection parameters.
+      log.warn(
+        { reason: error?.message ?? 'connection ended' },
+        'event listener connection lost; reconnecting',
+      );
+      scheduleReconnect(firstDelay);
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    client.on('notification', (msg) => {
+      if (msg.channel === channel && msg.payload) receive?.(msg.payload);
     });
-    await client.query(`LISTEN ${channel}`);
+    try {
+      await client.query(`LISTEN ${channel}`);
+    } catch (error) {
+      lost = true;
+      client.end().catch(() => {});
+      throw error;
+    }
+    if (stopped || lost) {
+      lost = true;
+      client.end().catch(() => {});
+      return;
+    }
     listener = client;
   }
 
-  function scheduleReconnect(delay = 1000) {
-    if (stopped) return;
+  function scheduleReconnect(delay: number) {
+    if (stopped || reconnecting) return;
+    reconnecting = true;
     setTimeout(() => {
+      reconnecting = false;
       if (stopped || listener) return;
       listen().catch((error) => {
-        log.warn({ err: error }, 'event listener reconnect failed');
+        log.warn(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'event listener reconnect failed',
+        );
         scheduleReconnect(Math.min(delay * 2, 30_000));
       });
     }, delay).unref?.();
   }
 
-  return {
-    async publish(payload) {
-      // One publishing connection, opened once even when two events race to open it.
-      publisher ??= connect().then((fresh) => {
-        fresh.on('error', () => {
-          publisher = null;
+  function publishingClient(): Promise<PgClient> {
+    // One publishing connection, opened once even when two events race to open it.
+    if (!publisher) {
+      const opening = connect().then((fresh) => {
+        const drop = () => {
+          if (publisher === opening) publisher = null;
           fresh.end().catch(() => {});
-        });
+        };
+        fresh.on('error', drop);
+        fresh.on('end', drop);
         return fresh;
       });
-      publisher.catch(() => {
-        publisher = null;
+      opening.catch(() => {
+        if (publisher === opening) publisher = null;
       });
-      const client = await publisher;
-      await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      publisher = opening;
+    }
+    return publisher;
+  }
+
+  return {
+    async publish(payload) {
+      const parts = notifyPayloads(payload);
+      const client = await publishingClient();
+      // One statement is one transaction: the parts of an event are delivered together or not at all.
+      await client.query('SELECT pg_notify($1, part) FROM unnest($2::text[]) AS part', [channel, parts]);
     },
     async start(deliver) {
-      deliverFn = deliver;
+      stopped = false;
+      receive = notifyReassembler(deliver);
       await listen();
     },
     async stop() {
       stopped = true;
+      receive = null;
       const pub = publisher;
+      const listening = listener;
       publisher = null;
-      await Promise.all([listener?.end(), pub?.then((c) => c.end())].map((p) => p?.catch(() => {})));
       listener = null;
+      await Promise.all([listening?.end(), pub?.then((c) => c.end())].map((p) => p?.catch(() => {})));
     },
   };
 }
@@ -141,10 +256,14 @@ export function pgliteTransport(
   let unlisten: (() => Promise<void>) | null = null;
   return {
     async publish(payload) {
-      await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      await client.query('SELECT pg_notify($1, part) FROM unnest($2::text[]) AS part', [
+        channel,
+        notifyPayloads(payload),
+      ]);
     },
     async start(deliver) {
-      unlisten = await client.listen(channel, (payload: string) => deliver(payload));
+      const receive = notifyReassembler(deliver);
+      unlisten = await client.listen(channel, (payload: string) => receive(payload));
     },
     async stop() {
       await unlisten?.();

@@ -30,6 +30,9 @@ async function boot(): Promise<Runtime> {
     url: config.env.DATABASE_URL,
     dataDir: `${config.dataDir}/pglite`,
     schema,
+    // The message only: the pool attaches the client, whose connection parameters hold the password.
+    onConnectionError: (error) =>
+      log.warn({ reason: error.message }, 'a pooled database connection broke; it is replaced'),
   });
   await runMigrations(database, CONSOLE_MIGRATIONS);
   log.info({ database: database.kind, sandboxMode: config.sandboxMode }, 'database ready');

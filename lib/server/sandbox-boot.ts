@@ -17,6 +17,7 @@ export async function startSandbox(runtime: Runtime): Promise<Sandbox> {
     signatureHeader: env.WEBHOOK_SIGNATURE_HEADER,
     baseUrl: `${config.origin}/sandbox`,
     dataDir: config.dataDir,
+    specOnly: env.SANDBOX_SPEC_ONLY,
   });
   sandbox.start();
   return sandbox;

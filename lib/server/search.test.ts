@@ -37,7 +37,12 @@ describe('searchConsole', () => {
     const seen: Record<string, unknown>[] = [];
     const tx = transaction({ id: UUID, hash: HASH });
     const a = wallet('w-a', 'A', {
-      wallets: { listTransactions: async (q: Record<string, unknown>) => (seen.push(q), page([])) },
+      wallets: {
+        listTransactions: async (q: Record<string, unknown>) => {
+          seen.push(q);
+          return page([]);
+        },
+      },
     });
     const b = wallet('w-b', 'B', { wallets: { listTransactions: async () => page([tx]) } });
     const result = await searchConsole([a, b], `  ${HASH} `, null);

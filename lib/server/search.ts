@@ -1,13 +1,17 @@
 import 'server-only';
 // The command palette's search: one query against every connected wallet (transactions by id, hash or
 // reference; addresses by id, address or name), a few wallets at a time so a long list of connections does
-// not fire dozens of upstream calls at once.
+// not fire dozens of upstream calls at once. A service without the wallet-wide transaction list is searched
+// by id or hash on each known child address (#3); without the address list, addresses only by id (#5).
 import type { CustodyClient } from '@/lib/custody';
 import { CustodyError } from '@/lib/custody/errors';
 import type { Address, Transaction } from '@/lib/custody/schemas';
 import { formatAmount } from '@/lib/format';
 import { serializeTransactionSearch } from '@/lib/validation/transactions';
+import type { Capabilities } from './capabilities';
+import { isMissingEndpoint } from './capabilities';
 import { describeFailure } from './errors';
+import { findOnAddresses } from './transactions';
 import { runPool } from './webhooks';
 
 export const SEARCH_CONCURRENCY = 4;
@@ -37,6 +41,10 @@ export interface SearchableWallet {
   id: string;
   name: string;
   client: CustodyClient;
+  /** The service's extensions; every one is assumed present when left out. */
+  capabilities?: Pick<Capabilities, 'walletTransactions' | 'walletAddresses'>;
+  /** The child addresses searched one by one when the wallet-wide list is missing (read only then). */
+  addressIds?: () => Promise<readonly string[]>;
 }
 
 export type SearchPlan = {
@@ -88,14 +96,40 @@ function absentOn404<T>(promise: Promise<T>, fallback: T): Promise<T> {
   });
 }
 
+/** Without the wallet-wide list: an id or hash on each known child address; #3 has no reference filter. */
+async function searchAddressesFor(
+  wallet: SearchableWallet,
+  query: string,
+  by: 'id' | 'hash' | 'reference',
+): Promise<SearchHit[]> {
+  if (by === 'reference' || !wallet.addressIds) return [];
+  const filter = by === 'id' ? { id: query } : { hash: query };
+  const tx = await findOnAddresses(wallet.client, wallet.id, await wallet.addressIds(), filter);
+  return tx ? [transactionHit(wallet, tx)] : [];
+}
+
+// An extension that answers "no such endpoint" is treated as absent rather than as a failed wallet.
+function orWhenMissing<T>(promise: Promise<T>, fallback: () => Promise<T>): Promise<T> {
+  return promise.catch((error: unknown) => {
+    if (isMissingEndpoint(error)) return fallback();
+    throw error;
+  });
+}
+
 async function searchWallet(wallet: SearchableWallet, query: string, plan: SearchPlan): Promise<SearchHit[]> {
   const { client, id: walletId } = wallet;
   const lookups: Promise<SearchHit[]>[] = [];
-  if (plan.transactions) {
+  const by = plan.transactions;
+  if (by) {
     lookups.push(
-      client.wallets
-        .listTransactions({ walletId, [plan.transactions]: query, limit: PER_WALLET })
-        .then((page) => page.data.map((tx) => transactionHit(wallet, tx))),
+      wallet.capabilities?.walletTransactions === false
+        ? searchAddressesFor(wallet, query, by)
+        : orWhenMissing(
+            client.wallets
+              .listTransactions({ walletId, [by]: query, limit: PER_WALLET })
+              .then((page) => page.data.map((tx) => transactionHit(wallet, tx))),
+            () => searchAddressesFor(wallet, query, by),
+          ),
     );
   }
   if (plan.addresses === 'id') {
@@ -105,11 +139,15 @@ async function searchWallet(wallet: SearchableWallet, query: string, plan: Searc
         [],
       ),
     );
-  } else if (plan.addresses === 'search') {
+  } else if (plan.addresses === 'search' && wallet.capabilities?.walletAddresses !== false) {
+    // Searching by name or address needs the address list; without it only an id finds an address.
     lookups.push(
-      client.wallets
-        .listAddresses({ walletId, search: query, limit: PER_WALLET })
-        .then((page) => page.data.map((a) => addressHit(wallet, a))),
+      orWhenMissing(
+        client.wallets
+          .listAddresses({ walletId, search: query, limit: PER_WALLET })
+          .then((page) => page.data.map((a) => addressHit(wallet, a))),
+        async () => [],
+      ),
     );
   }
   return (await Promise.all(lookups)).flat();

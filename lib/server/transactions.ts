@@ -2,18 +2,76 @@ import 'server-only';
 // Reading a wallet's transactions for the console: one loader for the server page, the JSON route handler
 // and the CSV export, so all three apply the URL's filters the same way. Everything returned is redacted.
 import type { CustodyClient } from '@/lib/custody';
-import type { PageMeta, Transaction, TransactionFilterType } from '@/lib/custody/schemas';
+import { CustodyError } from '@/lib/custody/errors';
+import {
+  type PageMeta,
+  TRANSACTION_FILTER_TYPES,
+  type Transaction,
+  type TransactionFilterType,
+} from '@/lib/custody/schemas';
 import {
   type TransactionFilterState,
   UPSTREAM_MAX_PAGE_SIZE,
   upstreamPagesFor,
 } from '@/lib/validation/transactions';
+import {
+  type CapabilityName,
+  capabilitiesOf,
+  isMissingEndpoint,
+  markCapabilityMissing,
+} from './capabilities';
 import { csvRow } from './csv';
 import { redactTransaction } from './redaction';
+import { childAddressIdsFor } from './wallet-addresses';
+import { runPool } from './webhooks';
 
 export interface TransactionPage {
   data: Transaction[];
   meta: PageMeta;
+  /**
+   * `wallet`: every transaction of the wallet. `child-addresses`: the service has no wallet-wide list, so the
+   * rows are those of the child addresses the console knows (#3), merged by date; master-wallet
+   * transactions are missing.
+   */
+  scope?: 'wallet' | 'child-addresses';
+}
+
+/**
+ * Where a wallet's transactions are read: the wallet-wide extension, or #3 for each of the given child
+ * addresses (a service with the spec alone).
+ */
+export type TransactionSource = { kind: 'wallet' } | { kind: 'addresses'; addressIds: readonly string[] };
+export const WALLET_SOURCE: TransactionSource = { kind: 'wallet' };
+
+/** The source for a wallet, from its capabilities: `need` is the extension the read would use. */
+export async function transactionSourceFor(
+  client: CustodyClient,
+  walletId: string,
+  need: CapabilityName = 'walletTransactions',
+): Promise<TransactionSource> {
+  const capabilities = await capabilitiesOf(walletId);
+  if (capabilities[need]) return WALLET_SOURCE;
+  return { kind: 'addresses', addressIds: await childAddressIdsFor(client, walletId, capabilities) };
+}
+
+/**
+ * Runs a read with the wallet's source. When the extension turns out to be missing anyway ("Cannot GET"),
+ * it is marked missing and the read runs again per address, so the view never fails for it.
+ */
+export async function withTransactionSource<T>(
+  client: CustodyClient,
+  walletId: string,
+  run: (source: TransactionSource) => Promise<T>,
+  need: CapabilityName = 'walletTransactions',
+): Promise<T> {
+  const source = await transactionSourceFor(client, walletId, need);
+  try {
+    return await run(source);
+  } catch (error) {
+    if (source.kind !== 'wallet' || !isMissingEndpoint(error)) throw error;
+    await markCapabilityMissing(walletId, need);
+    return run(await transactionSourceFor(client, walletId, need));
+  }
 }
 
 type UpstreamFilters = Omit<TransactionFilterState, 'page' | 'limit'>;
@@ -43,12 +101,171 @@ function fetchUpstream(
   return client.wallets.listTransactions({ ...common, reference: filters.reference });
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Without the wallet-wide list: #3 per child address, merged by date
+
+/** Child addresses read at once. */
+const PER_ADDRESS_CONCURRENCY = 4;
+/** With filters #3 cannot apply upstream, at most this many rows are scanned to count and page. */
+export const MAX_LOCAL_FILTER_SCAN = 5_000;
+
+/** #3 takes only DEPOSIT, WITHDRAW and SALVAGE as `type` and has no `reference`: those filter here. */
+function localFilterOf(filters: UpstreamFilters): ((tx: Transaction) => boolean) | null {
+  const typeUpstream =
+    filters.type === undefined || (TRANSACTION_FILTER_TYPES as readonly string[]).includes(filters.type);
+  if (typeUpstream && !filters.reference) return null;
+  return (tx) =>
+    (typeUpstream || tx.type === filters.type) && (!filters.reference || tx.reference === filters.reference);
+}
+
+function createdAtOf(tx: Transaction): number {
+  const time = Date.parse(tx.createdAt ?? '');
+  return Number.isNaN(time) ? 0 : time;
+}
+
+interface Cursor {
+  addressId: string;
+  buffer: Transaction[];
+  nextPage: number;
+  totalPages: number;
+  totalItems: number;
+}
+
+/** A 404 on #3 means the address is not (or no longer) the wallet's: it has no rows here. */
+function isGoneAddress(error: unknown): boolean {
+  return error instanceof CustodyError && error.kind === 'http' && error.status === 404;
+}
+
+/**
+ * Rows of several child addresses in one date order (the filters' `order`, newest first by default), read
+ * page by page per address: a k-way merge that holds at most one upstream page per address.
+ */
+async function openAddressMerge(
+  client: CustodyClient,
+  walletId: string,
+  filters: UpstreamFilters,
+  addressIds: readonly string[],
+  pageSize: number,
+) {
+  const typeUpstream =
+    filters.type !== undefined && (TRANSACTION_FILTER_TYPES as readonly string[]).includes(filters.type)
+      ? (filters.type as TransactionFilterType)
+      : undefined;
+  const fill = async (cursor: Cursor) => {
+    const page = await client.addresses.listTransactions({
+      walletId,
+      addressId: cursor.addressId,
+      status: filters.status,
+      type: typeUpstream,
+      assets: filters.assets.length > 0 ? filters.assets : undefined,
+      order: filters.order,
+      id: filters.id,
+      hash: filters.hash,
+      page: cursor.nextPage,
+      limit: pageSize,
+    });
+    cursor.nextPage += 1;
+    cursor.totalPages = page.data.length === 0 ? 0 : page.meta.totalPages;
+    cursor.totalItems = page.meta.totalItems;
+    cursor.buffer.push(...page.data);
+  };
+  const cursors: Cursor[] = [...new Set(addressIds)].map((addressId) => ({
+    addressId,
+    buffer: [],
+    nextPage: 1,
+    totalPages: 1,
+    totalItems: 0,
+  }));
+  const first = await runPool(cursors, PER_ADDRESS_CONCURRENCY, fill);
+  const live: Cursor[] = [];
+  for (const [i, result] of first.entries()) {
+    if (result.ok) live.push(cursors[i] as Cursor);
+    else if (!isGoneAddress(result.error)) throw result.error;
+  }
+  const ascending = filters.order === 'ASC';
+  const seen = new Set<string>();
+  const before = (a: Transaction, b: Transaction) => {
+    const d = createdAtOf(a) - createdAtOf(b);
+    if (d !== 0) return ascending ? d < 0 : d > 0;
+    return ascending ? a.id < b.id : a.id > b.id;
+  };
+  return {
+    /** Sum of the addresses' totals as #3 reported them (before any local filter). */
+    totalItems: live.reduce((n, c) => n + c.totalItems, 0),
+    /** The next row in order, or null when every address is read to the end. */
+    async next(): Promise<Transaction | null> {
+      for (;;) {
+        let best: Cursor | undefined;
+        for (const c of live) {
+          const head = c.buffer[0];
+          if (head && (!best || before(head, best.buffer[0] as Transaction))) best = c;
+        }
+        if (!best) return null;
+        const tx = best.buffer.shift() as Transaction;
+        // Every address with more pages keeps a row buffered, so the next comparison sees all heads.
+        if (best.buffer.length === 0 && best.nextPage <= best.totalPages) await fill(best);
+        // A transfer between two child addresses is listed under both.
+        if (seen.has(tx.id)) continue;
+        seen.add(tx.id);
+        return tx;
+      }
+    },
+  };
+}
+
+/** One console page merged from the child addresses' lists. */
+async function listAddressesPage(
+  client: CustodyClient,
+  walletId: string,
+  filters: TransactionFilterState,
+  addressIds: readonly string[],
+): Promise<TransactionPage> {
+  const start = (filters.page - 1) * filters.limit;
+  const end = start + filters.limit;
+  const local = localFilterOf(filters);
+  const merge = await openAddressMerge(
+    client,
+    walletId,
+    filters,
+    addressIds,
+    Math.min(UPSTREAM_MAX_PAGE_SIZE, local ? UPSTREAM_MAX_PAGE_SIZE : end),
+  );
+  const data: Transaction[] = [];
+  let matched = 0;
+  let scanned = 0;
+  // Without local filters the upstream totals are exact and reading stops at the page's end; with them,
+  // rows are counted as they are scanned (up to MAX_LOCAL_FILTER_SCAN).
+  while (local ? scanned < MAX_LOCAL_FILTER_SCAN : matched < end) {
+    const tx = await merge.next();
+    if (!tx) break;
+    scanned += 1;
+    if (local && !local(tx)) continue;
+    if (matched >= start && matched < end) data.push(redactTransaction(tx));
+    matched += 1;
+  }
+  const totalItems = local ? matched : merge.totalItems;
+  return {
+    data,
+    meta: {
+      currentPage: filters.page,
+      itemCount: data.length,
+      itemsPerPage: filters.limit,
+      totalItems,
+      totalPages: Math.ceil(totalItems / filters.limit),
+    },
+    scope: 'child-addresses',
+  };
+}
+
 /** One console page (up to 1000 rows: joined from consecutive upstream pages), redacted. */
 export async function listTransactionPage(
   client: CustodyClient,
   walletId: string,
   filters: TransactionFilterState,
+  source: TransactionSource = WALLET_SOURCE,
 ): Promise<TransactionPage> {
+  if (source.kind === 'addresses' && !filters.addressId)
+    return listAddressesPage(client, walletId, filters, source.addressIds);
   const parts = await Promise.all(
     upstreamPagesFor(filters.page, filters.limit).map((p) =>
       fetchUpstream(client, walletId, filters, p.page, p.limit),
@@ -65,17 +282,53 @@ export async function listTransactionPage(
       totalItems,
       totalPages: Math.ceil(totalItems / filters.limit),
     },
+    scope: 'wallet',
   };
 }
 
-/** One transaction (the drawer opened from a link when the row is not on the loaded page), redacted. */
+/**
+ * One transaction (the drawer opened from a link when the row is not on the loaded page), redacted. Without
+ * the by-id extension it is looked up with #3's `id` filter on each known child address.
+ */
 export async function getTransaction(
   client: CustodyClient,
   walletId: string,
   id: string,
+  source: TransactionSource = WALLET_SOURCE,
 ): Promise<Transaction> {
-  const result = await client.wallets.getTransaction({ walletId, id });
-  return redactTransaction(result.data);
+  if (source.kind === 'wallet') {
+    const result = await client.wallets.getTransaction({ walletId, id });
+    return redactTransaction(result.data);
+  }
+  const found = await findOnAddresses(client, walletId, source.addressIds, { id });
+  if (!found)
+    throw new CustodyError({
+      kind: 'http',
+      status: 404,
+      message: 'Transaction not found among the child addresses this console knows',
+      method: 'GET',
+      path: `/v1/wallets/${walletId}/addresses/*/transactions`,
+    });
+  return redactTransaction(found);
+}
+
+/** The first transaction matching an id or hash on any of the addresses (#3 filters); null when none. */
+export async function findOnAddresses(
+  client: CustodyClient,
+  walletId: string,
+  addressIds: readonly string[],
+  filter: { id: string } | { hash: string },
+): Promise<Transaction | null> {
+  const results = await runPool([...new Set(addressIds)], PER_ADDRESS_CONCURRENCY, (addressId) =>
+    client.addresses.listTransactions({ walletId, addressId, ...filter, limit: 1 }),
+  );
+  for (const result of results) {
+    if (result.ok) {
+      const tx = result.value.data[0];
+      if (tx) return tx;
+    } else if (!isGoneAddress(result.error)) throw result.error;
+  }
+  return null;
 }
 
 // What the export writes, in order. Timestamps in ISO 8601 (UTC), amounts as the upstream's decimal strings.
@@ -128,7 +381,10 @@ export async function openTransactionCsvStream(
   walletId: string,
   filters: UpstreamFilters,
   onDone: (outcome: { rows: number; error?: unknown }) => void,
+  source: TransactionSource = WALLET_SOURCE,
 ): Promise<ReadableStream<Uint8Array>> {
+  if (source.kind === 'addresses' && !filters.addressId)
+    return openAddressesCsvStream(client, walletId, filters, onDone, source.addressIds);
   const encoder = new TextEncoder();
   const first = await fetchUpstream(client, walletId, filters, 1, UPSTREAM_MAX_PAGE_SIZE);
   let next: Transaction[] | null = first.data;
@@ -173,6 +429,49 @@ export async function openTransactionCsvStream(
       } catch (error) {
         onDone({ rows, error });
         // The header is already sent: a truncated file must not pass for a complete one.
+        controller.error(error);
+      }
+    },
+  });
+}
+
+/** The export without the wallet-wide list: every known child address's rows, merged by date. */
+async function openAddressesCsvStream(
+  client: CustodyClient,
+  walletId: string,
+  filters: UpstreamFilters,
+  onDone: (outcome: { rows: number; error?: unknown }) => void,
+  addressIds: readonly string[],
+): Promise<ReadableStream<Uint8Array>> {
+  const encoder = new TextEncoder();
+  const local = localFilterOf(filters);
+  // Opened before the stream exists: a refused first read becomes an error response, not an empty file.
+  const merge = await openAddressMerge(client, walletId, filters, addressIds, UPSTREAM_MAX_PAGE_SIZE);
+  let rows = 0;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(csvRow(TRANSACTION_CSV_HEADER)));
+    },
+    async pull(controller) {
+      try {
+        const chunk: string[] = [];
+        while (chunk.length < UPSTREAM_MAX_PAGE_SIZE && rows < MAX_EXPORT_ROWS) {
+          const tx = await merge.next();
+          if (!tx) break;
+          if (local && !local(tx)) continue;
+          chunk.push(transactionCsvRow(redactTransaction(tx)));
+          rows += 1;
+        }
+        if (chunk.length > 0) {
+          controller.enqueue(encoder.encode(chunk.join('')));
+          if (rows < MAX_EXPORT_ROWS) return;
+        }
+        if (rows >= MAX_EXPORT_ROWS)
+          controller.enqueue(encoder.encode(csvRow([`# stopped after ${MAX_EXPORT_ROWS} rows`])));
+        controller.close();
+        onDone({ rows });
+      } catch (error) {
+        onDone({ rows, error });
         controller.error(error);
       }
     },

@@ -3,18 +3,28 @@ import 'server-only';
 // redacted before it is returned. Failures are values: the pages render the upstream's message.
 import { z } from 'zod';
 import { CustodyError, createTransport, path } from '@/lib/custody';
-import type { Address } from '@/lib/custody/schemas';
+import type { Address, AutoSettlementRule, Beneficiary, WalletAutoSettlement } from '@/lib/custody/schemas';
 import type { ConsoleDb } from '@/lib/db/schema';
 import type { AddressFilters } from '@/lib/validation/wallets';
 import type { AddressPage, AssetBalance, WalletView } from '@/lib/wallet-view';
+import {
+  CAPABILITY_NAMES,
+  type Capabilities,
+  isMissingEndpoint,
+  probeCapabilities,
+  toCapabilities,
+} from './capabilities';
 import { describeFailure } from './errors';
 import { redactAddress, redactWallet } from './redaction';
 import { getRuntime } from './runtime';
+import { childAddressesFor } from './wallet-addresses';
 import { custodyFor, custodyTransport, findWalletConnection, openApiKey } from './wallets';
 
 export type Loaded<T> = { ok: true; data: T } | { ok: false; status: number; error: string };
 
 const NOT_CONNECTED = 'This wallet is not connected to the console.';
+const ADDRESSES_NOT_OFFERED =
+  "This custody service does not list a wallet's addresses; open an address from its transactions or webhooks.";
 
 // Extension of the service (`GET /v1/wallets/{walletId}/balances`, also served by the sandbox); the typed
 // client has no function for it yet, so it is read here and ignored where the service lacks it.
@@ -115,6 +125,7 @@ export async function loadAddresses(
     });
     return { ok: true, data: { data: page.data.map((a) => redactAddress(a)), meta: page.meta } };
   } catch (error) {
+    if (isMissingEndpoint(error)) return { ok: false, status: 501, error: ADDRESSES_NOT_OFFERED };
     const { message, status } = describeFailure(error, requestId, `addresses of ${walletId}`);
     return { ok: false, status, error: message };
   }
@@ -133,6 +144,110 @@ export async function loadAddress(
     return { ok: true, data: redactAddress(data) };
   } catch (error) {
     const { message, status } = describeFailure(error, requestId, `address ${addressId}`);
+    return { ok: false, status, error: message };
+  }
+}
+
+/**
+ * What a page may assume of the wallet's extensions without waiting: what a probe stored, else (never
+ * probed) that each is there, while a probe runs in the background. An extension that turns out missing
+ * falls back in place (viaExtension), so the page renders now instead of after the probe.
+ */
+async function capabilitiesWithoutWaiting(walletId: string): Promise<Capabilities> {
+  const row = await findWalletConnection(walletId);
+  if (row?.capabilities) return toCapabilities(row.capabilities);
+  void probeCapabilities(walletId);
+  return Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, true])) as Capabilities;
+}
+
+/** A list read from an extension endpoint: `listed: false` when the service does not offer it at all. */
+export type ExtensionList<T> = { listed: true; items: T[] } | { listed: false };
+
+/** The wallet's beneficiaries (extension list); a service without the list is an answer, not a failure. */
+export async function loadBeneficiaries(
+  walletId: string,
+  requestId: string | null = null,
+): Promise<Loaded<ExtensionList<Beneficiary>>> {
+  const client = await custodyFor(walletId);
+  if (!client) return { ok: false, status: 404, error: NOT_CONNECTED };
+  try {
+    const page = await client.beneficiaries.list({ walletId, limit: 100 });
+    return { ok: true, data: { listed: true, items: page.data } };
+  } catch (error) {
+    if (isMissingEndpoint(error)) return { ok: true, data: { listed: false } };
+    const { message, status } = describeFailure(error, requestId, `beneficiaries of ${walletId}`);
+    return { ok: false, status, error: message };
+  }
+}
+
+export interface SettlementView {
+  walletName: string;
+  chainSlug: string;
+  /** Symbols of the wallet's active assets, for the rule editor. */
+  symbols: string[];
+  settlement: WalletAutoSettlement;
+  addresses: { options: Array<{ id: string; label: string }>; source: 'service' | 'known' };
+  /** The child address picked in the URL, when it is one of the wallet's. */
+  selectedId: string | null;
+  /** Rules of the picked address: absent without a pick; an error or "not offered" stays in its card. */
+  rules:
+    | { state: 'none' }
+    | { state: 'listed'; items: AutoSettlementRule[] }
+    | { state: 'not-offered' }
+    | { state: 'failed'; error: string };
+}
+
+/**
+ * What the auto-settlement page shows: #4 and #8 are needed (a failure is the page's message); the address
+ * list and an address's rules come from extensions and degrade in place.
+ */
+export async function loadSettlement(
+  walletId: string,
+  addressId: string | undefined,
+  requestId: string | null = null,
+): Promise<Loaded<SettlementView>> {
+  const client = await custodyFor(walletId);
+  if (!client) return { ok: false, status: 404, error: NOT_CONNECTED };
+  try {
+    const [wallet, settlement, children] = await Promise.all([
+      client.wallets.get({ walletId }),
+      client.autoSettlement.get({ walletId }),
+      capabilitiesWithoutWaiting(walletId).then((known) => childAddressesFor(client, walletId, known)),
+    ]);
+    const selected = addressId ? children.addresses.find((a) => a.id === addressId) : undefined;
+    let rules: SettlementView['rules'] = { state: 'none' };
+    if (selected) {
+      try {
+        rules = {
+          state: 'listed',
+          items: (await client.addressRules.list({ walletId, addressId: selected.id })).data,
+        };
+      } catch (error) {
+        rules = isMissingEndpoint(error)
+          ? { state: 'not-offered' }
+          : { state: 'failed', error: describeFailure(error, requestId, 'list address rules').message };
+      }
+    }
+    return {
+      ok: true,
+      data: {
+        walletName: wallet.data.name,
+        chainSlug: wallet.data.blockchain.slug,
+        symbols: [...new Set(wallet.data.assets.filter((a) => a.isActive).map((a) => a.asset.symbol))],
+        settlement: settlement.data,
+        addresses: {
+          source: children.source,
+          options: children.addresses.map((a) => ({
+            id: a.id,
+            label: `${a.name ?? 'Unnamed'} · ${a.address}`,
+          })),
+        },
+        selectedId: selected?.id ?? null,
+        rules,
+      },
+    };
+  } catch (error) {
+    const { message, status } = describeFailure(error, requestId, `auto-settlement of ${walletId}`);
     return { ok: false, status, error: message };
   }
 }

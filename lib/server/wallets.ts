@@ -1,17 +1,35 @@
 import 'server-only';
 import { asc, eq } from 'drizzle-orm';
 import { decryptSecret, encryptSecret } from '@/lib/crypto/aead';
-import { type CustodyClient, createCustodyClient } from '@/lib/custody';
+import { type CustodyClient, createCustodyClient, type FetchLike } from '@/lib/custody';
 import { type ConsoleDb, type WalletConnectionRow, walletConnections } from '@/lib/db/schema';
 import { getDb, getRuntime, type Runtime } from './runtime';
+import { sharedReadsFor } from './upstream-reads';
 
 /** How long a rotated-out key still verifies webhooks signed before the rotation reached the service. */
 export const PREVIOUS_KEY_GRACE_MS = 24 * 60 * 60 * 1000;
 
-/** Where the custody client sends requests: the real service, or the sandbox in-process. */
-export function custodyTransport(runtime: Runtime): { baseUrl: string; fetch: typeof fetch } {
-  if (runtime.sandbox) return { baseUrl: 'http://sandbox.internal/sandbox', fetch: runtime.sandbox.fetch };
-  return { baseUrl: runtime.config.env.CUSTODY_API_URL!, fetch: globalThis.fetch };
+/**
+ * Where the custody client sends requests (the real service, or the sandbox in-process) and how long it
+ * may wait: reads share one budget each, money-moving calls their own timeout. The fetch shares identical
+ * reads in flight and keeps the wallet, its balances and lists briefly, under every client built from here.
+ */
+export function custodyTransport(runtime: Runtime): {
+  baseUrl: string;
+  fetch: FetchLike;
+  budgetMs: number;
+  timeoutMs: number;
+} {
+  const { env } = runtime.config;
+  const limits = { budgetMs: env.CUSTODY_READ_BUDGET_MS, timeoutMs: env.CUSTODY_WRITE_TIMEOUT_MS };
+  if (runtime.sandbox) {
+    return {
+      baseUrl: 'http://sandbox.internal/sandbox',
+      fetch: sharedReadsFor(runtime.sandbox.fetch).fetch,
+      ...limits,
+    };
+  }
+  return { baseUrl: env.CUSTODY_API_URL!, fetch: sharedReadsFor(globalThis.fetch).fetch, ...limits };
 }
 
 /** A wallet as the browser may see it: never the key, only its last four characters. */
@@ -91,22 +109,31 @@ export async function webhookKeysFor(walletId: string, now = new Date()): Promis
   return keys;
 }
 
-/** Sandbox mode: every sandbox wallet is connected on first start. */
+/**
+ * Sandbox mode: every sandbox wallet is connected on first start. Each start probes the connected wallets'
+ * extensions in the background (the sandbox may now run with the spec's endpoints only).
+ */
 export async function connectSandboxWallets(runtime: Runtime): Promise<void> {
   if (!runtime.sandbox) return;
   const db = runtime.database.db as ConsoleDb;
-  const existing = await db.select({ id: walletConnections.id }).from(walletConnections).limit(1);
-  if (existing.length > 0) return;
-  const credentials = await runtime.sandbox.credentials();
-  const rows = credentials.wallets.map((w) => ({
-    id: w.id,
-    name: w.name,
-    blockchain: w.blockchain,
-    network: w.network,
-    address: w.address,
-    apiKeySealed: sealApiKey(runtime, w.id, w.apiKey),
-    apiKeyLast4: w.apiKey.slice(-4),
-    createdBy: 'sandbox',
-  }));
-  if (rows.length) await db.insert(walletConnections).values(rows).onConflictDoNothing();
+  const existing = await db.select({ id: walletConnections.id }).from(walletConnections);
+  if (existing.length === 0) {
+    const credentials = await runtime.sandbox.credentials();
+    const rows = credentials.wallets.map((w) => ({
+      id: w.id,
+      name: w.name,
+      blockchain: w.blockchain,
+      network: w.network,
+      address: w.address,
+      apiKeySealed: sealApiKey(runtime, w.id, w.apiKey),
+      apiKeyLast4: w.apiKey.slice(-4),
+      createdBy: 'sandbox',
+    }));
+    if (rows.length) await db.insert(walletConnections).values(rows).onConflictDoNothing();
+  }
+  const ids =
+    existing.length > 0 ? existing.map((r) => r.id) : (await listWalletConnections(db)).map((r) => r.id);
+  const { probeCapabilities } = await import('./capabilities');
+  // Not awaited: start-up does not wait for the probes; a page that needs one before it ends joins it.
+  void Promise.all(ids.map((id) => probeCapabilities(id, runtime)));
 }

@@ -1,5 +1,6 @@
-// The resend and retry server actions: permission first, retry only of FAILED transactions (read from the
-// service, not trusted from the button), and one audit entry per row of a bulk resend.
+// The resend and retry server actions: permission first, a retry only of FAILED transactions (read from the
+// service, not trusted from the button) and only as an approval request, and one audit entry per row of a
+// bulk resend.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CustodyError } from '@/lib/custody/errors';
 
@@ -11,6 +12,23 @@ const state = vi.hoisted(() => ({
   resent: [] as string[],
   inFlight: 0,
   peak: 0,
+  requested: [] as Array<{ kind: string; walletId: string; payload: unknown }>,
+}));
+
+// The approval engine is exercised against the sandbox elsewhere; here the request it would get is recorded.
+vi.mock('./approvals/request-actions', () => ({
+  createOperationRequest: async (check: () => Promise<Record<string, unknown>>) => {
+    const checked = (await check()) as {
+      ok: boolean;
+      result?: unknown;
+      kind: string;
+      walletId: string;
+      payload: unknown;
+    };
+    if (!checked.ok) return checked.result;
+    state.requested.push({ kind: checked.kind, walletId: checked.walletId, payload: checked.payload });
+    return { ok: true, data: { id: 'request-1' } };
+  },
 }));
 
 vi.mock('./guard', () => ({
@@ -42,6 +60,7 @@ vi.mock('./wallets', () => ({
               message: 'ok',
             }),
           },
+          webhooks: { forTransaction: async () => ({ data: [], message: 'ok' }) },
           transactions: {
             retry: async ({ id }: { id: string }) => {
               state.retried.push(id);
@@ -84,17 +103,17 @@ beforeEach(() => {
   state.retried = [];
   state.resent = [];
   state.peak = 0;
+  state.requested = [];
 });
 
 describe('retryTransactionAction', () => {
-  it('retries a FAILED transaction and audits it', async () => {
+  it('turns a retry of a FAILED transaction into an approval request and sends nothing', async () => {
     const result = await retryTransactionAction({ walletId: 'w1', transactionId: 'tx-1' });
-    expect(result).toEqual({
-      ok: true,
-      data: { id: 'tx-1', status: 'PENDING', type: 'WITHDRAW', reference: 'ref', hash: null },
-    });
-    expect(state.retried).toEqual(['tx-1']);
-    expect(state.audits).toEqual([{ action: 'transaction.retry', outcome: 'success', target: 'tx-1' }]);
+    expect(result).toEqual({ ok: true, data: { id: 'request-1' } });
+    expect(state.requested).toEqual([
+      { kind: 'retry', walletId: 'w1', payload: { transactionId: 'tx-1', addressId: null } },
+    ]);
+    expect(state.retried).toEqual([]);
   });
 
   it.each(['SUCCESS', 'PENDING'])('refuses a %s transaction without calling retry', async (status) => {
@@ -105,6 +124,7 @@ describe('retryTransactionAction', () => {
       error: `Only failed transactions can be retried; this one is ${status}.`,
     });
     expect(state.retried).toEqual([]);
+    expect(state.requested).toEqual([]);
     expect(state.audits[0]).toMatchObject({ action: 'transaction.retry', outcome: 'refused' });
   });
 
@@ -122,6 +142,7 @@ describe('retryTransactionAction', () => {
       ok: false,
     });
     expect(state.retried).toEqual([]);
+    expect(state.requested).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 'use client';
 import { AlertCircleIcon } from 'lucide-react';
-import { useActionState } from 'react';
+import { useActionState, useEffect, useRef, useState, useTransition } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -17,11 +17,41 @@ const FIELDS = [
   },
   { name: 'confirmPassword', label: 'Repeat new password', autoComplete: 'new-password' },
 ] as const;
+type FieldName = (typeof FIELDS)[number]['name'];
 
 export function ChangePasswordForm() {
-  const [state, action, pending] = useActionState<ChangePasswordState, FormData>(changePasswordAction, {});
+  const [state, dispatch, actionPending] = useActionState<ChangePasswordState, FormData>(
+    changePasswordAction,
+    {},
+  );
+  const [submitting, startTransition] = useTransition();
+  const pending = actionPending || submitting;
+  // Controlled, and submitted from onSubmit rather than the form's action prop: React resets a form
+  // after an action prop runs, which would wipe what the person typed whenever the server says no.
+  const [values, setValues] = useState<Record<FieldName, string>>({
+    currentPassword: '',
+    newPassword: '',
+    confirmPassword: '',
+  });
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // Take the person to the first field the server refused.
+  useEffect(() => {
+    const first = FIELDS.find((f) => state.fieldErrors?.[f.name]);
+    if (first) formRef.current?.querySelector<HTMLInputElement>(`#${first.name}`)?.focus();
+  }, [state]);
+
   return (
-    <form action={action} className="grid gap-4" noValidate>
+    <form
+      ref={formRef}
+      className="grid gap-4"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const data = new FormData(event.currentTarget);
+        startTransition(() => dispatch(data));
+      }}
+    >
       {state.error ? (
         <Alert variant="destructive">
           <AlertCircleIcon aria-hidden />
@@ -30,22 +60,19 @@ export function ChangePasswordForm() {
       ) : null}
       {FIELDS.map((f) => {
         const error = state.fieldErrors?.[f.name];
+        const hint = 'hint' in f ? f.hint : undefined;
         return (
-          <Field
-            key={f.name}
-            id={f.name}
-            label={f.label}
-            error={error}
-            hint={'hint' in f ? f.hint : undefined}
-          >
+          <Field key={f.name} id={f.name} label={f.label} error={error} hint={hint}>
             <Input
               id={f.name}
               name={f.name}
               type="password"
               autoComplete={f.autoComplete}
               required
+              value={values[f.name]}
+              onChange={(event) => setValues((v) => ({ ...v, [f.name]: event.target.value }))}
               aria-invalid={Boolean(error)}
-              aria-describedby={error ? `${f.name}-error` : undefined}
+              aria-describedby={error ? `${f.name}-error` : hint ? `${f.name}-hint` : undefined}
             />
           </Field>
         );

@@ -6,6 +6,7 @@ import { operationType } from '@/lib/server/approvals/registry';
 import { describeFailure } from '@/lib/server/errors';
 import { type ActionResult, type Actor, authorize } from '@/lib/server/guard';
 import type { Action } from '@/lib/server/permissions';
+import { resolutionSchema } from '@/lib/validation/resolution';
 
 const requestIdSchema = z.object({ requestId: z.uuid({ message: 'Unknown request.' }) });
 const rejectSchema = requestIdSchema.extend({
@@ -76,9 +77,52 @@ export async function rejectRequestAction(input: unknown): Promise<Outcome> {
   );
 }
 
+const resubmitSchema = withCodeSchema.extend({ acknowledged: z.boolean().optional() });
+
 export async function resubmitRequestAction(input: unknown): Promise<Outcome> {
+  const parsed = resubmitSchema.safeParse(input);
+  const acknowledged = parsed.success && parsed.data.acknowledged === true;
   return run(input, withCodeSchema, approveActionOf, async (actor, { requestId, twoFactorCode }) =>
-    (await getApprovalEngine()).resubmit(actor, requestId, twoFactorCode),
+    (await getApprovalEngine()).resubmit(actor, requestId, twoFactorCode, { acknowledged }),
+  );
+}
+
+/** Looks the request up at the custody service now; any signed-in person may ask (it changes nothing). */
+export async function checkRequestAction(input: unknown): Promise<Outcome> {
+  return run(
+    input,
+    requestIdSchema,
+    async () => 'read',
+    async (actor, { requestId }) => (await getApprovalEngine()).checkNow(actor, requestId),
+  );
+}
+
+export async function proposeResolutionAction(input: unknown): Promise<Outcome> {
+  const parsed = resolutionSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fieldErrors[issue.path.join('.') || 'form'] ??= issue.message;
+    return { ok: false, error: parsed.error.issues[0]?.message ?? 'Check the form.', fieldErrors };
+  }
+  const { verdict, transactionIds, note } = parsed.data;
+  return run(input, requestIdSchema, approveActionOf, async (actor, { requestId }) =>
+    (await getApprovalEngine()).proposeResolution(actor, requestId, {
+      verdict,
+      transactionIds: transactionIds.map((t) => t.value),
+      note,
+    }),
+  );
+}
+
+export async function confirmResolutionAction(input: unknown): Promise<Outcome> {
+  return run(input, requestIdSchema, approveActionOf, async (actor, { requestId }) =>
+    (await getApprovalEngine()).confirmResolution(actor, requestId),
+  );
+}
+
+export async function discardResolutionAction(input: unknown): Promise<Outcome> {
+  return run(input, requestIdSchema, approveActionOf, async (actor, { requestId }) =>
+    (await getApprovalEngine()).discardResolution(actor, requestId),
   );
 }
 

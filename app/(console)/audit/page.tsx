@@ -1,40 +1,28 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { z } from 'zod';
+import type { SearchParams } from 'nuqs/server';
 import { PageHeader } from '@/components/shell/page-header';
+import { ScrollTable } from '@/components/shell/scroll-table';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { auditInputPairs, describeAuditAction } from '@/lib/audit-actions';
 import { listAudit } from '@/lib/server/audit';
 import { requirePage } from '@/lib/server/page-guard';
 import { getDb } from '@/lib/server/runtime';
+import { AuditFilters } from './_components/audit-filters';
 import { VerifyChainButton } from './_components/verify-chain-button';
+import { auditFilterOf, loadAuditSearchParams, serializeAuditSearch } from './search-params';
 
 export const metadata: Metadata = { title: 'Audit log' };
 
-const dateParam = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .optional()
-  .catch(undefined);
-const filterSchema = z.object({
-  actor: z.string().trim().max(200).optional().catch(undefined),
-  action: z.string().trim().max(100).optional().catch(undefined),
-  from: dateParam,
-  to: dateParam,
-  page: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
-});
-
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string>> }) {
+export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePage('audit.view');
-  const filter = filterSchema.parse(await searchParams);
-  const clean = Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined && v !== ''));
-  const { rows, total, page, pageSize } = await listAudit(await getDb(), clean);
+  const search = await loadAuditSearchParams(searchParams);
+  const { page: requested, ...filter } = auditFilterOf(search);
+  const { rows, total, page, pageSize } = await listAudit(await getDb(), { ...filter, page: requested });
   const pages = Math.max(1, Math.ceil(total / pageSize));
-  const pageHref = (p: number) =>
-    `/audit?${new URLSearchParams({ ...clean, page: String(p) } as Record<string, string>)}`;
+  const pageHref = (p: number) => serializeAuditSearch('/audit', { ...filter, page: p });
   return (
     <>
       <PageHeader
@@ -42,84 +30,79 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         description="Every change and every revealed secret, hash-chained so tampering shows."
         actions={<VerifyChainButton />}
       />
-      <form className="mb-4 flex flex-wrap items-end gap-3" method="get">
-        <div className="grid gap-1">
-          <Label htmlFor="actor">Actor email</Label>
-          <Input id="actor" name="actor" defaultValue={filter.actor} className="w-56" />
-        </div>
-        <div className="grid gap-1">
-          <Label htmlFor="action">Action</Label>
-          <Input
-            id="action"
-            name="action"
-            defaultValue={filter.action}
-            className="w-48"
-            placeholder="e.g. user.add"
-          />
-        </div>
-        <div className="grid gap-1">
-          <Label htmlFor="from">From</Label>
-          <Input id="from" name="from" type="date" defaultValue={filter.from} />
-        </div>
-        <div className="grid gap-1">
-          <Label htmlFor="to">To</Label>
-          <Input id="to" name="to" type="date" defaultValue={filter.to} />
-        </div>
-        <Button type="submit" variant="secondary">
-          Filter
-        </Button>
-        <Button asChild variant="ghost">
-          <Link href="/audit">Clear</Link>
-        </Button>
-      </form>
+      <AuditFilters />
       {rows.length === 0 ? (
         <p className="rounded-md border p-6 text-center text-muted-foreground">
           No entries match these filters.
         </p>
       ) : (
-        <Table aria-label="Audit entries">
-          <TableHeader>
-            <TableRow>
-              <TableHead>#</TableHead>
-              <TableHead>Time (UTC)</TableHead>
-              <TableHead>Actor</TableHead>
-              <TableHead>Action</TableHead>
-              <TableHead>Target</TableHead>
-              <TableHead>Outcome</TableHead>
-              <TableHead>Input</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.map((r) => (
-              <TableRow key={r.id}>
-                <TableCell className="font-mono text-xs">{r.id}</TableCell>
-                <TableCell className="whitespace-nowrap font-mono text-xs">
-                  {r.at.replace('T', ' ').slice(0, 19)}
-                </TableCell>
-                <TableCell>
-                  <div className="text-xs">{r.actorEmail}</div>
-                  <div className="text-xs text-muted-foreground">{r.role}</div>
-                </TableCell>
-                <TableCell className="font-mono text-xs">{r.action}</TableCell>
-                <TableCell className="max-w-48 truncate text-xs">{r.target}</TableCell>
-                <TableCell>
-                  <Badge
-                    variant={
-                      r.outcome === 'success' ? 'success' : r.outcome === 'denied' ? 'warning' : 'destructive'
-                    }
-                  >
-                    {r.outcome}
-                  </Badge>
-                </TableCell>
-                <TableCell className="max-w-64 truncate font-mono text-xs" title={JSON.stringify(r.input)}>
-                  {Object.keys(r.input).length ? JSON.stringify(r.input) : '—'}
-                </TableCell>
+        <div className="rounded-md border">
+          <ScrollTable aria-label="Audit entries" regionLabel="Audit entries table">
+            <TableHeader>
+              <TableRow>
+                <TableHead scope="col">#</TableHead>
+                <TableHead scope="col">Time (UTC)</TableHead>
+                <TableHead scope="col">Actor</TableHead>
+                <TableHead scope="col">Action</TableHead>
+                <TableHead scope="col">Target</TableHead>
+                <TableHead scope="col">Outcome</TableHead>
+                <TableHead scope="col">Input</TableHead>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHeader>
+            <TableBody>
+              {rows.map((r) => {
+                const words = describeAuditAction(r.action);
+                const input = auditInputPairs(r.input);
+                return (
+                  <TableRow key={r.id} className="align-top">
+                    <TableCell className="font-mono text-xs">{r.id}</TableCell>
+                    <TableCell className="whitespace-nowrap font-mono text-xs">
+                      {new Date(r.at).toISOString().replace('T', ' ').slice(0, 19)}
+                    </TableCell>
+                    <TableCell>
+                      <div className="text-xs">{r.actorEmail}</div>
+                      <div className="text-xs text-muted-foreground">{r.role}</div>
+                    </TableCell>
+                    <TableCell className="min-w-44">
+                      <div className="text-sm">{words.label}</div>
+                      <div className="font-mono text-xs text-muted-foreground">{r.action}</div>
+                    </TableCell>
+                    <TableCell className="max-w-56 break-all text-xs">{r.target ?? '—'}</TableCell>
+                    <TableCell>
+                      <Badge
+                        variant={
+                          r.outcome === 'success'
+                            ? 'success'
+                            : r.outcome === 'denied'
+                              ? 'warning'
+                              : 'destructive'
+                        }
+                      >
+                        {r.outcome}
+                      </Badge>
+                    </TableCell>
+                    <TableCell className="min-w-56 max-w-96">
+                      {input.length === 0 ? (
+                        <span className="text-muted-foreground">—</span>
+                      ) : (
+                        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
+                          {input.map(([key, value]) => (
+                            <div key={key} className="contents">
+                              <dt className="text-muted-foreground">{key}</dt>
+                              <dd className="break-all font-mono">{value}</dd>
+                            </div>
+                          ))}
+                        </dl>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </ScrollTable>
+        </div>
       )}
-      <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm">
+      <nav aria-label="Pages" className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm">
         <span className="text-muted-foreground">
           {total} entries · page {page} of {pages}
         </span>

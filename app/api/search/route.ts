@@ -1,7 +1,9 @@
 // The command palette's search across every connected wallet.
 import { z } from 'zod';
+import { capabilitiesOf } from '@/lib/server/capabilities';
 import { withPermission } from '@/lib/server/route';
 import { type SearchableWallet, searchConsole } from '@/lib/server/search';
+import { childAddressIdsFor } from '@/lib/server/wallet-addresses';
 import { custodyFor, listWalletConnections } from '@/lib/server/wallets';
 
 export const dynamic = 'force-dynamic';
@@ -18,7 +20,16 @@ export const GET = withPermission(
       await Promise.all(
         connections.map(async (c): Promise<SearchableWallet | null> => {
           const client = await custodyFor(c.id);
-          return client ? { id: c.id, name: c.name, client } : null;
+          if (!client) return null;
+          const capabilities = await capabilitiesOf(c.id);
+          return {
+            id: c.id,
+            name: c.name,
+            client,
+            capabilities,
+            // Read only when the wallet-wide list is missing and the query is an id or a hash.
+            addressIds: () => childAddressIdsFor(client, c.id, capabilities),
+          };
         }),
       )
     ).filter((w): w is SearchableWallet => w !== null);

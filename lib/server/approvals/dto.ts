@@ -8,7 +8,7 @@ import type {
   WithdrawalReview,
 } from '@/components/approvals/types';
 import type { OperationRequestRow } from '@/lib/db/schema';
-import type { ApprovalEngine, EngineActor } from './engine';
+import type { ApprovalEngine, EngineActor, ResolutionProposal } from './engine';
 import { operationType } from './registry';
 
 export function toSummaryDto(row: OperationRequestRow, approvals: number): RequestSummaryDto {
@@ -25,6 +25,20 @@ export function toSummaryDto(row: OperationRequestRow, approvals: number): Reque
     requiredApprovals: row.requiredApprovals,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+function resolutionDto(p: ResolutionProposal | null): RequestDetailDto['resolution'] {
+  if (!p || typeof p.verdict !== 'string') return null;
+  // Person ids stay on the server; emails name who did what.
+  return {
+    verdict: p.verdict,
+    transactionIds: p.transactionIds ?? [],
+    note: p.note,
+    byEmail: p.byEmail,
+    at: p.at,
+    confirmedByEmail: p.confirmedByEmail ?? null,
+    confirmedAt: p.confirmedAt ?? null,
   };
 }
 
@@ -73,7 +87,26 @@ export async function requestDetail(
       actorEmail: e.actorEmail,
       detail: e.detail,
     })),
-    can: { approve: can.canApprove, cancel: can.canCancel, resubmit: can.canResubmit },
+    can: {
+      approve: can.canApprove,
+      cancel: can.canCancel,
+      resubmit: can.canResubmit,
+      checkNow: can.canCheckNow,
+      proposeResolution: can.canProposeResolution,
+      resolutionVerdicts: can.resolutionVerdicts,
+      confirmResolution: can.canConfirmResolution,
+      discardResolution: can.canDiscardResolution,
+    },
+    followUp: {
+      lastAttemptAt: request.lastAttemptAt?.toISOString() ?? null,
+      lastLookupAt: request.lastLookupAt?.toISOString() ?? null,
+      nextAt: request.nextFollowUpAt?.toISOString() ?? null,
+      parkedAt: request.followUpParkedAt?.toISOString() ?? null,
+      rounds: request.followUpAttempts,
+      windowEndsAt: engine.windowEndOf(request).toISOString(),
+    },
+    duplicates: (request.duplicates as RequestDetailDto['duplicates']) ?? [],
+    resolution: resolutionDto(request.resolutionProposal as ResolutionProposal | null),
     frozen: await engine.isFrozen(),
     isRequester: request.requesterId === actor.id,
     requiresTwoFactor: operationType(request.type)?.requiresTwoFactor === true,

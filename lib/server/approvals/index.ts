@@ -2,6 +2,7 @@ import 'server-only';
 // The console's approval engine over the process runtime, and its background loop (one per process).
 import type { TransportOptions } from '@/lib/custody';
 import type { ConsoleDb } from '@/lib/db/schema';
+import { capabilitiesOf, isMissingEndpoint, markCapabilityMissing } from '../capabilities';
 import { logger } from '../logger';
 import { getRuntime, type Runtime } from '../runtime';
 import { custodyTransport, findWalletConnection, openApiKey } from '../wallets';
@@ -17,6 +18,16 @@ function engineFor(runtime: Runtime): ApprovalEngine {
   const holder = globalThis as Holder;
   holder[ENGINE] ??= createApprovalEngine({
     db: runtime.database.db as ConsoleDb,
+    unknownOutcomeWindowMs: runtime.config.env.UNKNOWN_OUTCOME_WINDOW_MS,
+    // Lookups skip what the wallet's service is known to lack, and record what turns out to be missing.
+    capabilities: {
+      async missing(walletId) {
+        const caps = await capabilitiesOf(walletId);
+        return new Set((['transaction', 'walletTransactions'] as const).filter((name) => !caps[name]));
+      },
+      markMissing: (walletId, name) => markCapabilityMissing(walletId, name),
+      isMissingEndpoint,
+    },
     async connectionFor(walletId): Promise<TransportOptions | null> {
       const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
       if (!row) return null;
@@ -76,11 +87,23 @@ export interface WithdrawFormContext {
     priceUsd: string | null;
   }>;
   sources: Array<{ id: string; label: string; address: string }>;
+  /**
+   * `service`: the child addresses are the service's own list. `known`: the service cannot list addresses,
+   * so they are the ones the console has seen; the form then also takes an address id typed by hand.
+   */
+  addressSource: 'service' | 'known';
+  /**
+   * `available`: balances are the service's. `unsupported`: the service has no balances endpoint.
+   * `failed`: it has one, but the read failed. Either way an unknown balance never blocks a request.
+   */
+  balances: 'available' | 'unsupported' | 'failed';
 }
 
 /**
  * What the withdrawal form and its actions need to validate input on the server: the wallet's chain, its
- * active assets and its child addresses. Read from the custody service, never from the browser.
+ * active assets and its child addresses. Read from the custody service, never from the browser. Needs only
+ * the spec's #4 (and #5 for remembered addresses); the address list and balances come from extensions when
+ * the service has them.
  */
 export async function withdrawFormContext(walletId: string): Promise<WithdrawFormContext | null> {
   const runtime = await getRuntime();
@@ -89,12 +112,22 @@ export async function withdrawFormContext(walletId: string): Promise<WithdrawFor
   const connection = { ...custodyTransport(runtime), apiKey: openApiKey(runtime, row.id, row.apiKeySealed) };
   const { createCustodyClient } = await import('@/lib/custody');
   const { fetchBalances } = await import('./balances');
+  const { capabilitiesOf, viaExtension } = await import('../capabilities');
+  const { addressOption, childAddressesFor } = await import('../wallet-addresses');
   const client = createCustodyClient(connection);
-  const [wallet, addresses, balances] = await Promise.all([
+  const capabilities = await capabilitiesOf(walletId);
+  const [wallet, children, balances] = await Promise.all([
     client.wallets.get({ walletId }).then((r) => r.data),
-    client.wallets.listAddresses({ walletId, type: 'INTERNAL', limit: 100 }).then((r) => r.data),
-    fetchBalances(connection, walletId).catch(() => []),
+    childAddressesFor(client, walletId, capabilities),
+    viaExtension<import('./types').SourceBalance[] | 'unsupported'>(
+      walletId,
+      'balances',
+      () => fetchBalances(connection, walletId),
+      async () => 'unsupported' as const,
+      capabilities,
+    ).catch(() => 'failed' as const),
   ]);
+  const held = typeof balances === 'string' ? [] : balances;
   return {
     wallet: {
       id: wallet.id,
@@ -106,33 +139,43 @@ export async function withdrawFormContext(walletId: string): Promise<WithdrawFor
     assets: (wallet.assets ?? [])
       .filter((a) => a.isActive && a.asset.isActive !== false)
       .map((a) => {
-        const held = balances.find((b) => b.assetId === a.id);
+        const balance = held.find((b) => b.assetId === a.id);
         return {
           id: a.id,
           symbol: a.asset.symbol,
           decimals: a.asset.decimals,
-          balance: held?.balance ?? null,
-          priceUsd: held?.priceUsd ?? null,
+          balance: balance?.balance ?? null,
+          priceUsd: balance?.priceUsd ?? null,
         };
       }),
     sources: [
       { id: 'master', label: `Master wallet (${wallet.name})`, address: wallet.address },
-      ...addresses
-        .filter((a) => a.isActive !== false)
-        .map((a) => ({ id: a.id, label: a.name ?? a.address, address: a.address })),
+      ...children.addresses.map(addressOption),
     ],
+    addressSource: children.source,
+    balances: typeof balances === 'string' ? balances : 'available',
   };
 }
 
-/** Balances of a child address for the form's asset picker. */
+/**
+ * Balances of a child address for the form's asset picker; null when the service cannot report balances
+ * (no balances endpoint): unknown, which is not zero.
+ */
 export async function sourceBalances(walletId: string, addressId: string) {
   const runtime = await getRuntime();
   const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
   if (!row) return [];
   const { fetchBalances } = await import('./balances');
-  return fetchBalances(
-    { ...custodyTransport(runtime), apiKey: openApiKey(runtime, row.id, row.apiKeySealed) },
+  const { viaExtension } = await import('../capabilities');
+  return viaExtension(
     walletId,
-    addressId,
+    'balances',
+    () =>
+      fetchBalances(
+        { ...custodyTransport(runtime), apiKey: openApiKey(runtime, row.id, row.apiKeySealed) },
+        walletId,
+        addressId,
+      ),
+    async () => null,
   );
 }

@@ -212,7 +212,7 @@ async function buildWithdrawalReview(
           ),
           nativeDecimals,
         );
-  if (nativeAfter !== null && nativeAfter.startsWith('-'))
+  if (nativeAfter?.startsWith('-'))
     warnings.push(`Not enough ${nativeSymbol} for the amounts and network fees.`);
   if (duplicates.length) warnings.push('Some rows pay the same asset to the same address.');
 

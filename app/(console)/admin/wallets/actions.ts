@@ -2,6 +2,7 @@
 import { revalidatePath } from 'next/cache';
 import type { z } from 'zod';
 import { CustodyError } from '@/lib/custody/errors';
+import { type Capabilities, probeCapabilities } from '@/lib/server/capabilities';
 import { describeFailure } from '@/lib/server/errors';
 import { type ActionResult, type Actor, audit, authorize } from '@/lib/server/guard';
 import { getRuntime } from '@/lib/server/runtime';
@@ -69,6 +70,8 @@ export async function connectWalletAction(input: unknown): Promise<ActionResult<
     input: { walletId, name: verified.wallet.name, network: verified.wallet.network },
   });
   if (!row) return { ok: false, error: 'This wallet is already connected. Rotate its key instead.' };
+  // Which extensions the service answers decides how the wallet's pages read; never fails the connect.
+  await probeCapabilities(walletId);
   refresh(walletId);
   return { ok: true, data: toSummary(row) };
 }
@@ -94,8 +97,34 @@ export async function rotateWalletKeyAction(input: unknown): Promise<ActionResul
     input: { walletId },
   });
   if (!row) return { ok: false, error: 'This wallet is no longer connected.' };
+  // A new key may reach a different service deployment: probe its extensions again.
+  await probeCapabilities(walletId);
   refresh(walletId);
   return { ok: true, data: toSummary(row) };
+}
+
+/** Probes the wallet's service for its extension endpoints again (e.g. after the service was upgraded). */
+export async function recheckCapabilitiesAction(
+  input: unknown,
+): Promise<ActionResult<{ capabilities: Capabilities; checkedAt: string | null }>> {
+  const authz = await authorize('wallets.manage', 'wallets');
+  if (!authz.ok) return { ok: false, error: authz.error, status: authz.status };
+  const parsed = removeWalletSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid input' };
+  const { walletId } = parsed.data;
+  if (!(await findWalletConnection(walletId)))
+    return { ok: false, error: 'This wallet is no longer connected.' };
+  const capabilities = await probeCapabilities(walletId);
+  const row = await findWalletConnection(walletId);
+  await audit(authz.actor, 'wallet.capabilities_check', row?.capabilitiesCheckedAt ? 'success' : 'failed', {
+    target: walletId,
+    input: { walletId, capabilities },
+  });
+  refresh(walletId);
+  return {
+    ok: true,
+    data: { capabilities, checkedAt: row?.capabilitiesCheckedAt?.toISOString() ?? null },
+  };
 }
 
 export async function removeWalletAction(

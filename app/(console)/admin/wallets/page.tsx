@@ -1,8 +1,10 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/shell/page-header';
+import { CAPABILITY_NAMES, EXTENSION_CAPABILITIES, toCapabilities } from '@/lib/server/capabilities';
 import { requirePage } from '@/lib/server/page-guard';
 import { listWalletConnections, toSummary } from '@/lib/server/wallets';
 import { ConnectWalletDialog } from './_components/connect-wallet-dialog';
+import { WalletCapabilities } from './_components/wallet-capabilities';
 import { WalletConnectionsTable } from './_components/wallet-connections-table';
 
 export const metadata: Metadata = { title: 'Wallet connections' };
@@ -10,7 +12,15 @@ export const metadata: Metadata = { title: 'Wallet connections' };
 export default async function WalletConnectionsPage() {
   await requirePage('wallets.manage');
   // toSummary: the browser gets the last four characters of each key, never the key.
-  const wallets = (await listWalletConnections()).map(toSummary);
+  const rows = await listWalletConnections();
+  const wallets = rows.map(toSummary);
+  const capabilities = rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    capabilities: r.capabilities ? toCapabilities(r.capabilities) : null,
+    checkedAt: r.capabilitiesCheckedAt?.toISOString() ?? null,
+  }));
+  const definitions = CAPABILITY_NAMES.map((name) => ({ name, ...EXTENSION_CAPABILITIES[name] }));
   return (
     <>
       <PageHeader
@@ -18,7 +28,10 @@ export default async function WalletConnectionsPage() {
         description="The custody API cannot list wallets: these are the wallets this console knows, each with its API key stored encrypted."
         actions={<ConnectWalletDialog />}
       />
-      <WalletConnectionsTable wallets={wallets} />
+      <div className="grid gap-8">
+        <WalletConnectionsTable wallets={wallets} />
+        <WalletCapabilities wallets={capabilities} definitions={definitions} />
+      </div>
     </>
   );
 }

@@ -11,7 +11,7 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
   const actor = await requirePage('read');
   const { requestId } = await params;
   const engine = await getApprovalEngine();
-  await engine.sync(requestId);
+  // The stored state renders at once; the follow-up runs in the background and the page updates live.
   const detail = await requestDetail(engine, actor, requestId);
   if (!detail) notFound();
   return <RequestDetail initial={detail} />;

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { ServiceError } from '@/components/wallets/service-error';
 import { WalletOverview } from '@/components/wallets/wallet-overview';
 import { requirePage } from '@/lib/server/page-guard';
 import { loadWalletView } from '@/lib/server/wallet-views';
@@ -13,12 +13,7 @@ export default async function WalletOverviewPage({ params }: { params: Promise<{
   const view = await loadWalletView(walletId, actor.requestId);
   if (!view.ok && view.status === 404 && view.error.includes('not connected')) notFound();
   if (!view.ok) {
-    return (
-      <Alert variant="destructive">
-        <AlertTitle>Could not read this wallet</AlertTitle>
-        <AlertDescription>{view.error}</AlertDescription>
-      </Alert>
-    );
+    return <ServiceError title="Could not read this wallet" message={view.error} />;
   }
   return <WalletOverview walletId={walletId} initial={view.data} />;
 }

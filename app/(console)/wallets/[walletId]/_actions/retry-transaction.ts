@@ -1,9 +1,10 @@
 'use server';
 import { z } from 'zod';
+import { looksLikeMissingEndpoint, lookUpTransactions } from '@/lib/server/approvals/lookup';
+import { type CheckedOperation, createOperationRequest } from '@/lib/server/approvals/request-actions';
 import { describeFailure } from '@/lib/server/errors';
 import { type ActionResult, audit, authorize } from '@/lib/server/guard';
 import { custodyFor } from '@/lib/server/wallets';
-import { transactionOutcome } from '@/lib/server/webhooks';
 
 const id = z
   .string()
@@ -11,44 +12,56 @@ const id = z
   .min(1, 'Missing id')
   .max(100)
   .regex(/^[\w-]+$/, 'Not a valid id');
-const retrySchema = z.object({ walletId: id, transactionId: id });
-
-export type RetryTransactionResult = ReturnType<typeof transactionOutcome>;
+const retrySchema = z.object({ walletId: id, transactionId: id, addressId: id.nullish() });
 
 /**
- * #1: retries a FAILED transaction. The status is read from the custody service first: the button may be
- * stale, and retrying anything but a failure would send money twice.
+ * #1 moves money again, so a retry of a FAILED transaction becomes an approval request like a withdrawal:
+ * another person approves it, the policy and the freeze apply, and it is sent once. The status is read from
+ * the custody service first: the button may be stale, and retrying anything but a failure is refused.
  */
-export async function retryTransactionAction(input: unknown): Promise<ActionResult<RetryTransactionResult>> {
-  const authz = await authorize('transaction.retry', 'transactions');
-  if (!authz.ok) return { ok: false, error: authz.error, status: authz.status };
-  const parsed = retrySchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid input' };
-  const { walletId, transactionId } = parsed.data;
-  const client = await custodyFor(walletId);
-  if (!client) return { ok: false, error: 'This wallet is not connected to the console.' };
-  const auditInput = { walletId, transactionId };
-  try {
-    const current = await client.wallets.getTransaction({ walletId, id: transactionId });
-    if (current.data.status !== 'FAILED') {
-      await audit(authz.actor, 'transaction.retry', 'refused', {
-        target: transactionId,
-        input: { ...auditInput, status: current.data.status },
-      });
-      return {
-        ok: false,
-        error: `Only failed transactions can be retried; this one is ${current.data.status}.`,
-      };
+export async function retryTransactionAction(input: unknown): Promise<ActionResult<{ id: string }>> {
+  const check = async (): Promise<CheckedOperation> => {
+    const authz = await authorize('transaction.retry', 'transactions');
+    if (!authz.ok) return { ok: false, result: { ok: false, error: authz.error, status: authz.status } };
+    const parsed = retrySchema.safeParse(input);
+    if (!parsed.success)
+      return { ok: false, result: { ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid input' } };
+    const { walletId, transactionId } = parsed.data;
+    const addressId = parsed.data.addressId ?? null;
+    const client = await custodyFor(walletId);
+    if (!client)
+      return { ok: false, result: { ok: false, error: 'This wallet is not connected to the console.' } };
+    try {
+      const found = await lookUpTransactions(
+        client,
+        { walletId, addressId, reference: null, transactionId },
+        { missing: new Set(), onMissing: () => {}, isMissingEndpoint: looksLikeMissingEndpoint },
+      );
+      const current = found.transactions.find((t) => t.id === transactionId);
+      if (current && current.status !== 'FAILED') {
+        await audit(authz.actor, 'transaction.retry', 'refused', {
+          target: transactionId,
+          input: { walletId, transactionId, status: current.status },
+        });
+        return {
+          ok: false,
+          result: {
+            ok: false,
+            error: `Only failed transactions can be retried; this one is ${current.status}.`,
+          },
+        };
+      }
+    } catch (error) {
+      const { message } = describeFailure(error, authz.actor.requestId, `retry transaction ${transactionId}`);
+      return { ok: false, result: { ok: false, error: message } };
     }
-    const res = await client.transactions.retry({ walletId, id: transactionId });
-    await audit(authz.actor, 'transaction.retry', 'success', { target: transactionId, input: auditInput });
-    return { ok: true, data: transactionOutcome(res.data) };
-  } catch (error) {
-    const { message } = describeFailure(error, authz.actor.requestId, `retry transaction ${transactionId}`);
-    await audit(authz.actor, 'transaction.retry', 'failed', {
-      target: transactionId,
-      input: { ...auditInput, error: message },
-    });
-    return { ok: false, error: message };
-  }
+    return {
+      ok: true,
+      actor: authz.actor,
+      walletId,
+      kind: 'retry',
+      payload: { transactionId, addressId },
+    };
+  };
+  return createOperationRequest(check, 'retry');
 }

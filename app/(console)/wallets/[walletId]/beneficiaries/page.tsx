@@ -4,29 +4,37 @@ import { DeleteBeneficiaryButton } from '@/components/beneficiaries/delete-benef
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { NotOffered, ServiceError } from '@/components/wallets/service-error';
 import { formatDateTime } from '@/lib/format';
 import { auditEntriesWith } from '@/lib/server/audit';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
 import { getDb } from '@/lib/server/runtime';
-import { custodyFor } from '@/lib/server/wallets';
+import { loadBeneficiaries } from '@/lib/server/wallet-views';
+import { findWalletConnection } from '@/lib/server/wallets';
 
 export const metadata: Metadata = { title: 'Beneficiaries' };
 
 export default async function BeneficiariesPage({ params }: { params: Promise<{ walletId: string }> }) {
   const actor = await requirePage('read');
   const { walletId } = await params;
-  const client = await custodyFor(walletId);
-  if (!client) notFound();
+  if (!(await findWalletConnection(walletId))) notFound();
   const canDelete = can(actor.role, 'beneficiary.delete');
+  // The deleted list is the console's own audit log: it shows whatever the custody service answers.
   const [list, deleted] = await Promise.all([
-    client.beneficiaries.list({ walletId, limit: 100 }),
+    loadBeneficiaries(walletId, actor.requestId),
     auditEntriesWith(await getDb(), 'beneficiary.delete', 'walletId', walletId),
   ]);
   return (
     <>
       <PageHeader title="Beneficiaries" description="Saved payout destinations of this wallet." />
-      {list.data.length === 0 ? (
+      {!list.ok ? (
+        <ServiceError title="Could not read the beneficiaries" message={list.error} />
+      ) : !list.data.listed ? (
+        <NotOffered>
+          This custody service does not list beneficiaries; deleted ones are still shown from the audit log.
+        </NotOffered>
+      ) : list.data.items.length === 0 ? (
         <p className="rounded-md border p-6 text-center text-muted-foreground">
           This wallet has no beneficiaries.
         </p>
@@ -45,7 +53,7 @@ export default async function BeneficiariesPage({ params }: { params: Promise<{ 
             </TableRow>
           </TableHeader>
           <TableBody>
-            {list.data.map((b) => (
+            {list.data.items.map((b) => (
               <TableRow key={b.id}>
                 <TableCell className="font-medium">{b.name}</TableCell>
                 <TableCell className="font-mono text-xs">{b.address}</TableCell>

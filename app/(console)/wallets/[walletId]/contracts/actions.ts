@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { FeeOutcome, ReadOutcome } from '@/components/contracts/types';
 import type { CallsBody } from '@/lib/custody';
+import { lookUpTypedAddress } from '@/lib/server/address-lookup';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { describeFailure } from '@/lib/server/errors';
 import { type ActionResult, type Actor, audit, authorize } from '@/lib/server/guard';
@@ -187,4 +188,12 @@ export async function requestContractWriteAction(input: unknown): Promise<Action
 /** #17 as an approval request. */
 export async function requestContractSignAction(input: unknown): Promise<ActionResult<{ id: string }>> {
   return requestCalls('contractSign', input);
+}
+
+/** Checks an address id typed into the builder (#5) and answers it as a source option. */
+export async function lookUpContractSourceAction(
+  input: unknown,
+): Promise<ActionResult<{ id: string; label: string; address: string }>> {
+  // Writes and sign-only writes have the same requesters; the request's own permission is checked again.
+  return lookUpTypedAddress('contractWrite.request', input);
 }

@@ -5,6 +5,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
+import { addressOption, childAddressesFor } from '@/lib/server/wallet-addresses';
 import { custodyFor } from '@/lib/server/wallets';
 
 export const metadata: Metadata = { title: 'Contracts' };
@@ -18,19 +19,20 @@ export default async function ContractsPage({ params }: { params: Promise<{ wall
   const canSign = can(actor.role, 'contractSign.request');
   let tokens: Array<{ symbol: string; address: string }>;
   let sources: Array<{ id: string; label: string; address: string }> = [];
+  let addressSource: 'service' | 'known' = 'service';
   try {
-    const [wallet, addresses] = await Promise.all([
+    // The address list is an extension; without it the builder offers the addresses the console has seen.
+    const [wallet, children] = await Promise.all([
       client.wallets.get({ walletId }).then((r) => r.data),
       canWrite || canSign
-        ? client.wallets.listAddresses({ walletId, type: 'INTERNAL', limit: 100 }).then((r) => r.data)
-        : Promise.resolve([]),
+        ? childAddressesFor(client, walletId)
+        : Promise.resolve({ source: 'service' as const, addresses: [] }),
     ]);
     tokens = (wallet.assets ?? [])
       .filter((a) => !/^0x0{40}$/i.test(a.asset.address))
       .map((a) => ({ symbol: a.asset.symbol, address: a.asset.address }));
-    sources = addresses
-      .filter((a) => a.isActive !== false)
-      .map((a) => ({ id: a.id, label: a.name ?? a.address, address: a.address }));
+    sources = children.addresses.map(addressOption);
+    addressSource = children.source;
   } catch (error) {
     return (
       <Alert variant="destructive">
@@ -56,6 +58,7 @@ export default async function ContractsPage({ params }: { params: Promise<{ wall
         sources={sources}
         canWrite={canWrite}
         canSign={canSign}
+        addressSource={addressSource}
       />
     </div>
   );

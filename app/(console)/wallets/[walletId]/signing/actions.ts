@@ -1,6 +1,7 @@
 'use server';
 import { z } from 'zod';
 import type { TypedDataReview } from '@/components/signing/types';
+import { lookUpTypedAddress } from '@/lib/server/address-lookup';
 import {
   type CheckedOperation,
   createOperationRequest,
@@ -86,4 +87,11 @@ export async function createTypedDataRequestAction(input: unknown): Promise<Acti
 async function withKind(checked: Promise<Checked>): Promise<CheckedOperation> {
   const c = await checked;
   return c.ok ? { ...c, kind: 'typedDataSign' } : c;
+}
+
+/** Checks an address id typed into the form (#5) and answers it as a signing address option. */
+export async function lookUpSigningAddressAction(
+  input: unknown,
+): Promise<ActionResult<{ id: string; label: string; address: string }>> {
+  return lookUpTypedAddress('typedDataSign.request', input);
 }

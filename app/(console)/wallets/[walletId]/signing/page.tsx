@@ -4,6 +4,7 @@ import { TypedDataForm } from '@/components/signing/typed-data-form';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
+import { addressOption, childAddressesFor } from '@/lib/server/wallet-addresses';
 import { custodyFor } from '@/lib/server/wallets';
 import { CHAIN_IDS } from '@/lib/validation/typed-data';
 
@@ -20,11 +21,13 @@ export default async function SigningPage({ params }: { params: Promise<{ wallet
     chainId: number | null;
     tokens: Array<{ address: string; symbol: string; name: string; decimals: number }>;
     addresses: Array<{ id: string; label: string; address: string }>;
+    addressSource: 'service' | 'known';
   };
   try {
-    const [wallet, addresses] = await Promise.all([
+    // The address list is an extension; without it the form offers the addresses the console has seen.
+    const [wallet, children] = await Promise.all([
       client.wallets.get({ walletId }).then((r) => r.data),
-      client.wallets.listAddresses({ walletId, type: 'INTERNAL', limit: 100 }).then((r) => r.data),
+      childAddressesFor(client, walletId),
     ]);
     loaded = {
       chainId: CHAIN_IDS[`${wallet.blockchain.slug}:${wallet.network}`] ?? null,
@@ -36,9 +39,8 @@ export default async function SigningPage({ params }: { params: Promise<{ wallet
           name: a.asset.name,
           decimals: a.asset.decimals,
         })),
-      addresses: addresses
-        .filter((a) => a.isActive !== false)
-        .map((a) => ({ id: a.id, label: a.name ?? a.address, address: a.address })),
+      addresses: children.addresses.map(addressOption),
+      addressSource: children.source,
     };
   } catch (error) {
     return (
@@ -57,7 +59,7 @@ export default async function SigningPage({ params }: { params: Promise<{ wallet
           funds later: the request waits for another person&apos;s approval.
         </p>
       </div>
-      {loaded.addresses.length === 0 ? (
+      {loaded.addresses.length === 0 && loaded.addressSource === 'service' ? (
         <p className="text-sm text-muted-foreground">This wallet has no child addresses to sign with.</p>
       ) : (
         <TypedDataForm
@@ -65,6 +67,7 @@ export default async function SigningPage({ params }: { params: Promise<{ wallet
           addresses={loaded.addresses}
           tokens={loaded.tokens}
           chainId={loaded.chainId}
+          addressSource={loaded.addressSource}
         />
       )}
     </div>

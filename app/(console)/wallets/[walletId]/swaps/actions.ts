@@ -1,6 +1,7 @@
 'use server';
 import { z } from 'zod';
 import type { SwapReview } from '@/components/swaps/types';
+import { lookUpTypedAddress, verifyTypedSource } from '@/lib/server/address-lookup';
 import { sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
 import {
   type CheckedOperation,
@@ -18,18 +19,25 @@ type Checked =
       result: { ok: false; error: string; fieldErrors?: Record<string, string>; status?: number };
     };
 
-/** The wallet's active assets with the child address's balance (what the amount is checked against). */
+/**
+ * The wallet's active assets with the child address's balance (what the amount is checked against); the
+ * balance is null (unknown, not checked) when the service cannot report balances.
+ */
 async function assetsOf(walletId: string, addressId: string): Promise<SwapAsset[] | null> {
+  if (addressId === 'master') return null;
   const context = await withdrawFormContext(walletId);
-  if (!context?.sources.some((s) => s.id === addressId && s.id !== 'master')) return null;
+  if (!context) return null;
+  // An address off the list is one typed by hand: #5 must confirm it is a child address of the wallet.
+  if (!context.sources.some((s) => s.id === addressId) && !(await verifyTypedSource(walletId, addressId)).ok)
+    return null;
   const balances = await sourceBalances(walletId, addressId);
   return context.assets.map((a) => {
-    const held = balances.find((b) => b.assetId === a.id);
+    const held = balances?.find((b) => b.assetId === a.id);
     return {
       id: a.id,
       symbol: a.symbol,
       decimals: a.decimals,
-      balance: held?.balance ?? '0',
+      balance: held?.balance ?? (balances ? '0' : null),
       priceUsd: held?.priceUsd ?? a.priceUsd,
     };
   });
@@ -86,10 +94,13 @@ const balancesInput = z.object({
   addressId: z.string().min(1).max(100),
 });
 
-/** Balances of the chosen child address, for the form's asset picker and amount check. */
+/**
+ * Balances of the chosen child address, for the form's asset picker and amount check; null when the service
+ * cannot report balances.
+ */
 export async function swapBalancesAction(
   input: unknown,
-): Promise<ActionResult<Array<{ assetId: string; balance: string; priceUsd: string | null }>>> {
+): Promise<ActionResult<Array<{ assetId: string; balance: string; priceUsd: string | null }> | null>> {
   const parsed = balancesInput.safeParse(input);
   const authz = await authorize('swap.request', parsed.success ? parsed.data.walletId : undefined);
   if (!authz.ok) return { ok: false, error: authz.error, status: authz.status };
@@ -98,9 +109,18 @@ export async function swapBalancesAction(
     const balances = await sourceBalances(parsed.data.walletId, parsed.data.addressId);
     return {
       ok: true,
-      data: balances.map((b) => ({ assetId: b.assetId, balance: b.balance, priceUsd: b.priceUsd })),
+      data: balances
+        ? balances.map((b) => ({ assetId: b.assetId, balance: b.balance, priceUsd: b.priceUsd }))
+        : null,
     };
   } catch (error) {
     return { ok: false, error: describeFailure(error, authz.actor.requestId, 'swap balances').message };
   }
+}
+
+/** Checks an address id typed into the form (#5) and answers it as an address option. */
+export async function lookUpSwapAddressAction(
+  input: unknown,
+): Promise<ActionResult<{ id: string; label: string; address: string }>> {
+  return lookUpTypedAddress('swap.request', input);
 }

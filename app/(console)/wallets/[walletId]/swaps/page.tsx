@@ -42,7 +42,7 @@ export default async function SwapsPage({ params, searchParams }: SwapsPageProps
           approval.
         </p>
       </div>
-      {addresses.length === 0 ? (
+      {addresses.length === 0 && context.addressSource === 'service' ? (
         <p className="text-sm text-muted-foreground">This wallet has no child addresses to swap from.</p>
       ) : (
         <SwapForm
@@ -55,6 +55,8 @@ export default async function SwapsPage({ params, searchParams }: SwapsPageProps
             priceUsd,
           }))}
           initialAddressId={initial}
+          addressSource={context.addressSource}
+          balancesAvailable={context.balances !== 'unsupported'}
         />
       )}
     </div>

@@ -4,10 +4,11 @@ import { Suspense } from 'react';
 import { DataTableSkeleton } from '@/components/data-table/data-table-skeleton';
 import { TransactionsTable } from '@/components/transactions/transactions-table';
 import type { CustodyClient } from '@/lib/custody';
+import { capabilitiesOf } from '@/lib/server/capabilities';
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
-import { listTransactionPage, type TransactionPage } from '@/lib/server/transactions';
+import { listTransactionPage, type TransactionPage, withTransactionSource } from '@/lib/server/transactions';
 import { custodyFor, findWalletConnection } from '@/lib/server/wallets';
 import {
   filtersOf,
@@ -26,7 +27,11 @@ interface PageProps {
 export default async function WalletTransactionsPage({ params, searchParams }: PageProps) {
   const actor = await requirePage('read');
   const { walletId } = await params;
-  const [wallet, client] = await Promise.all([findWalletConnection(walletId), custodyFor(walletId)]);
+  const [wallet, client, capabilities] = await Promise.all([
+    findWalletConnection(walletId),
+    custodyFor(walletId),
+    capabilitiesOf(walletId),
+  ]);
   if (!wallet || !client) notFound();
   // Parsed once here; the client table reads the same URL through the same parsers.
   const filters = filtersOf(parseTransactionSearch(await searchParams));
@@ -39,6 +44,13 @@ export default async function WalletTransactionsPage({ params, searchParams }: P
         <p className="text-sm text-muted-foreground">
           Deposits, withdrawals, swaps and contract calls of {wallet.name}. Open a row for every detail.
         </p>
+        {capabilities.walletTransactions ? null : (
+          <p className="mt-2 rounded-md border px-3 py-2 text-sm text-muted-foreground">
+            This custody service cannot list a wallet&apos;s transactions, so this page shows the transactions
+            of the child addresses the console knows, merged by date. Master-wallet transactions need the
+            service&apos;s wallet-wide transaction list.
+          </p>
+        )}
       </div>
       <Suspense key={serializeTransactionSearch(filters)} fallback={<DataTableSkeleton columnCount={8} />}>
         <TransactionsSection
@@ -70,7 +82,9 @@ async function TransactionsSection({
   canResend: boolean;
 }) {
   const [page, symbols] = await Promise.all([
-    listTransactionPage(client, walletId, filters).then(
+    withTransactionSource(client, walletId, (source) =>
+      listTransactionPage(client, walletId, filters, source),
+    ).then(
       (data): { ok: true; data: TransactionPage } => ({ ok: true, data }),
       (error: unknown) => ({
         ok: false as const,

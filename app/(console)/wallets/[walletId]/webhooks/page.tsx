@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { ServiceError } from '@/components/wallets/service-error';
 import { WebhookLogSkeleton } from '@/components/webhooks/webhook-log-skeleton';
 import { WebhookLogTable } from '@/components/webhooks/webhook-log-table';
 import { describeFailure } from '@/lib/server/errors';
@@ -68,12 +68,7 @@ async function WebhookLog({
     page = await loadWebhookLogPage(client, walletId, query);
   } catch (error) {
     const { message } = describeFailure(error, requestId, `webhook log of ${walletId}`);
-    return (
-      <Alert variant="destructive">
-        <AlertTitle>The webhook log could not be loaded</AlertTitle>
-        <AlertDescription>{message}</AlertDescription>
-      </Alert>
-    );
+    return <ServiceError title="The webhook log could not be loaded" message={message} />;
   }
   return (
     <WebhookLogTable

@@ -1,6 +1,7 @@
 'use server';
 import { z } from 'zod';
 import type { WithdrawalReview } from '@/components/approvals/types';
+import { lookUpTypedAddress, verifyTypedSource } from '@/lib/server/address-lookup';
 import { sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
 import { createOperationRequest, previewOperation } from '@/lib/server/approvals/request-actions';
 import { describeFailure } from '@/lib/server/errors';
@@ -47,15 +48,19 @@ async function check(input: unknown): Promise<Checked> {
       ok: false,
       result: { ok: false, error: 'This wallet is not connected to the console.', status: 404 },
     };
-  if (!context.sources.some((s) => s.id === values.source))
-    return {
-      ok: false,
-      result: {
+  // A source off the list is an address id typed by hand: accepted once #5 confirms it is a child address.
+  if (!context.sources.some((s) => s.id === values.source)) {
+    const typed = await verifyTypedSource(values.walletId, values.source);
+    if (!typed.ok)
+      return {
         ok: false,
-        error: 'Choose a source of this wallet.',
-        fieldErrors: { source: 'Choose a source of this wallet.' },
-      },
-    };
+        result: {
+          ok: false,
+          error: 'Choose a source of this wallet.',
+          fieldErrors: { source: typed.error },
+        },
+      };
+  }
   const validation = validateWithdrawal(values, {
     assets: context.assets,
     chain: { isEvmCompatible: context.wallet.isEvmCompatible },
@@ -93,17 +98,28 @@ const balancesInput = z.object({
   addressId: z.string().min(1).max(100),
 });
 
+/** Balances of a child address; null when the service cannot report balances (unknown, not zero). */
 export async function sourceBalancesAction(
   input: unknown,
-): Promise<ActionResult<Array<{ assetId: string; balance: string }>>> {
+): Promise<ActionResult<Array<{ assetId: string; balance: string }> | null>> {
   const parsed = balancesInput.safeParse(input);
   if (!parsed.success) return { ok: false, error: 'Invalid source.' };
   const authz = await authorize('read', parsed.data.walletId);
   if (!authz.ok) return { ok: false, error: authz.error, status: authz.status };
   try {
     const balances = await sourceBalances(parsed.data.walletId, parsed.data.addressId);
-    return { ok: true, data: balances.map((b) => ({ assetId: b.assetId, balance: b.balance })) };
+    return {
+      ok: true,
+      data: balances ? balances.map((b) => ({ assetId: b.assetId, balance: b.balance })) : null,
+    };
   } catch (error) {
     return { ok: false, error: describeFailure(error, authz.actor.requestId, 'source balances').message };
   }
+}
+
+/** Checks an address id typed into the form (#5) and answers it as a source option. */
+export async function lookUpWithdrawSourceAction(
+  input: unknown,
+): Promise<ActionResult<{ id: string; label: string; address: string }>> {
+  return lookUpTypedAddress('withdraw.request', input);
 }

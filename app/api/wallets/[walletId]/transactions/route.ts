@@ -1,6 +1,6 @@
 // One page of a wallet's (or one address's) transactions for the client table; same filters as the URL.
 import { withPermission } from '@/lib/server/route';
-import { listTransactionPage } from '@/lib/server/transactions';
+import { listTransactionPage, withTransactionSource } from '@/lib/server/transactions';
 import { custodyFor } from '@/lib/server/wallets';
 import { filtersOf, transactionSearchSchema } from '@/lib/validation/transactions';
 
@@ -17,7 +17,11 @@ export const GET = withPermission(
         { status: 404 },
       );
     }
-    const page = await listTransactionPage(client, walletId, filtersOf(query));
+    const filters = filtersOf(query);
+    // Without the wallet-wide list the page is merged from the known child addresses (`scope` says so).
+    const page = await withTransactionSource(client, walletId, (source) =>
+      listTransactionPage(client, walletId, filters, source),
+    );
     return Response.json(page, { headers: { 'cache-control': 'no-store' } });
   },
   transactionSearchSchema,

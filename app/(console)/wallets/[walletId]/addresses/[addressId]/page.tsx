@@ -2,12 +2,14 @@ import { ArrowLeftIcon, ListIcon } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Suspense } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
 import { AddressText } from '@/components/wallets/address-text';
 import { AmlBadge } from '@/components/wallets/aml-badge';
+import { ServiceError } from '@/components/wallets/service-error';
 import { formatDateTime } from '@/lib/format';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
@@ -48,30 +50,18 @@ export default async function AddressDetailPage({ params }: PageProps) {
   if (!connection) notFound();
   const runtime = await getRuntime();
   const canDeposit = Boolean(runtime.sandbox) && can(actor.role, 'sandbox.deposit');
-  const [result, walletView] = await Promise.all([
-    loadAddress(walletId, addressId, actor.requestId),
-    canDeposit ? loadWalletView(walletId, actor.requestId) : Promise.resolve(null),
-  ]);
+  // The deposit form's asset list is secondary: started now, streamed in, never holding up the address.
+  const walletView = canDeposit ? loadWalletView(walletId, actor.requestId) : null;
+  const result = await loadAddress(walletId, addressId, actor.requestId);
   const back = `/wallets/${encodeURIComponent(walletId)}/addresses`;
 
   if (!result.ok) {
     if (result.status === 404) notFound();
-    return (
-      <Alert variant="destructive">
-        <AlertTitle>Could not read this address</AlertTitle>
-        <AlertDescription>{result.error}</AlertDescription>
-      </Alert>
-    );
+    return <ServiceError title="Could not read this address" message={result.error} />;
   }
   const address = result.data;
   const config = address.configurations;
   const chain = address.blockchain?.slug ?? connection.blockchain;
-  const assets =
-    walletView?.ok === true
-      ? walletView.data.balances
-          .filter((b) => b.isActive)
-          .map((b) => ({ id: b.walletAssetId, symbol: b.symbol, decimals: b.decimals }))
-      : [];
 
   return (
     <div className="grid gap-6">
@@ -208,16 +198,33 @@ export default async function AddressDetailPage({ params }: PageProps) {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            {assets.length > 0 ? (
-              <SimulateDepositForm walletId={walletId} addressId={address.id} assets={assets} />
-            ) : (
-              <p className="text-sm text-muted-foreground">
-                {walletView && !walletView.ok ? walletView.error : 'This wallet has no active assets.'}
-              </p>
-            )}
+            {walletView ? (
+              <Suspense fallback={<Skeleton className="h-24 w-full" />}>
+                <DepositForm walletId={walletId} addressId={address.id} walletView={walletView} />
+              </Suspense>
+            ) : null}
           </CardContent>
         </Card>
       ) : null}
     </div>
   );
+}
+
+async function DepositForm({
+  walletId,
+  addressId,
+  walletView,
+}: {
+  walletId: string;
+  addressId: string;
+  walletView: ReturnType<typeof loadWalletView>;
+}) {
+  const view = await walletView;
+  if (!view.ok) return <ServiceError title="Could not read the wallet's assets" message={view.error} />;
+  const assets = view.data.balances
+    .filter((b) => b.isActive)
+    .map((b) => ({ id: b.walletAssetId, symbol: b.symbol, decimals: b.decimals }));
+  if (assets.length === 0)
+    return <p className="text-sm text-muted-foreground">This wallet has no active assets.</p>;
+  return <SimulateDepositForm walletId={walletId} addressId={addressId} assets={assets} />;
 }

@@ -1,7 +1,7 @@
 // One transaction, for a drawer opened from a link whose row is not on the loaded page.
 import { z } from 'zod';
 import { withPermission } from '@/lib/server/route';
-import { getTransaction } from '@/lib/server/transactions';
+import { getTransaction, withTransactionSource } from '@/lib/server/transactions';
 import { custodyFor } from '@/lib/server/wallets';
 
 export const dynamic = 'force-dynamic';
@@ -20,6 +20,11 @@ export const GET = withPermission('read', async ({ params }) => {
       { status: 404 },
     );
   }
-  const data = await getTransaction(client, walletId, id.data);
+  const data = await withTransactionSource(
+    client,
+    walletId,
+    (source) => getTransaction(client, walletId, id.data, source),
+    'transaction',
+  );
   return Response.json({ data }, { headers: { 'cache-control': 'no-store' } });
 });

@@ -2,7 +2,7 @@
 import { audit } from '@/lib/server/guard';
 import { logger } from '@/lib/server/logger';
 import { withPermission } from '@/lib/server/route';
-import { openTransactionCsvStream } from '@/lib/server/transactions';
+import { openTransactionCsvStream, withTransactionSource } from '@/lib/server/transactions';
 import { custodyFor } from '@/lib/server/wallets';
 import { filtersOf, transactionSearchSchema } from '@/lib/validation/transactions';
 
@@ -22,7 +22,7 @@ export const GET = withPermission(
     // Paging is the export's own business: the file holds every page of the filtered view.
     const { page: _page, limit: _limit, ...filters } = filtersOf(query);
     const stamp = new Date().toISOString().replaceAll(':', '-').slice(0, 19);
-    const stream = await openTransactionCsvStream(client, walletId, filters, ({ rows, error }) => {
+    const onDone = ({ rows, error }: { rows: number; error?: unknown }) => {
       if (error)
         logger.warn({ requestId: actor.requestId, walletId, err: error }, 'transaction export failed midway');
       // Exports carry financial data out of the console: who took what is on record.
@@ -30,7 +30,11 @@ export const GET = withPermission(
         target: walletId,
         input: { ...filters, rows },
       }).catch((err) => logger.error({ err }, 'audit of transaction export failed'));
-    });
+    };
+    // Without the wallet-wide list the file holds the known child addresses' rows, merged by date.
+    const stream = await withTransactionSource(client, walletId, (source) =>
+      openTransactionCsvStream(client, walletId, filters, onDone, source),
+    );
     return new Response(stream, {
       headers: {
         'content-type': 'text/csv; charset=utf-8',

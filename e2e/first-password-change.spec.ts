@@ -1,0 +1,40 @@
+import { contextAs, expect, expectAccessible, fillSignIn, test, uniqueEmail } from './fixtures';
+
+test('a refused password change keeps what was typed and says what was wrong at the field', async ({
+  browser,
+}) => {
+  const { page: admin, context } = await contextAs(browser, 'admin');
+  await admin.goto('/admin/users');
+  await admin.getByRole('button', { name: 'Add user' }).click();
+  const dialog = admin.getByRole('dialog');
+  const email = uniqueEmail('first-change');
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Name').fill('Fay First');
+  await dialog.getByRole('button', { name: 'Create user' }).click();
+  const otp = (await dialog.getByTestId('one-time-password').textContent())?.trim() ?? '';
+  expect(otp).toMatch(/^[A-Za-z0-9]{20}$/);
+  await context.close();
+
+  const newcomer = await browser.newContext();
+  const page = await newcomer.newPage();
+  await fillSignIn(page, email, otp);
+  await expect(page).toHaveURL(/\/change-password$/);
+  const current = page.getByLabel('Current password');
+  const fresh = page.getByLabel('New password', { exact: true });
+  const repeat = page.getByLabel('Repeat new password');
+  await current.fill(otp);
+  await fresh.fill('a-much-better-passphrase');
+  await repeat.fill('a-different-passphrase');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('The two passwords differ')).toBeVisible();
+  await expect(repeat).toHaveAttribute('aria-invalid', 'true');
+  await expect(repeat).toHaveAccessibleDescription('The two passwords differ');
+  // Nothing typed is lost: the second try only corrects the one field.
+  await expect(current).toHaveValue(otp);
+  await expect(fresh).toHaveValue('a-much-better-passphrase');
+  await expectAccessible(page);
+  await repeat.fill('a-much-better-passphrase');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page).toHaveURL(/\/wallets$/);
+  await newcomer.close();
+});

@@ -1,0 +1,110 @@
+// Audit actions in words: the log stores short codes (`withdraw.approve`); people read "Approved a
+// withdrawal" and search by either. Browser-safe, so the page, the export and the search agree.
+
+export interface AuditActionWords {
+  /** What happened, as a sentence without a subject: "Approved a withdrawal". */
+  label: string;
+  /** The part of the console it belongs to: "Approvals", "Users". */
+  area: string;
+}
+
+// Every operation that goes through four-eyes approval writes `${kind}.${step}`.
+const APPROVAL_KINDS: Record<string, string> = {
+  withdraw: 'withdrawal',
+  withdrawSign: 'sign-only withdrawal',
+  swap: 'swap',
+  contractWrite: 'contract call',
+  contractSign: 'contract signature',
+  typedDataSign: 'typed-data signature',
+};
+const APPROVAL_STEPS: Record<string, (noun: string) => string> = {
+  request: (noun) => `Requested a ${noun}`,
+  approve: (noun) => `Approved a ${noun}`,
+  reject: (noun) => `Rejected a ${noun}`,
+  cancel: (noun) => `Cancelled a ${noun}`,
+  submit: (noun) => `Submitted a ${noun}`,
+  resubmit: (noun) => `Resubmitted a ${noun}`,
+  outcome: (noun) => `Recorded the outcome of a ${noun}`,
+  expire: (noun) => `Expired a ${noun} request`,
+};
+
+const FIXED: Record<string, AuditActionWords> = {
+  'auth.sign_in': { label: 'Signed in', area: 'Sign-in' },
+  'auth.sign_out': { label: 'Signed out', area: 'Sign-in' },
+  'user.add': { label: 'Added a user', area: 'Users' },
+  'user.change_role': { label: "Changed a user's role", area: 'Users' },
+  'user.disable': { label: 'Disabled a user', area: 'Users' },
+  'user.enable': { label: 'Enabled a user', area: 'Users' },
+  'user.change_password': { label: 'Changed their password', area: 'Users' },
+  'users.manage': { label: 'Managed users', area: 'Users' },
+  'wallet.connect': { label: 'Connected a wallet', area: 'Wallets' },
+  'wallet.rotate_key': { label: "Rotated a wallet's API key", area: 'Wallets' },
+  'wallet.remove': { label: 'Removed a wallet connection', area: 'Wallets' },
+  'wallets.manage': { label: 'Managed wallet connections', area: 'Wallets' },
+  'whitelist.add': { label: 'Whitelisted an address', area: 'Wallets' },
+  'beneficiary.delete': { label: 'Deleted a beneficiary', area: 'Wallets' },
+  'privateKey.reveal': { label: 'Revealed a private key', area: 'Wallets' },
+  'settlement.edit': { label: 'Edited auto-settlement', area: 'Settlement' },
+  'settlement.wallet_toggle': { label: 'Switched auto-settlement on or off', area: 'Settlement' },
+  'settlement.rule_create': { label: 'Created a settlement rule', area: 'Settlement' },
+  'settlement.rule_update': { label: 'Updated a settlement rule', area: 'Settlement' },
+  'transaction.retry': { label: 'Retried a transaction', area: 'Transactions' },
+  'transactions.export': { label: 'Exported transactions', area: 'Transactions' },
+  'webhook.resend': { label: 'Resent a webhook', area: 'Webhooks' },
+  'sandbox.deposit': { label: 'Simulated a deposit', area: 'Sandbox' },
+  'contract.read': { label: 'Read a contract', area: 'Contracts' },
+  'contract.networkFee': { label: 'Estimated a contract fee', area: 'Contracts' },
+  'fee.estimate': { label: 'Estimated a network fee', area: 'Transactions' },
+  'policy.edit': { label: 'Changed the approval policy', area: 'Approvals' },
+  'freeze.toggle': { label: 'Switched the emergency freeze', area: 'Approvals' },
+  'audit.view': { label: 'Opened the audit log', area: 'Audit' },
+  'audit.verify': { label: 'Verified the audit chain', area: 'Audit' },
+  'audit.export': { label: 'Exported the audit log', area: 'Audit' },
+  read: { label: 'Read', area: 'Console' },
+};
+
+const KNOWN: Record<string, AuditActionWords> = { ...FIXED };
+for (const [kind, noun] of Object.entries(APPROVAL_KINDS)) {
+  for (const [step, sentence] of Object.entries(APPROVAL_STEPS)) {
+    KNOWN[`${kind}.${step}`] = { label: sentence(noun), area: 'Approvals' };
+  }
+}
+
+/** The action in words; a code the console does not know yet is shown as it is. */
+export function describeAuditAction(code: string): AuditActionWords {
+  return KNOWN[code] ?? { label: code, area: 'Other' };
+}
+
+/**
+ * Codes whose words contain `text` (case-insensitive): "approval" finds every approval step and the
+ * policy, "withdrawal" finds `withdraw.*`. The codes themselves are matched by the database.
+ */
+export function auditActionsMatching(text: string): string[] {
+  const needle = text.trim().toLowerCase();
+  if (!needle) return [];
+  return Object.entries(KNOWN)
+    .filter(([, words]) => `${words.label} ${words.area}`.toLowerCase().includes(needle))
+    .map(([code]) => code);
+}
+
+/** An entry's input as label/value pairs: nested objects flattened to dotted keys, values as text. */
+export function auditInputPairs(input: Record<string, unknown>): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  if (Object.keys(input).length === 0) return pairs;
+  const walk = (value: unknown, key: string) => {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const entries = Object.entries(value as Record<string, unknown>);
+      if (entries.length === 0) pairs.push([key, '—']);
+      for (const [k, v] of entries) walk(v, key ? `${key}.${k}` : k);
+      return;
+    }
+    if (Array.isArray(value)) {
+      const simple = value.every((v) => v === null || typeof v !== 'object');
+      pairs.push([key, simple ? value.join(', ') || '—' : JSON.stringify(value)]);
+      return;
+    }
+    pairs.push([key, value === null || value === undefined || value === '' ? '—' : String(value)]);
+  };
+  walk(input, '');
+  return pairs;
+}

@@ -1,0 +1,31 @@
+// The extension endpoints: what the real service offers beyond the spec's 23. A service with the spec alone
+// answers them as unknown paths, which the sandbox's spec-only mode and the test fault proxy reproduce.
+// Plain data without `server-only`, so test tooling outside the server build can share it.
+
+/** Method and pattern of every extension route, as the sandbox router spells them. */
+export const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET'; pattern: string }> = [
+  { method: 'GET', pattern: '/v1/wallets/:walletId/addresses' },
+  { method: 'GET', pattern: '/v1/wallets/:walletId/transactions' },
+  { method: 'GET', pattern: '/v1/wallets/:walletId/transactions/:id' },
+  { method: 'GET', pattern: '/v1/wallets/:walletId/addresses/:addressId/auto-settlements/rules' },
+  { method: 'GET', pattern: '/v1/wallets/:walletId/beneficiaries' },
+  { method: 'GET', pattern: '/v1/wallets/:walletId/balances' },
+  { method: 'GET', pattern: '/v1/wallets/:walletId/addresses/:addressId/balances' },
+];
+
+export const EXTENSION_ROUTE_KEYS: ReadonlySet<string> = new Set(
+  EXTENSION_ROUTES.map((r) => `${r.method} ${r.pattern}`),
+);
+
+/** One regular expression per extension route, matching a path relative to the API root (no query). */
+export const EXTENSION_PATH_PATTERNS: readonly RegExp[] = EXTENSION_ROUTES.map(
+  (r) => new RegExp(`^${r.pattern.replace(/:\w+/g, '[^/]+')}/?$`),
+);
+
+/** Whether a request is for an extension endpoint; `path` is relative to the API root (`/v1/...`). */
+export function isExtensionRequest(method: string, path: string): boolean {
+  if (method.toUpperCase() !== 'GET') return false;
+  // Spec routes that share a shape with an extension (e.g. #4 `/v1/wallets/:walletId` is shorter; #23
+  // ends in `/webhooks`) never match these anchored patterns.
+  return EXTENSION_PATH_PATTERNS.some((pattern) => pattern.test(path));
+}

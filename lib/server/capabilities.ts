@@ -1,0 +1,324 @@
+import 'server-only';
+// Which extension endpoints (beyond the spec's 23) a wallet's custody service answers. The console works with
+// the spec alone; each extension it finds makes a page complete (the wallet's address list, the wallet-wide
+// transaction list, balances, ...). Probed at connect, stored per wallet connection, refreshed in the
+// background when old.
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { type CustodyClient, CustodyError, createCustodyClient, genericMessage } from '@/lib/custody';
+import { type ConsoleDb, walletConnections } from '@/lib/db/schema';
+import { fetchBalances } from './approvals/balances';
+import { logger } from './logger';
+import { getRuntime, type Runtime } from './runtime';
+import { custodyTransport, findWalletConnection, openApiKey } from './wallets';
+
+export const CAPABILITY_NAMES = [
+  'walletAddresses',
+  'walletTransactions',
+  'transaction',
+  'addressRules',
+  'beneficiaries',
+  'balances',
+] as const;
+
+export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
+export type Capabilities = Record<CapabilityName, boolean>;
+
+export interface CapabilityInfo {
+  /** What a person calls it. */
+  label: string;
+  /** The extension endpoint(s), as the admin page shows them. */
+  endpoint: string;
+  /** One plain sentence: what the console cannot do while the service lacks it. */
+  without: string;
+}
+
+export const EXTENSION_CAPABILITIES: Record<CapabilityName, CapabilityInfo> = {
+  walletAddresses: {
+    label: 'Address list',
+    endpoint: 'GET /v1/wallets/{walletId}/addresses',
+    without:
+      'Forms offer only the child addresses the console has seen in webhooks and its own requests, plus any address id typed by hand; the addresses page cannot list every address.',
+  },
+  walletTransactions: {
+    label: 'Wallet-wide transactions',
+    endpoint: 'GET /v1/wallets/{walletId}/transactions',
+    without:
+      'The transactions page, CSV export and search read child addresses one by one and cannot show master-wallet transactions.',
+  },
+  transaction: {
+    label: 'One transaction by id',
+    endpoint: 'GET /v1/wallets/{walletId}/transactions/{id}',
+    without:
+      'A transaction link whose row is not on the loaded page is looked up address by address, and only among child addresses.',
+  },
+  addressRules: {
+    label: 'Auto-settlement rules of an address',
+    endpoint: 'GET /v1/wallets/{walletId}/addresses/{addressId}/auto-settlements/rules',
+    without: 'Existing auto-settlement rules cannot be listed; new rules can still be created.',
+  },
+  beneficiaries: {
+    label: 'Beneficiary list',
+    endpoint: 'GET /v1/wallets/{walletId}/beneficiaries',
+    without: 'Beneficiaries cannot be listed; deleting one needs its id.',
+  },
+  balances: {
+    label: 'Balances',
+    endpoint: 'GET /v1/wallets/{walletId}/balances and …/addresses/{addressId}/balances',
+    without:
+      'Forms cannot show balances or check amounts against them before a request; the service still refuses what it cannot pay.',
+  },
+};
+
+/** Stored results older than this are refreshed in the background on the next read. */
+export const CAPABILITY_MAX_AGE_MS = 10 * 60 * 1000;
+/** After a probe that learned nothing (service unreachable, key refused), wait this long before the next. */
+const FAILED_PROBE_PAUSE_MS = 60 * 1000;
+/** A probe is a handful of cheap reads: short timeout, one retry, so a slow service cannot hold a page. */
+const PROBE_TIMEOUT_MS = 5_000;
+
+export function noCapabilities(): Capabilities {
+  return Object.fromEntries(CAPABILITY_NAMES.map((n) => [n, false])) as Capabilities;
+}
+
+/** A stored jsonb value as Capabilities: anything missing or not `true` counts as absent. */
+export function toCapabilities(stored: Record<string, unknown> | null | undefined): Capabilities {
+  const out = noCapabilities();
+  if (stored) for (const name of CAPABILITY_NAMES) out[name] = stored[name] === true;
+  return out;
+}
+
+const METHOD_NOT_FOUND = /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \//i;
+
+/**
+ * True when a custody error says "this endpoint does not exist here", as opposed to "this record does not
+ * exist". The rule:
+ * - 405 and 501: the path is unknown for this method, or not implemented;
+ * - 404 "Cannot GET /v1/..." (Express and NestJS answer an unmatched route this way);
+ * - 404 without a JSON message (an HTML or empty page from a router or proxy, not the service's lookup);
+ * - 404 with any wording other than the service's "<Something> not found".
+ * Only a 404 whose message says "... not found" is taken as a missing record. When in doubt it answers
+ * true: a caller then falls back to the spec's endpoints, whereas reading a missing endpoint as "no such
+ * record" could make the console conclude that a transaction does not exist.
+ */
+export function isMissingEndpoint(error: unknown): boolean {
+  if (!(error instanceof CustodyError) || error.kind !== 'http') return false;
+  if (error.status === 405 || error.status === 501) return true;
+  if (error.status !== 404) return false;
+  if (METHOD_NOT_FOUND.test(error.message)) return true;
+  if (error.message === genericMessage(404)) return true;
+  return !/\bnot found\b/i.test(error.message);
+}
+
+/** A 404 that is the service's own "not found" for the given resource (e.g. "Transaction not found"). */
+function isRecordNotFound(error: unknown, resource: RegExp): boolean {
+  return (
+    error instanceof CustodyError &&
+    error.kind === 'http' &&
+    error.status === 404 &&
+    !isMissingEndpoint(error) &&
+    resource.test(error.message)
+  );
+}
+
+type ProbeOutcome = 'present' | 'absent' | 'unknown';
+
+/**
+ * What one failed probe call tells. Rate limits, server errors, timeouts and refused keys say nothing about
+ * the endpoint ('unknown'); every other answer that is not a success counts as absent, including a 2xx
+ * whose body the console cannot read (it could not use the endpoint either).
+ */
+function outcomeOf(error: unknown): ProbeOutcome {
+  if (!(error instanceof CustodyError)) return 'unknown';
+  if (error.kind === 'timeout' || error.kind === 'network') return 'unknown';
+  if (error.kind === 'malformed') return 'absent';
+  if (error.status === 401 || error.status === 403 || error.retryable) return 'unknown';
+  return 'absent';
+}
+
+async function probe(call: () => Promise<unknown>, recordMissing?: RegExp): Promise<ProbeOutcome> {
+  try {
+    await call();
+    return 'present';
+  } catch (error) {
+    // The endpoint looked the record up and did not find it: it exists.
+    if (recordMissing && isRecordNotFound(error, recordMissing)) return 'present';
+    return outcomeOf(error);
+  }
+}
+
+const TRANSACTION_NOT_FOUND = /\btransaction\b.*\bnot found\b/i;
+const ADDRESS_NOT_FOUND = /\baddress\b.*\bnot found\b/i;
+
+/**
+ * One call per extension, with the wallet's key. List endpoints are read with `limit=1`. The by-id reads use
+ * ids that cannot exist (random UUIDs): the service's "Transaction not found" proves the route is there,
+ * while "Cannot GET", 405 or any other 404 wording counts as absent. Address rules are read for a real
+ * address when the address list gave one (then only a success counts), else for a random id.
+ */
+export async function probeWithClient(
+  client: CustodyClient,
+  balances: () => Promise<unknown>,
+  walletId: string,
+): Promise<Record<CapabilityName, ProbeOutcome>> {
+  let firstAddressId: string | undefined;
+  const [walletAddresses, walletTransactions, transaction, beneficiaries, balancesOutcome] =
+    await Promise.all([
+      probe(async () => {
+        const page = await client.wallets.listAddresses({ walletId, type: 'INTERNAL', limit: 1 });
+        firstAddressId = page.data[0]?.id;
+      }),
+      probe(() => client.wallets.listTransactions({ walletId, limit: 1 })),
+      probe(() => client.wallets.getTransaction({ walletId, id: randomUUID() }), TRANSACTION_NOT_FOUND),
+      probe(() => client.beneficiaries.list({ walletId, limit: 1 })),
+      probe(balances),
+    ]);
+  const addressRules = firstAddressId
+    ? await probe(() => client.addressRules.list({ walletId, addressId: firstAddressId as string }))
+    : await probe(() => client.addressRules.list({ walletId, addressId: randomUUID() }), ADDRESS_NOT_FOUND);
+  return {
+    walletAddresses,
+    walletTransactions,
+    transaction,
+    addressRules,
+    beneficiaries,
+    balances: balancesOutcome,
+  };
+}
+
+const PROBES = Symbol.for('custody-console.capability-probes');
+type Holder = {
+  [PROBES]?: { inFlight: Map<string, Promise<Capabilities>>; lastFailed: Map<string, number> };
+};
+function probeState() {
+  const holder = globalThis as Holder;
+  holder[PROBES] ??= { inFlight: new Map(), lastFailed: new Map() };
+  return holder[PROBES];
+}
+
+async function runProbe(runtime: Runtime, walletId: string): Promise<Capabilities> {
+  const db = runtime.database.db as ConsoleDb;
+  const row = await findWalletConnection(walletId, db);
+  if (!row) return noCapabilities();
+  const connection = {
+    ...custodyTransport(runtime),
+    // Straight to the service: an answer kept from before a change of the service must not decide a probe.
+    fetch: runtime.sandbox ? runtime.sandbox.fetch : (input: string, init: RequestInit) => fetch(input, init),
+    apiKey: openApiKey(runtime, row.id, row.apiKeySealed),
+    timeoutMs: PROBE_TIMEOUT_MS,
+    budgetMs: PROBE_TIMEOUT_MS,
+    retries: 1,
+  };
+  const outcomes = await probeWithClient(
+    createCustodyClient(connection),
+    () => fetchBalances(connection, walletId),
+    walletId,
+  );
+  const previous = row.capabilities ? toCapabilities(row.capabilities) : null;
+  const learned = CAPABILITY_NAMES.filter((n) => outcomes[n] !== 'unknown');
+  if (learned.length === 0) {
+    // Nothing answered: keep what is stored and try again later rather than forget working extensions.
+    probeState().lastFailed.set(walletId, Date.now());
+    logger.warn({ walletId }, 'capability probe learned nothing; the custody service did not answer');
+    return previous ?? noCapabilities();
+  }
+  probeState().lastFailed.delete(walletId);
+  // An endpoint that could not be probed this time keeps its last known value; never probed means absent.
+  const result = noCapabilities();
+  for (const name of CAPABILITY_NAMES) {
+    const outcome = outcomes[name];
+    result[name] = outcome === 'unknown' ? (previous?.[name] ?? false) : outcome === 'present';
+  }
+  await db
+    .update(walletConnections)
+    .set({ capabilities: result, capabilitiesCheckedAt: new Date() })
+    .where(eq(walletConnections.id, walletId));
+  logger.info({ walletId, capabilities: result }, 'custody extensions probed');
+  return result;
+}
+
+/**
+ * Probes the wallet's service now (joining a probe already running for the wallet), stores the result in
+ * `wallet_connections.capabilities` and returns it. Never throws for an unreachable service: every
+ * extension then counts as absent unless an earlier probe found it.
+ */
+export function probeCapabilities(walletId: string, runtime?: Runtime): Promise<Capabilities> {
+  const state = probeState();
+  const running = state.inFlight.get(walletId);
+  if (running) return running;
+  const started = (async () => runProbe(runtime ?? (await getRuntime()), walletId))()
+    .catch((error: unknown) => {
+      state.lastFailed.set(walletId, Date.now());
+      logger.warn({ walletId, err: error }, 'capability probe failed');
+      return noCapabilities();
+    })
+    .finally(() => state.inFlight.delete(walletId));
+  state.inFlight.set(walletId, started);
+  return started;
+}
+
+/**
+ * The stored capabilities of a wallet. Older than CAPABILITY_MAX_AGE_MS: returned as stored while a probe
+ * runs in the background. Never probed: probed now (a page waits at most the probe's short timeout once),
+ * all false when that probe fails or a recent one failed.
+ */
+export async function capabilitiesOf(walletId: string): Promise<Capabilities> {
+  const runtime = await getRuntime();
+  const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
+  if (!row) return noCapabilities();
+  const state = probeState();
+  const failedAt = state.lastFailed.get(walletId);
+  const pausing = failedAt !== undefined && Date.now() - failedAt < FAILED_PROBE_PAUSE_MS;
+  if (!row.capabilities || !row.capabilitiesCheckedAt) {
+    if (pausing) return noCapabilities();
+    return probeCapabilities(walletId, runtime);
+  }
+  if (Date.now() - row.capabilitiesCheckedAt.getTime() > CAPABILITY_MAX_AGE_MS && !pausing) {
+    void probeCapabilities(walletId, runtime);
+  }
+  return toCapabilities(row.capabilities);
+}
+
+export async function hasCapability(walletId: string, name: CapabilityName): Promise<boolean> {
+  return (await capabilitiesOf(walletId))[name];
+}
+
+/**
+ * Records that an extension answered "no such endpoint" in use (the service changed since the probe). Only
+ * that one name changes; the next scheduled probe may find it again.
+ */
+export async function markCapabilityMissing(walletId: string, name: CapabilityName): Promise<void> {
+  const runtime = await getRuntime();
+  const db = runtime.database.db as ConsoleDb;
+  await db
+    .update(walletConnections)
+    .set({
+      capabilities: sql`coalesce(${walletConnections.capabilities}, '{}'::jsonb) || jsonb_build_object(${name}::text, false)`,
+    })
+    .where(eq(walletConnections.id, walletId));
+  logger.info({ walletId, capability: name }, 'custody extension missing; falling back to the spec');
+}
+
+/**
+ * Runs `extension` when the service has the capability, `fallback` otherwise. An extension that answers
+ * "no such endpoint" anyway is marked missing and the fallback runs, so a page never fails for it.
+ */
+export async function viaExtension<T>(
+  walletId: string,
+  name: CapabilityName,
+  extension: () => Promise<T>,
+  fallback: () => Promise<T>,
+  capabilities?: Capabilities,
+): Promise<T> {
+  const has = (capabilities ?? (await capabilitiesOf(walletId)))[name];
+  if (!has) return fallback();
+  try {
+    return await extension();
+  } catch (error) {
+    if (!isMissingEndpoint(error)) throw error;
+    await markCapabilityMissing(walletId, name).catch((err: unknown) =>
+      logger.warn({ walletId, err }, 'could not record a missing extension'),
+    );
+    return fallback();
+  }
+}
