@@ -36,7 +36,9 @@ export async function upstreamCallsBench(): Promise<Record<string, number | stri
     const { loadWalletView, loadAddresses } = await import('@/lib/server/wallet-views');
     const { listTransactionPage } = await import('@/lib/server/transactions');
     const { loadWebhookLogPage } = await import('@/lib/server/webhooks');
-    const { withdrawFormContext, getApprovalEngine } = await import('@/lib/server/approvals');
+    const { forgetWithdrawFormContext, withdrawFormContext, getApprovalEngine } = await import(
+      '@/lib/server/approvals'
+    );
     const { probeCapabilities } = await import('@/lib/server/capabilities');
     const { parseAddressFilters } = await import('@/lib/validation/wallets');
     const { filtersOf, parseTransactionSearch } = await import('@/lib/validation/transactions');
@@ -53,7 +55,10 @@ export async function upstreamCallsBench(): Promise<Record<string, number | stri
     const shared = sharedReadsFor(sandbox.fetch);
 
     async function count(what: string, run: () => Promise<unknown>, cold = true): Promise<Row> {
-      if (cold) shared.forgetWallet(walletId);
+      if (cold) {
+        shared.forgetWallet(walletId);
+        forgetWithdrawFormContext(walletId);
+      }
       calls.length = 0;
       await run();
       if (process.env.BENCH_VERBOSE) console.log(what, calls);
@@ -119,6 +124,7 @@ export async function upstreamCallsBench(): Promise<Record<string, number | stri
     };
     // Back to back (within the few seconds reads are kept), and each step on its own (a person took longer).
     shared.forgetWallet(walletId);
+    forgetWithdrawFormContext(walletId);
     calls.length = 0;
     const steps: Row[] = [];
     for (const [what, run] of [

@@ -1,8 +1,9 @@
-// A custody service without the beneficiary list: the page says so in place, inside the console shell
-// (sidebar, header and wallet tabs stay), and shows the list again once the service offers it.
+// A custody service with the spec alone, and one that loses an answer: pages say what they lack in place,
+// inside the console shell (sidebar, header and wallet tabs stay), and a request whose answer was lost says
+// the outcome is unknown, offers no resubmission, and is settled by the follow-up.
 import { expect, type Page, test } from '@playwright/test';
 import { contextAs, expectAccessible } from './fixtures';
-import { sandboxCall, sandboxWallet } from './helpers/sandbox';
+import { randomAddress, type SandboxTransaction, sandboxCall, sandboxWallet } from './helpers/sandbox';
 
 // Spec-only mode is switched per wallet; this journey uses one wallet and puts it back as it was.
 const wallet = sandboxWallet('Collections');
@@ -55,4 +56,92 @@ test('the list comes back once the service offers it again', async ({ browser, r
   await expect(page.getByText('This custody service does not list beneficiaries')).toHaveCount(0);
   await expectShell(page);
   await context.close();
+});
+
+test('with the spec alone every page of the wallet renders inside the shell, none crashes', async ({
+  browser,
+  request,
+}) => {
+  const { page, context } = await contextAs(browser, 'admin');
+  await setSpecOnly(request, true);
+  const address = wallet.addresses.find((a) => a.type === 'INTERNAL')!;
+  const pages: Array<[string, RegExp]> = [
+    ['', /Collections/],
+    ['/addresses', /Addresses/],
+    [`/addresses/${address.id}`, /./],
+    ['/transactions', /Transactions/],
+    ['/webhooks', /Webhook/],
+    ['/withdraw', /Withdraw/],
+    ['/swaps', /Swap/],
+    ['/contracts', /Contract/],
+    ['/signing', /Sign/],
+    ['/settlement', /Settlement/],
+    ['/whitelist', /Whitelist/],
+    ['/beneficiaries', /Beneficiaries/],
+  ];
+  for (const [suffix, heading] of pages) {
+    await page.goto(`/wallets/${wallet.id}${suffix}`);
+    await expect(page.getByRole('heading', { level: 1, name: heading }).first()).toBeVisible();
+    await expect(page.getByText('Something went wrong')).toHaveCount(0);
+    await expect(page.getByText('Could not load the wallet')).toHaveCount(0);
+    await expectShell(page);
+  }
+  // The transactions page says what it cannot show without the wallet-wide list.
+  await page.goto(`/wallets/${wallet.id}/transactions`);
+  await expect(page.getByText(/child-address transactions only/i).first()).toBeVisible();
+  for (const path of ['/wallets', '/approvals', '/webhooks', '/audit', '/admin/wallets']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expect(page.getByText('Something went wrong')).toHaveCount(0);
+  }
+  await context.close();
+});
+
+test('a lost answer: the request says the outcome is unknown, offers no resubmission, and is settled once', async ({
+  browser,
+  request,
+}) => {
+  await setSpecOnly(request, false);
+  const reference = `e2e-lost-${Date.now()}`;
+  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
+  await finance.goto(`/wallets/${wallet.id}/withdraw`);
+  const address = finance.getByLabel('Recipient 1 address');
+  const typed = randomAddress();
+  await expect(async () => {
+    await address.fill(typed);
+    await address.blur();
+    expect(await address.inputValue()).not.toBe(typed);
+  }).toPass();
+  await finance.getByLabel('Recipient 1 amount').fill('0.25');
+  await finance.getByLabel('Recipient 1 reference (optional)').fill(reference);
+  await finance.getByRole('button', { name: 'Review request' }).click();
+  await expect(finance.getByRole('heading', { name: 'Review' })).toBeVisible();
+  await finance.getByRole('button', { name: 'Create request' }).click();
+  await expect(finance).toHaveURL(/\/approvals\/[0-9a-f-]{36}$/);
+  const requestUrl = finance.url();
+  await financeContext.close();
+
+  // The service will carry out the next withdrawal and lose its answer.
+  const { status } = await sandboxCall(request, wallet, 'POST', '/control/faults', { dropNextAnswer: true });
+  expect(status).toBe(200);
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
+  await approver.goto(requestUrl);
+  await approver.getByRole('button', { name: 'Approve' }).click();
+  await expect(
+    approver.getByText(
+      /Outcome unknown: do not send again|Request status: Submitted|Request status: Success/,
+    ),
+  ).toBeVisible();
+  await expect(approver.getByRole('button', { name: 'Resubmit' })).toHaveCount(0);
+  // The follow-up finds the executed withdrawal by the requester's reference and links it.
+  await expect(approver.getByText(/Request status: (Submitted|Success)/)).toBeVisible({ timeout: 60_000 });
+  await expectAccessible(approver);
+  const upstream = await sandboxCall<SandboxTransaction[]>(
+    request,
+    wallet,
+    'GET',
+    `/v1/wallets/${wallet.id}/transactions?reference=${reference}`,
+  );
+  expect(upstream.json.data.filter((t) => t.type === 'WITHDRAW')).toHaveLength(1);
+  await approverContext.close();
 });

@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { RelativeTime, useNow } from '@/components/ui/relative-time';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatRelative, formatUsd } from '@/lib/format';
 import { cn } from '@/lib/utils';
@@ -37,7 +38,7 @@ export function ApprovalsQueue({ scope, initial }: { scope: Scope; initial: Requ
     initialData: initial,
     refetchInterval: 10_000,
   });
-  const now = Date.now();
+  const now = useNow();
   return (
     <section aria-labelledby="queue-heading" className="grid gap-3">
       <h2 id="queue-heading" className="sr-only">
@@ -98,13 +99,15 @@ export function ApprovalsQueue({ scope, initial }: { scope: Scope; initial: Requ
                 <TableCell>
                   {r.approvals} / {r.requiredApprovals}
                 </TableCell>
-                <TableCell>{formatRelative(r.createdAt, now)}</TableCell>
                 <TableCell>
-                  {r.status === 'PENDING_APPROVAL'
-                    ? new Date(r.expiresAt).getTime() > now
+                  <RelativeTime iso={r.createdAt} />
+                </TableCell>
+                <TableCell>
+                  {r.status !== 'PENDING_APPROVAL' || now === null
+                    ? '—'
+                    : new Date(r.expiresAt).getTime() > now
                       ? formatRelative(r.expiresAt, now).replace(/^in /, '')
-                      : 'expired'
-                    : '—'}
+                      : 'expired'}
                 </TableCell>
               </TableRow>
             ))}

@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useTransition } from 'react';
 import { markNotificationsReadAction } from '@/app/(console)/approvals/actions';
 import { Button } from '@/components/ui/button';
-import { formatRelative } from '@/lib/format';
+import { RelativeTime } from '@/components/ui/relative-time';
 
 export interface NotificationDto {
   id: string;
@@ -57,7 +57,9 @@ export function NotificationsList({ initial }: { initial: NotificationDto[] }) {
               ) : (
                 n.message
               )}{' '}
-              <span className="text-xs font-normal text-muted-foreground">{formatRelative(n.createdAt)}</span>
+              <span className="text-xs font-normal text-muted-foreground">
+                <RelativeTime iso={n.createdAt} />
+              </span>
             </li>
           ))}
         </ul>

@@ -17,6 +17,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { useNow } from '@/components/ui/relative-time';
 import { formatDateTime } from '@/lib/format';
 import { type ResolutionFormValues, resolutionSchema } from '@/lib/validation/resolution';
 import { RESOLUTION_LABELS, RESUBMIT_ACKNOWLEDGEMENT, type RequestDetailDto } from './types';
@@ -39,7 +40,8 @@ function when(iso: string | null): string {
 export function OutcomePanel({ data, run, pending, codeForSubmission }: OutcomePanelProps) {
   const { followUp } = data;
   const references = data.items.map((i) => i.reference).join(', ');
-  const windowPassed = new Date(followUp.windowEndsAt).getTime() <= Date.now();
+  const now = useNow();
+  const windowPassed = now !== null && new Date(followUp.windowEndsAt).getTime() <= now;
   const showsOutcome = ['SUBMITTED', 'OUTCOME_UNKNOWN', 'SUBMIT_FAILED', 'DUPLICATE'].includes(data.status);
   if (!showsOutcome && !data.resolution) return null;
 
@@ -129,7 +131,8 @@ export function OutcomePanel({ data, run, pending, codeForSubmission }: OutcomeP
 }
 
 function windowMinutes(data: RequestDetailDto): number {
-  const start = data.followUp.lastAttemptAt ? new Date(data.followUp.lastAttemptAt).getTime() : Date.now();
+  if (!data.followUp.lastAttemptAt) return 10;
+  const start = new Date(data.followUp.lastAttemptAt).getTime();
   return Math.round((new Date(data.followUp.windowEndsAt).getTime() - start) / 60_000);
 }
 

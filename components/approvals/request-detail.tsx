@@ -21,8 +21,9 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
+import { RelativeTime, useNow } from '@/components/ui/relative-time';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { explorerUrl, formatDateTime, formatRelative, formatUsd, shortAddress } from '@/lib/format';
+import { explorerUrl, formatDateTime, formatUsd, shortAddress } from '@/lib/format';
 import { OutcomePanel } from './outcome-panel';
 import { RetryReviewPanel } from './retry-review-panel';
 import { ReviewPanel } from './review-panel';
@@ -97,6 +98,7 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
     },
   });
   const [pending, startTransition] = useTransition();
+  const now = useNow();
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
@@ -140,7 +142,8 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
 
   const slug = data.review.wallet.slug;
   const network = data.review.wallet.network;
-  const expired = data.status === 'PENDING_APPROVAL' && new Date(data.expiresAt).getTime() <= Date.now();
+  const expired =
+    data.status === 'PENDING_APPROVAL' && now !== null && new Date(data.expiresAt).getTime() <= now;
   return (
     <div className="grid gap-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -157,12 +160,12 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
               Request status: <StatusBadge status={data.status} />
             </span>
             <span>Requested by {data.requesterEmail}</span>
-            <span>{formatRelative(data.createdAt)}</span>
+            <RelativeTime iso={data.createdAt} />
             <span>
               Approvals {data.approvals} of {data.requiredApprovals}
             </span>
             {data.status === 'PENDING_APPROVAL' ? (
-              <span>{expired ? 'Expired' : `Expires ${formatRelative(data.expiresAt)}`}</span>
+              <span>{expired ? 'Expired' : <RelativeTime iso={data.expiresAt} prefix="Expires " />}</span>
             ) : null}
             <span>{formatUsd(data.amountUsd)}</span>
           </p>

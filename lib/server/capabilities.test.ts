@@ -34,7 +34,7 @@ const { getTransaction, listTransactionPage, openTransactionCsvStream, withTrans
 );
 const { searchConsole } = await import('./search');
 const { sharedReadsFor } = await import('./upstream-reads');
-const { withdrawFormContext } = await import('./approvals');
+const { forgetWithdrawFormContext, withdrawFormContext } = await import('./approvals');
 
 /** The extension paths of lib/sandbox/router.ts: a spec-only service does not have them. */
 const EXTENSION_PATHS = [
@@ -59,7 +59,10 @@ const seen: string[] = [];
 /** Changes how the service behaves; answers the console kept briefly from before are dropped. */
 function setMode(next: typeof mode) {
   mode = next;
-  for (const w of creds?.wallets ?? []) sharedReadsFor(serviceFetch).forgetWallet(w.id);
+  for (const w of creds?.wallets ?? []) {
+    sharedReadsFor(serviceFetch).forgetWallet(w.id);
+    forgetWithdrawFormContext(w.id);
+  }
 }
 
 const serviceFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -110,7 +110,7 @@ export async function childAddressesFor(
     walletId,
     'walletAddresses',
     async () => {
-      const page = await client.wallets.listAddresses({ walletId, type: 'INTERNAL', limit: LIST_LIMIT });
+      const page = await client.wallets.listAddresses({ walletId, limit: LIST_LIMIT });
       return { source: 'service', addresses: page.data.filter(isUsableChild) };
     },
     async () => ({
@@ -135,9 +135,10 @@ export async function childAddressIdsFor(
     walletId,
     'walletAddresses',
     async () =>
-      (await client.wallets.listAddresses({ walletId, type: 'INTERNAL', limit: LIST_LIMIT })).data.map(
-        (a) => a.id,
-      ),
+      // One read shared with the form's list (unfiltered); whitelisted addresses are EXTERNAL.
+      (await client.wallets.listAddresses({ walletId, limit: LIST_LIMIT })).data
+        .filter((a) => a.type !== 'EXTERNAL')
+        .map((a) => a.id),
     () => knownAddressIds(walletId),
     capabilities,
   );

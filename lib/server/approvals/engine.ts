@@ -381,6 +381,28 @@ export function createApprovalEngine(deps: EngineDeps) {
     });
   }
 
+  /**
+   * Reviews built for a requester's preview, with the request id they were built for: creating the same
+   * payload right after reuses both, so approvers see exactly what the requester saw, and the service is
+   * not asked again.
+   */
+  const previews = new Map<string, { id: string; built: BuiltReview; at: number }>();
+  const PREVIEW_TTL_MS = 10 * 60_000;
+  const previewKey = (actor: EngineActor, type: OperationType, walletId: string, payload: unknown) =>
+    `${actor.id}|${type.key}|${walletId}|${hashPayload(payload)}`;
+
+  function takePreview(key: string) {
+    const kept = previews.get(key);
+    previews.delete(key);
+    return kept && now().getTime() - kept.at < PREVIEW_TTL_MS ? kept : undefined;
+  }
+
+  function keepPreview(key: string, id: string, built: BuiltReview) {
+    const at = now().getTime();
+    for (const [k, v] of previews) if (at - v.at >= PREVIEW_TTL_MS || previews.size > 500) previews.delete(k);
+    previews.set(key, { id, built, at });
+  }
+
   /** The review a requester sees before creating the request (references are provisional). */
   async function preview(actor: EngineActor, typeKey: string, walletId: string, payload: unknown) {
     const type = operationType(typeKey);
@@ -393,6 +415,7 @@ export function createApprovalEngine(deps: EngineDeps) {
     const clashes = await referenceClashes(type, walletId, referencesFor(type, previewId, parsed.data));
     if (clashes) return clashResult(clashes);
     const built = await review(type, walletId, previewId, parsed.data);
+    keepPreview(previewKey(actor, type, walletId, parsed.data), previewId, built);
     const policy = await getPolicy(type.key);
     return {
       ok: true as const,
@@ -407,11 +430,12 @@ export function createApprovalEngine(deps: EngineDeps) {
       return fail('You do not have permission to do this.', 403);
     const parsed = type.payloadSchema.safeParse(payload);
     if (!parsed.success) return fail('The request is not valid.', 422);
-    const id = randomUUID();
+    const previewed = takePreview(previewKey(actor, type, walletId, parsed.data));
+    const id = previewed?.id ?? randomUUID();
     const references = referencesFor(type, id, parsed.data);
     const clashes = await referenceClashes(type, walletId, references);
     if (clashes) return clashResult(clashes);
-    const built = await review(type, walletId, id, parsed.data);
+    const built = previewed?.built ?? (await review(type, walletId, id, parsed.data));
     const policy = await getPolicy(type.key);
     const createdAt = now();
     const needed = requiredApprovals(policy, built.amountUsd);

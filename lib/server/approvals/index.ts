@@ -105,7 +105,31 @@ export interface WithdrawFormContext {
  * the spec's #4 (and #5 for remembered addresses); the address list and balances come from extensions when
  * the service has them.
  */
-export async function withdrawFormContext(walletId: string): Promise<WithdrawFormContext | null> {
+export function withdrawFormContext(walletId: string): Promise<WithdrawFormContext | null> {
+  // The form, its review and its create step each check input against this: one read serves all three.
+  const kept = formContexts.get(walletId);
+  if (kept && Date.now() - kept.at < FORM_CONTEXT_TTL_MS) return kept.value;
+  const value = loadWithdrawFormContext(walletId);
+  formContexts.set(walletId, { at: Date.now(), value });
+  value.then(
+    (context) => {
+      if (!context) formContexts.delete(walletId);
+    },
+    () => formContexts.delete(walletId),
+  );
+  return value;
+}
+
+/** Drops what is kept of a wallet's form context (its service changed, e.g. an extension went away). */
+export function forgetWithdrawFormContext(walletId: string): void {
+  formContexts.delete(walletId);
+}
+
+/** How long a wallet's form context (chain, assets, sources, balances for display) is reused. */
+const FORM_CONTEXT_TTL_MS = 15_000;
+const formContexts = new Map<string, { at: number; value: Promise<WithdrawFormContext | null> }>();
+
+async function loadWithdrawFormContext(walletId: string): Promise<WithdrawFormContext | null> {
   const runtime = await getRuntime();
   const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
   if (!row) return null;

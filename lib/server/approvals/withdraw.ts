@@ -69,7 +69,8 @@ async function buildWithdrawalReview(
         { assets: payload.items.map((i) => ({ id: i.assetId, address: i.address, amount: i.amount })) },
       ),
     ),
-    settle(client.wallets.listAddresses({ walletId, type: 'EXTERNAL', limit: 100 })),
+    // The same read as the form's address list (one upstream call, shared): whitelisted ones are EXTERNAL.
+    settle(client.wallets.listAddresses({ walletId, limit: 100 })),
     settle(client.beneficiaries.list({ walletId, limit: 100 })),
     settle(client.wallets.listTransactions({ walletId, type: 'WITHDRAW', limit: 100 })),
   ]);
@@ -79,7 +80,9 @@ async function buildWithdrawalReview(
   const priceOf = (assetId: string) => balances.find((b) => b.assetId === assetId)?.priceUsd ?? null;
 
   const externalByAddress = new Map(
-    (externals.ok ? externals.value.data : []).map((a) => [addressKey(a.address), a] as const),
+    (externals.ok ? externals.value.data : [])
+      .filter((a) => a.type === 'EXTERNAL')
+      .map((a) => [addressKey(a.address), a] as const),
   );
   const beneficiaryAddresses = new Set(
     (beneficiaries.ok ? beneficiaries.value.data : [])
