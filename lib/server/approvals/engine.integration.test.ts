@@ -235,6 +235,16 @@ describe('approval engine against the sandbox', () => {
     expect(await upstreamByReference(referenceFor(id, 0))).toHaveLength(1);
   });
 
+  it('the list counts the approvals a settled request received, as its detail does', async () => {
+    const e = engine();
+    const created = await e.create(requester, 'withdraw', wallet.id, payload('0.75'));
+    const id = created.ok ? created.data.id : '';
+    await e.approve(approver, id);
+    const row = (await e.list(requester, 'mine')).find((r) => r.request.id === id);
+    expect(row?.request.status).toBe('SUBMITTED');
+    expect(row?.approvals).toBe(1);
+  });
+
   it('an upstream 4xx is SUBMIT_FAILED with the upstream message', async () => {
     const e = engine();
     const otherWalletAsset = creds.wallets[1]!.assets[0]!;

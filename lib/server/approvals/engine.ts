@@ -1654,7 +1654,9 @@ export function createApprovalEngine(deps: EngineDeps) {
       .select({
         request: operationRequests,
         approvals:
-          sql<number>`(select count(*) from ${operationApprovals} where ${operationApprovals.requestId} = ${operationRequests.id} and ${operationApprovals.decision} = 'approve')`.mapWith(
+          // Qualified by hand: inside a subquery drizzle names columns without their table, and a bare "id"
+          // would be the approval's own id.
+          sql<number>`(select count(*) from "operation_approvals" a where a."request_id" = "operation_requests"."id" and a."decision" = 'approve')`.mapWith(
             Number,
           ),
       })
