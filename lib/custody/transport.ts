@@ -2,6 +2,7 @@ import 'server-only';
 // HTTP to the custody API: auth header, timeouts, envelope validation, error mapping, and retries for
 // reads only, inside one time budget per read.
 import type { z } from 'zod';
+import { untilAborted } from './abort';
 import { CustodyError, type CustodyErrorIssue, genericMessage } from './errors';
 
 /** Any `fetch`: the global one, or the embedded sandbox's in-process handler. */
@@ -266,27 +267,6 @@ export function createTransport(options: TransportOptions): Transport {
       }
     },
   };
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 const MAX_MESSAGE_LENGTH = 300;

@@ -3,6 +3,7 @@ import 'server-only';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { asc, eq, isNull } from 'drizzle-orm';
+import { untilAborted } from '@/lib/custody/abort';
 import type { DatabaseHandle } from '@/lib/db/connection';
 import { runMigrations } from '@/lib/db/connection';
 import type { AnyDb } from '@/lib/db/types';
@@ -120,23 +121,6 @@ export interface Sandbox {
 export const CREDENTIALS_FILE = 'sandbox-credentials.json';
 
 const DROPPED = Symbol('answer dropped');
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const now = options.now ?? Date.now;

@@ -4,6 +4,7 @@ import 'server-only';
 // its address and beneficiary lists) are kept briefly. Sits under every custody client as the `fetch` it is handed.
 import { createHash } from 'node:crypto';
 import type { FetchLike } from '@/lib/custody';
+import { untilAborted } from '@/lib/custody/abort';
 
 /** How long a wallet or balances answer is reused; short, so a balance is never stale for long. */
 export const READ_CACHE_TTL_MS = 3_000;
@@ -73,28 +74,6 @@ function toResponse(buffered: Buffered): Response {
     status: buffered.status,
     statusText: buffered.statusText,
     headers: buffered.headers,
-  });
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
   });
 }
 

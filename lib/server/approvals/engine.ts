@@ -705,27 +705,9 @@ export function createApprovalEngine(deps: EngineDeps) {
     // One more look just before sending: a late execution found now is linked instead of paid again.
     const target = await clientFor(row.walletId);
     if (!target) return fail('This wallet is not connected to the console. Nothing was sent.');
-    const found: SubmitOutcome['items'] = [];
-    let checked: LookupResult[] = [];
+    let looked: Awaited<ReturnType<typeof lookUpItems>>;
     try {
-      checked = [];
-      for (const item of await itemsOf(id)) {
-        const result = await lookUp(row, item, target.client);
-        if (duplicateOf(result.transactions)) {
-          await markDuplicate(row, item.reference, result.transactions);
-          return fail('Two upstream transactions already carry this reference: nothing was sent.');
-        }
-        checked.push(result);
-        const tx = result.transactions.find((t) => type.executed?.(t) ?? true);
-        if (tx)
-          found.push({
-            index: item.index,
-            transactionId: tx.id,
-            hash: tx.hash,
-            status: tx.status,
-            confirmations: tx.confirmations,
-          });
-      }
+      looked = await lookUpItems(row, await itemsOf(id), target.client);
     } catch (error) {
       const message = error instanceof CustodyError ? error.message : 'the lookup failed';
       return fail(
@@ -733,6 +715,9 @@ export function createApprovalEngine(deps: EngineDeps) {
         502,
       );
     }
+    if (looked.duplicate)
+      return fail('Two upstream transactions already carry this reference: nothing was sent.');
+    const { found, checked } = looked;
     if (found.length > 0) {
       await event(id, 'reconciled', actor.email, { found: found.length, via: 'check before resubmission' });
       await audit(actor, `${type.key}.resubmit`, 'linked', id, {
@@ -1053,22 +1038,20 @@ export function createApprovalEngine(deps: EngineDeps) {
   }
 
   /**
-   * OUTCOME_UNKNOWN: looks every reference up. What exists is linked (SUBMITTED, then followed). "Not
-   * executed" is concluded only when lookups that would show the transaction answered AND the window since
-   * the attempt has passed; until then nobody is offered a resubmission.
+   * Looks every item of a request up: what shows it executed is collected for linking; two transactions
+   * with one reference put the request in DUPLICATE at once.
    */
-  async function reconcileUnknown(row: OperationRequestRow, client: CustodyClient): Promise<boolean> {
-    const items = await itemsOf(row.id);
-    const found: SubmitOutcome['items'] = [];
-    let conclusive = true;
+  async function lookUpItems(row: OperationRequestRow, items: OperationItemRow[], client: CustodyClient) {
     const type = operationType(row.type);
+    const found: SubmitOutcome['items'] = [];
+    const checked: LookupResult[] = [];
     for (const item of items) {
       const result = await lookUp(row, item, client);
       if (duplicateOf(result.transactions)) {
         await markDuplicate(row, item.reference, result.transactions);
-        return true;
+        return { duplicate: true as const, found, checked };
       }
-      conclusive &&= result.conclusive;
+      checked.push(result);
       const tx = result.transactions.find((t) => type?.executed?.(t) ?? true);
       if (tx)
         found.push({
@@ -1079,6 +1062,20 @@ export function createApprovalEngine(deps: EngineDeps) {
           confirmations: tx.confirmations,
         });
     }
+    return { duplicate: false as const, found, checked };
+  }
+
+  /**
+   * OUTCOME_UNKNOWN: looks every reference up. What exists is linked (SUBMITTED, then followed). "Not
+   * executed" is concluded only when lookups that would show the transaction answered AND the window since
+   * the attempt has passed; until then nobody is offered a resubmission.
+   */
+  async function reconcileUnknown(row: OperationRequestRow, client: CustodyClient): Promise<boolean> {
+    const items = await itemsOf(row.id);
+    const looked = await lookUpItems(row, items, client);
+    if (looked.duplicate) return true;
+    const { found } = looked;
+    const conclusive = looked.checked.every((c) => c.conclusive);
     if (found.length > 0) {
       await event(row.id, 'reconciled', null, { found: found.length, of: items.length });
       const final =
