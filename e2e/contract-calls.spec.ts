@@ -117,6 +117,9 @@ test.describe('contract calls', () => {
     await expectAccessible(finance);
     await finance.getByLabel('Two-factor code').fill(currentCode());
     await finance.getByRole('button', { name: 'Resubmit' }).click();
+    const confirm = finance.getByRole('dialog', { name: 'Resubmit this request' });
+    await expect(confirm).toContainText('looks reference');
+    await confirm.getByRole('button', { name: 'Resubmit with the same reference' }).click();
     await expect(finance.getByText(/Request status:\s*Success/)).toBeVisible({ timeout: 30_000 });
     await expectAccessible(finance);
     await financeContext.close();

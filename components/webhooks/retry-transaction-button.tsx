@@ -45,9 +45,9 @@ export function RetryTransactionButton({
       if (result.ok) {
         toast.success('Retry requested', {
           description: 'Another person must approve it before it is sent.',
-          action: { label: 'Open request', onClick: () => router.push(`/approvals/${result.data.id}`) },
         });
         setOpen(false);
+        router.push(`/approvals/${result.data.id}`);
         void queryClient.invalidateQueries({ queryKey: ['approvals'] });
         onRetried?.();
       } else {

@@ -31,6 +31,7 @@ import {
   operationItems,
   operationRequests,
   users,
+  webhookEvents,
 } from '@/lib/db/schema';
 import { appendAudit } from '../audit';
 import { logger } from '../logger';
@@ -1261,6 +1262,8 @@ export function createApprovalEngine(deps: EngineDeps) {
    * one reference. This alone follows a request on a service without the lookup extensions.
    */
   async function onTransactionEvent(webhook: {
+    /** The stored webhook (webhook_events.id): its payload carries the hash and confirmations. */
+    id?: string;
     walletId: string;
     transactionId: string;
     reference?: string;
@@ -1269,6 +1272,17 @@ export function createApprovalEngine(deps: EngineDeps) {
     hash?: string | null;
   }) {
     if (webhook.type === 'DEPOSIT') return;
+    const stored =
+      webhook.id && /^[0-9a-f-]{36}$/i.test(webhook.id)
+        ? (
+            await db
+              .select({ payload: webhookEvents.payload })
+              .from(webhookEvents)
+              .where(eq(webhookEvents.id, webhook.id))
+              .limit(1)
+          )[0]?.payload
+        : undefined;
+    const payload = (stored ?? {}) as { hash?: unknown; confirmations?: unknown };
     const matched = await db
       .select()
       .from(operationItems)
@@ -1286,8 +1300,8 @@ export function createApprovalEngine(deps: EngineDeps) {
       reference: webhook.reference ?? null,
       status: webhook.status ?? 'PENDING',
       type: webhook.type ?? null,
-      hash: webhook.hash ?? null,
-      confirmations: null,
+      hash: webhook.hash ?? (typeof payload.hash === 'string' ? payload.hash : null),
+      confirmations: typeof payload.confirmations === 'number' ? payload.confirmations : null,
       createdAt: null,
       amount: null,
       symbol: null,
