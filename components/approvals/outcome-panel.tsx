@@ -42,7 +42,9 @@ export function OutcomePanel({ data, run, pending, codeForSubmission }: OutcomeP
   const references = data.items.map((i) => i.reference).join(', ');
   const now = useNow();
   const windowPassed = now !== null && new Date(followUp.windowEndsAt).getTime() <= now;
-  const showsOutcome = ['SUBMITTED', 'OUTCOME_UNKNOWN', 'SUBMIT_FAILED', 'DUPLICATE'].includes(data.status);
+  const showsOutcome = ['SUBMITTING', 'SUBMITTED', 'OUTCOME_UNKNOWN', 'SUBMIT_FAILED', 'DUPLICATE'].includes(
+    data.status,
+  );
   if (!showsOutcome && !data.resolution) return null;
 
   return (
@@ -53,20 +55,24 @@ export function OutcomePanel({ data, run, pending, codeForSubmission }: OutcomeP
       {data.status === 'DUPLICATE' ? <DuplicateAlert data={data} /> : null}
       {data.status === 'OUTCOME_UNKNOWN' ? (
         <Alert variant={data.confirmedAbsentAt ? 'default' : 'warning'}>
-          <AlertTitle>
-            {data.confirmedAbsentAt ? 'Not executed: safe to resubmit' : 'Outcome unknown: do not send again'}
+          <AlertTitle className="font-semibold">
+            {data.confirmedAbsentAt
+              ? 'Not found at the service: may be resubmitted'
+              : 'Outcome unknown: do not send again'}
           </AlertTitle>
           <AlertDescription className="grid gap-1">
             <span>
               The last attempt ({when(followUp.lastAttemptAt)}) got no usable answer
-              {data.lastError ? `: ${data.lastError}` : ''}. The service may still have carried it out.
+              {data.lastError ? `: ${data.lastError}` : ''}.
+              {data.confirmedAbsentAt ? '' : ' The service may still have carried it out.'}
             </span>
             {data.confirmedAbsentAt ? (
               <span>
-                Since {when(data.confirmedAbsentAt)} the console holds it as not executed: no transaction with
-                reference {references} was found after the {windowMinutes(data)}-minute window
-                {data.resolution?.verdict === 'not_paid' ? ', confirmed by two people' : ''}. An approver may
-                resubmit it with the same reference; the console looks once more just before sending.
+                {data.resolution?.verdict === 'not_paid'
+                  ? `Two people confirmed at ${when(data.confirmedAbsentAt)} that the service shows no payment with reference ${references}.`
+                  : `At ${when(data.confirmedAbsentAt)}, ${windowMinutes(data)} minutes after the attempt, the service showed no transaction with reference ${references}.`}{' '}
+                An approver may resubmit it with the same reference; the console looks once more just before
+                sending. A very late execution of the first attempt would show up here as a duplicate.
               </span>
             ) : (
               <>
@@ -76,11 +82,13 @@ export function OutcomePanel({ data, run, pending, codeForSubmission }: OutcomeP
                     : `The console looks for reference ${references} at the service and in its webhooks.`}
                 </span>
                 <span>
-                  {windowPassed
-                    ? 'The window for a late execution has passed.'
-                    : `Nobody can resubmit before ${when(followUp.windowEndsAt)}: a late execution is still possible until then.`}{' '}
+                  {!windowPassed
+                    ? `Nobody can resubmit before ${when(followUp.windowEndsAt)}: a late execution is still possible until then.`
+                    : followUp.lastLookupAt
+                      ? 'The window for a late execution has passed; the next check settles it.'
+                      : 'The window for a late execution has passed, but this service offers no lookup that can show the payment is absent (no list by reference for this source). Check the service’s own dashboard; two people can then resolve it below.'}{' '}
                   {followUp.parkedAt
-                    ? 'The service offers no lookup that settles this: the console waits for a webhook. After checking the service’s own dashboard, two people can resolve it below.'
+                    ? 'The console no longer polls: it waits for a webhook or a person.'
                     : followUp.nextAt
                       ? `Next check ${when(followUp.nextAt)}.`
                       : ''}
@@ -89,6 +97,11 @@ export function OutcomePanel({ data, run, pending, codeForSubmission }: OutcomeP
             )}
           </AlertDescription>
         </Alert>
+      ) : null}
+      {data.status === 'SUBMITTING' ? (
+        <p className="text-sm text-muted-foreground" role="status">
+          Sending to the custody service; waiting for its answer (up to its timeout).
+        </p>
       ) : null}
       {data.status === 'SUBMITTED' ? (
         <p className="text-sm text-muted-foreground" role="status">
@@ -139,7 +152,7 @@ function windowMinutes(data: RequestDetailDto): number {
 function DuplicateAlert({ data }: { data: RequestDetailDto }) {
   return (
     <Alert variant="destructive">
-      <AlertTitle>
+      <AlertTitle className="font-semibold">
         Duplicate payment: more than one transaction carries this request&apos;s reference
       </AlertTitle>
       <AlertDescription className="grid gap-2">
@@ -165,9 +178,9 @@ function DuplicateAlert({ data }: { data: RequestDetailDto }) {
           </div>
         ))}
         <p>
-          What to do: check each transaction in the custody service, contact the recipient to recover the
-          extra payment, and record what was done in your ledger. The console has notified the approvers and
-          written this to the audit log; it will not send anything more for this request.
+          What to do: check each transaction in the custody service, contact the recipient of the extra
+          payment to recover it, and record what was done in your ledger. The console has notified the
+          approvers and written this to the audit log; it will not send anything more for this request.
         </p>
       </AlertDescription>
     </Alert>
@@ -186,11 +199,13 @@ function ResubmitButton({
       trigger={<Button>Resubmit</Button>}
       title="Resubmit this request"
       confirmLabel="Resubmit with the same reference"
+      confirmDisabled={unknown && !acknowledged}
       description={
         <span className="grid gap-2">
           <span>
-            The console looks reference {data.items.map((i) => i.reference).join(', ')} up once more just
-            before sending; if the service has it, it is linked and nothing is sent.
+            Just before sending, the console looks up reference{' '}
+            {data.items.map((i) => i.reference).join(', ')} once more. If the service has it, the console
+            links it and sends nothing.
           </span>
           {unknown ? (
             <label className="flex items-start gap-2 text-foreground">
@@ -247,7 +262,7 @@ function ResolutionRecord({ data, run, pending }: Pick<OutcomePanelProps, 'data'
               <ConfirmDialog
                 trigger={<Button disabled={pending}>Confirm resolution</Button>}
                 title="Confirm the manual resolution"
-                description={`You confirm, having checked the custody service yourself: ${RESOLUTION_LABELS[r.verdict]}. This is audited under your name.`}
+                description={`You checked the custody service yourself and confirm what ${r.byEmail} recorded: ${RESOLUTION_LABELS[r.verdict]}${r.transactionIds.length ? ` (transaction ${r.transactionIds.join(', ')})` : ''}. Their note: “${r.note}”. This is audited under your name.`}
                 confirmLabel="Confirm"
                 onConfirm={async () => {
                   run(() => confirmResolutionAction({ requestId: data.id }), 'Resolution confirmed.');

@@ -179,7 +179,7 @@ export const MOVING_STATUSES = ['APPROVED', 'SUBMITTING', 'SUBMITTED', 'OUTCOME_
 
 /** The words an approver confirms before resubmitting a request whose first outcome was unknown. */
 export const RESUBMIT_ACKNOWLEDGEMENT =
-  'I understand the first attempt may not be visible yet, and the console found no transaction with these references: send again with the same references.';
+  'I checked: the custody service shows no payment with these references. Send it again with the same references.';
 
 export const STATUS_LABELS: Record<string, string> = {
   PENDING_APPROVAL: 'Pending approval',

@@ -18,6 +18,8 @@ export interface ConfirmDialogProps {
   description: React.ReactNode;
   confirmLabel: string;
   destructive?: boolean;
+  /** Keeps the confirm button disabled (e.g. until a required acknowledgement is ticked). */
+  confirmDisabled?: boolean;
   /** Resolves true to close the dialog; false keeps it open (e.g. the action failed and said why). */
   onConfirm: () => Promise<boolean>;
 }
@@ -29,6 +31,7 @@ export function ConfirmDialog({
   description,
   confirmLabel,
   destructive,
+  confirmDisabled,
   onConfirm,
 }: ConfirmDialogProps) {
   const [open, setOpen] = useState(false);
@@ -49,7 +52,7 @@ export function ConfirmDialog({
           </Button>
           <Button
             variant={destructive ? 'destructive' : 'default'}
-            disabled={pending}
+            disabled={pending || confirmDisabled}
             onClick={async () => {
               setPending(true);
               try {

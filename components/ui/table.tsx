@@ -3,7 +3,8 @@ import { cn } from '@/lib/utils';
 
 export function Table({ className, ...props }: React.ComponentProps<'table'>) {
   return (
-    <div className="relative w-full overflow-auto">
+    // Focusable, so a keyboard can scroll a table wider than the screen (axe: scrollable-region-focusable).
+    <div className="relative w-full overflow-auto" tabIndex={0}>
       <table className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );

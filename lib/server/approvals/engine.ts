@@ -1213,7 +1213,8 @@ export function createApprovalEngine(deps: EngineDeps) {
       .update(operationRequests)
       .set({ ...schedule, followUpLeaseUntil: null })
       .where(and(eq(operationRequests.id, id), eq(operationRequests.status, current.status)));
-    if (schedule.followUpParkedAt && !current.followUpParkedAt)
+    // A request settled as "not found" stops polling by design; only a follow-up that gave up is news.
+    if (schedule.followUpParkedAt && !current.followUpParkedAt && !current.confirmedAbsentAt)
       await event(id, 'follow_up_parked', null, { rounds: schedule.followUpAttempts });
     return current.status;
   }
@@ -1431,7 +1432,8 @@ export function createApprovalEngine(deps: EngineDeps) {
         ((row.status === 'OUTCOME_UNKNOWN' && row.confirmedAbsentAt === null) ||
           (row.status === 'SUBMITTED' && row.followUpParkedAt !== null)),
       resolutionVerdicts: resolutionVerdictsFor(row, windowPassed),
-      canConfirmResolution: mayApprove && proposal !== null && proposal.byId !== actor.id,
+      // Two people other than the requester settle what happened to the requester's money.
+      canConfirmResolution: mayApprove && !own && proposal !== null && proposal.byId !== actor.id,
       canDiscardResolution: mayApprove && proposal !== null,
     };
   }
@@ -1539,6 +1541,8 @@ export function createApprovalEngine(deps: EngineDeps) {
     if (!proposal) return fail('There is no resolution to confirm.');
     if (proposal.byId === actor.id)
       return fail('A second person must confirm the resolution you recorded.', 403);
+    if (row.requesterId === actor.id)
+      return fail('The requester cannot confirm the resolution of their own request.', 403);
     if (proposal.status !== row.status) return fail('The request changed since the resolution was recorded.');
     const record = {
       ...proposal,

@@ -27,6 +27,13 @@ export const retryPayloadSchema: z.ZodType<RetryPayload> = z.object({
     .nullable(),
 });
 
+/** What a person calls each transaction type. */
+const NOUNS: Record<string, string> = {
+  WITHDRAW: 'withdrawal',
+  SWAP: 'swap',
+  CUSTOM_SMART_CONTRACT: 'contract call',
+};
+
 export const retryOperation: OperationType<RetryPayload> = {
   key: 'retry',
   label: 'Retry of a failed transaction',
@@ -95,7 +102,7 @@ export const retryOperation: OperationType<RetryPayload> = {
     const what = tx?.amount && tx.symbol ? `${tx.amount} ${tx.symbol}` : payload.transactionId.slice(0, 8);
     return {
       review: review as unknown as Record<string, unknown>,
-      summary: `Retry ${tx?.type?.toLowerCase() ?? 'transaction'} ${what}`,
+      summary: `Retry ${NOUNS[tx?.type ?? ''] ?? 'transaction'} ${what}`,
       // The service's USD figure is not read here: unknown counts as above the threshold (one more approver).
       amountUsd: null,
     };
