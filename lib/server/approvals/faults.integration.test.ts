@@ -383,6 +383,7 @@ describe('a service with the spec alone', () => {
     expect(proposed.ok).toBe(true);
     expect((await e.view(id))?.request.status).toBe('OUTCOME_UNKNOWN');
     expect((await e.confirmResolution(approver, id)).ok).toBe(false); // the same person
+    expect((await e.confirmResolution(requester, id)).ok).toBe(false); // the requester
     const confirmed = await e.confirmResolution(approver2, id);
     expect(confirmed.ok && confirmed.data.status).toBe('SUCCESS');
     const view = await e.view(id);
