@@ -3,6 +3,7 @@
 // the outcome is unknown, offers no resubmission, and is settled by the follow-up.
 import { expect, type Page, test } from '@playwright/test';
 import { contextAs, expectAccessible } from './fixtures';
+import { approveOnPage } from './helpers/actions';
 import { randomAddress, type SandboxTransaction, sandboxCall, sandboxWallet } from './helpers/sandbox';
 
 // Spec-only mode is switched per wallet; this journey uses one wallet and puts it back as it was.
@@ -126,7 +127,7 @@ test('a lost answer: the request says the outcome is unknown, offers no resubmis
   expect(status).toBe(200);
   const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
   await approver.goto(requestUrl);
-  await approver.getByRole('button', { name: 'Approve' }).click();
+  await approveOnPage(approver);
   await expect(
     approver.getByText(
       /Outcome unknown: do not send again|Request status: Submitted|Request status: Success/,

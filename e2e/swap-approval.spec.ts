@@ -1,4 +1,5 @@
 import { contextAs, expect, expectAccessible, test } from './fixtures';
+import { approveOnPage } from './helpers/actions';
 import { sandboxWallet } from './helpers/sandbox';
 import { expectNoTabs, nextActionRequest, replayAction } from './helpers/swaps-signing';
 
@@ -67,7 +68,7 @@ test('finance requests a swap, finance2 approves, the swap settles with its rate
     approver.getByRole('region', { name: 'Review' }).getByText(`${amount} USDC → USDT`, { exact: false }),
   ).toBeVisible();
   await expectAccessible(approver);
-  await approver.getByRole('button', { name: 'Approve' }).click();
+  await approveOnPage(approver);
   const result = approver.getByRole('region', { name: 'Swap result' });
   await expect(result).toBeVisible();
   // NO_SLIPPAGE at 1 USDC = 1 USDT: the whole amount arrives.

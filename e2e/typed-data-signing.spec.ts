@@ -1,4 +1,5 @@
 import { contextAs, expect, expectAccessible, test } from './fixtures';
+import { approveOnPage } from './helpers/actions';
 import { randomAddress, sandboxWallet } from './helpers/sandbox';
 import { expectNoTabs, nextActionRequest, replayAction } from './helpers/swaps-signing';
 
@@ -68,7 +69,7 @@ test('an admin requests a permit signature, finance approves, the signature is v
   await finance.goto(`/approvals/${requestId}`);
   await expect(finance.getByRole('region', { name: 'Review' }).getByText('EIP-2612 Permit')).toBeVisible();
   await expectAccessible(finance);
-  await finance.getByRole('button', { name: 'Approve' }).click();
+  await approveOnPage(finance);
   const signature = finance.getByRole('region', { name: 'Signature' });
   await expect(signature.getByText('Verified')).toBeVisible();
   const recovers = signature.getByText(/^Recovers to/);

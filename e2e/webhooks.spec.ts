@@ -1,5 +1,5 @@
 import { contextAs, expect, expectAccessible, test } from './fixtures';
-import { nextActionRequest, replayAction } from './helpers/actions';
+import { approveOnPage, nextActionRequest, replayAction } from './helpers/actions';
 import { type SandboxTransaction, sandboxCall, sandboxWallet, transactionStatus } from './helpers/sandbox';
 
 const deliveries = (page: import('@playwright/test').Page) =>
@@ -146,7 +146,7 @@ test('finance requests a retry of a FAILED transaction; it is sent only after an
   // Another person approves: the service retries it once.
   const admin = await contextAs(browser, 'admin');
   await admin.page.goto(requestUrl);
-  await admin.page.getByRole('button', { name: 'Approve' }).click();
+  await approveOnPage(admin.page);
   await expect(admin.page.getByText(/Submitted|Failed|Success/).first()).toBeVisible();
   // The retried withdrawal fails again on chain; the request follows it to the end.
   await expect(admin.page.locator('[data-status="FAILED"]').first()).toBeVisible({ timeout: 30_000 });

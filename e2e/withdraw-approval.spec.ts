@@ -1,4 +1,5 @@
 import { contextAs, expect, expectAccessible, test } from './fixtures';
+import { approveOnPage } from './helpers/actions';
 import {
   type CapturedAction,
   callAction,
@@ -60,9 +61,7 @@ test('finance requests three withdrawals from a CSV; finance2 approves; it settl
   const captured = approver.waitForRequest(
     (r) => r.method() === 'POST' && Boolean(r.headers()['next-action']),
   );
-  await clickUntil(approver.getByRole('button', { name: 'Approve' }), () =>
-    expect(approver.getByRole('button', { name: 'Approve' })).toHaveCount(0, { timeout: 3_000 }),
-  );
+  await approveOnPage(approver);
   approveAction = captureAction(await captured);
 
   const transactions = approver.getByRole('table', { name: 'Submitted transactions' });
@@ -175,9 +174,7 @@ test('a freeze holds an approved request; lifting it submits the request', async
     const requestId = await requestThroughForm(finance, wallet.id, { amount: '0.75' });
     await expect(finance.getByText('Submissions are frozen: nothing is sent')).toBeVisible();
     await approver.goto(`/approvals/${requestId}`);
-    await clickUntil(approver.getByRole('button', { name: 'Approve' }), () =>
-      expect(approver.getByRole('button', { name: 'Approve' })).toHaveCount(0, { timeout: 3_000 }),
-    );
+    await approveOnPage(approver);
     await expect(
       approver.getByText('Approved: it will be submitted when an admin lifts the freeze.'),
     ).toBeVisible();
@@ -216,9 +213,7 @@ test('a sign-only withdrawal shows each signed transaction decoded', async ({ br
 
   const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
   await approver.goto(`/approvals/${requestId}`);
-  await clickUntil(approver.getByRole('button', { name: 'Approve' }), () =>
-    expect(approver.getByRole('button', { name: 'Approve' })).toHaveCount(0, { timeout: 3_000 }),
-  );
+  await approveOnPage(approver);
   const signed = approver.getByRole('article', { name: 'Signed transaction 1' });
   await expect(signed).toBeVisible();
   await expect(signed.getByText(new RegExp(`^${recipient}$`, 'i'))).toBeVisible();

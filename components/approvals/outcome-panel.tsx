@@ -40,6 +40,8 @@ function when(iso: string | null): string {
 export function OutcomePanel({ data, run, pending, codeForSubmission }: OutcomePanelProps) {
   const { followUp } = data;
   const references = data.items.map((i) => i.reference).join(', ');
+  const codeRefused =
+    data.requiresTwoFactor === true && /two-factor|2fa|\bcode\b/i.test(data.lastError ?? '');
   const now = useNow();
   const windowPassed = now !== null && new Date(followUp.windowEndsAt).getTime() <= now;
   const showsOutcome = ['SUBMITTING', 'SUBMITTED', 'OUTCOME_UNKNOWN', 'SUBMIT_FAILED', 'DUPLICATE'].includes(
@@ -115,13 +117,17 @@ export function OutcomePanel({ data, run, pending, codeForSubmission }: OutcomeP
       ) : null}
       {data.status === 'SUBMIT_FAILED' && data.lastError ? (
         <Alert variant="destructive">
-          <AlertTitle>Submission failed</AlertTitle>
+          <AlertTitle className="font-semibold">
+            {codeRefused ? 'Two-factor code not accepted' : 'Submission failed'}
+          </AlertTitle>
           <AlertDescription>
-            {data.lastError} The service refused it, so nothing was executed; an approver may resubmit it.
+            {data.lastError.replace(/\.?$/, '.')}{' '}
+            {codeRefused
+              ? 'The approvals are kept: enter the current two-factor code and resubmit.'
+              : 'The service refused it, so nothing was executed; an approver may resubmit it.'}
           </AlertDescription>
         </Alert>
       ) : null}
-
       <div className="flex flex-wrap gap-2">
         {data.can.checkNow ? (
           <Button

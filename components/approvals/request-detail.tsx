@@ -12,6 +12,7 @@ import { ContractPanels, isContractReview } from '@/components/contracts/contrac
 import { isOwnKind, OperationPanels } from '@/components/swaps/operation-panels';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import {
   Dialog,
   DialogContent,
@@ -83,6 +84,34 @@ function timelineDetail(kind: string, detail: Record<string, unknown>): string {
   return '';
 }
 
+type TimelineEvent = RequestDetailDto['timeline'][number];
+
+/** Per-transaction steps that a batch repeats for every item: shown as one line each, with one detail per item. */
+const PER_ITEM = new Set(['hash', 'confirmations', 'item_succeeded', 'item_failed']);
+
+/**
+ * The timeline as a person reads it: only the latest confirmation count of each transaction, and a run of
+ * the same per-transaction step (five hashes of a five-recipient batch) as one entry.
+ */
+export function compactTimeline(events: TimelineEvent[]) {
+  const lastConfirmation = new Map<unknown, number>();
+  for (const e of events) if (e.kind === 'confirmations') lastConfirmation.set(e.detail.index, e.id);
+  const kept = events.filter(
+    (e) => e.kind !== 'confirmations' || lastConfirmation.get(e.detail.index) === e.id,
+  );
+  const out: Array<TimelineEvent & { details: string[] }> = [];
+  for (const e of kept) {
+    const detail = timelineDetail(e.kind, e.detail);
+    const previous = out[out.length - 1];
+    if (previous && PER_ITEM.has(e.kind) && previous.kind === e.kind) {
+      if (detail) previous.details.push(detail);
+      continue;
+    }
+    out.push({ ...e, details: detail ? [detail] : [] });
+  }
+  return out;
+}
+
 export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
   const queryClient = useQueryClient();
   const { data = initial, error } = useQuery({
@@ -126,6 +155,7 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
   const needsCode =
     data.requiresTwoFactor === true &&
     ((data.can.approve && data.approvals + 1 >= data.requiredApprovals) || data.can.resubmit);
+  const lastApproval = data.approvals + 1 >= data.requiredApprovals;
   const isRetry = (data.review as unknown as { kind?: string }).kind === 'retry';
   /** The code for the submitting call, or null (and a field error) when it is not 6 digits. */
   function codeForSubmission(): { twoFactorCode?: string } | null {
@@ -198,15 +228,34 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
           ) : null}
           {data.can.approve ? (
             <>
-              <Button
-                disabled={pending}
-                onClick={() => {
+              <ConfirmDialog
+                trigger={<Button disabled={pending}>Approve</Button>}
+                title="Approve this request?"
+                confirmLabel={lastApproval ? 'Approve and send' : 'Confirm approval'}
+                description={
+                  lastApproval
+                    ? data.frozen
+                      ? `Yours is the last approval needed. The console is frozen: ${data.summary} is sent when an admin lifts the freeze.`
+                      : `Yours is the last approval needed: the console sends ${data.summary} (${formatUsd(data.amountUsd)}) to the custody service at once.`
+                    : `Your approval is recorded; ${data.requiredApprovals - data.approvals - 1} more needed before anything is sent.`
+                }
+                onConfirm={async () => {
                   const code = codeForSubmission();
-                  if (code) run(() => approveRequestAction({ requestId: data.id, ...code }), 'Approved.');
+                  if (!code) return true;
+                  run(async () => {
+                    const result = await approveRequestAction({ requestId: data.id, ...code });
+                    // The approval counts even when the service then refuses the submission (e.g. a wrong code).
+                    if (result.ok && result.data.status === 'SUBMIT_FAILED')
+                      return {
+                        ok: false,
+                        error:
+                          'Your approval is recorded, but the custody service refused the submission: see below.',
+                      };
+                    return result;
+                  }, 'Approved.');
+                  return true;
                 }}
-              >
-                Approve
-              </Button>
+              />
               <Button variant="outline" disabled={pending} onClick={() => setRejecting(true)}>
                 Reject
               </Button>
@@ -350,16 +399,16 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
           Timeline
         </h2>
         <ol aria-label="Timeline" className="grid gap-1 border-l pl-4 text-sm">
-          {data.timeline.map((e) => (
+          {compactTimeline(data.timeline).map((e) => (
             <li key={e.id}>
               <span className="font-medium">{TIMELINE_LABELS[e.kind] ?? e.kind}</span>
               {e.actorEmail ? <span> by {e.actorEmail}</span> : null}
               <span className="text-muted-foreground"> · {formatDateTime(e.at)}</span>
-              {timelineDetail(e.kind, e.detail) ? (
-                <span className="block break-all font-mono text-xs text-muted-foreground">
-                  {timelineDetail(e.kind, e.detail)}
+              {e.details.map((line) => (
+                <span key={line} className="block break-all font-mono text-xs text-muted-foreground">
+                  {line}
                 </span>
-              ) : null}
+              ))}
             </li>
           ))}
         </ol>

@@ -1,6 +1,6 @@
 // Server actions called directly, as anyone could from the browser's network tab: a journey captures
 // how a permitted person's page calls an action, then replays it with another person's session.
-import type { APIRequestContext, Page, Request } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, type Request } from '@playwright/test';
 
 /** Resolves with the next server-action POST the page makes (its `next-action` id and router state). */
 export function nextActionRequest(page: Page): Promise<Request> {
@@ -38,4 +38,19 @@ export async function replayAction(
     data: JSON.stringify(args),
   });
   return answer.text();
+}
+
+/**
+ * Approves on a request page: Approve opens a confirmation that says what happens next, confirmed once.
+ * Retries the first click until the page has hydrated.
+ */
+export async function approveOnPage(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Approve this request?' });
+  await expect(async () => {
+    if (!(await dialog.isVisible()))
+      await page.getByRole('button', { name: 'Approve', exact: true }).click({ timeout: 2_000 });
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await dialog.getByRole('button', { name: /^(Approve and send|Confirm approval)$/ }).click();
+  await expect(dialog).toHaveCount(0);
 }
