@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
+import { approveOnPage } from './helpers/actions';
 import { randomAddress, sandboxCredentials, sandboxWallet } from './helpers/sandbox';
 
 const PAUSED_ABI = JSON.stringify([
@@ -82,14 +83,18 @@ test.describe('contract calls', () => {
     browser,
   }) => {
     const spender = randomAddress();
-    const amount = String(100_000 + Math.floor(Math.random() * 900_000));
+    // Typed in USDC; the allowance is set in base units (6 decimals).
+    const whole = 100 + Math.floor(Math.random() * 900);
+    const amount = `${whole}.5`;
+    const baseUnits = `${whole}500000`;
     const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
     await admin.goto(`/wallets/${w.id}/contracts`);
     await admin.getByLabel('Known token').selectOption({ label: 'USDC' });
     await addCall(admin, 'approve(address,uint256)', {
       'spender (address)': spender,
-      'amount (uint256)': amount,
+      'amount (USDC)': amount,
     });
+    await expect(batchRows(admin).nth(1)).toContainText(`approve(${spender}, ${amount} USDC)`);
     await admin.getByRole('button', { name: 'Estimate fees' }).click();
     await expect(admin.getByText(/Total network fee: \d/)).toBeVisible();
     await admin.getByLabel('From address').selectOption(float.id);
@@ -100,7 +105,9 @@ test.describe('contract calls', () => {
     const actionRequest = await captured;
     await admin.getByRole('link', { name: 'Open the request' }).click();
     await expect(admin.getByRole('heading', { name: /Write 1 contract call: approve/ })).toBeVisible();
-    await expect(admin.getByRole('table', { name: 'Contract calls' })).toContainText(amount);
+    const reviewTable = admin.getByRole('table', { name: 'Contract calls' });
+    await expect(reviewTable).toContainText(`${amount} USDC`);
+    await expect(reviewTable).toContainText(`${Number(baseUnits).toLocaleString('en-US')} base units`);
     await expectAccessible(admin);
     const requestUrl = admin.url();
 
@@ -110,8 +117,10 @@ test.describe('contract calls', () => {
     await expectAccessible(finance);
     // A wrong code: the upstream refuses, the request stays recoverable.
     await finance.getByLabel('Two-factor code').fill(wrongCode());
-    await finance.getByRole('button', { name: 'Approve' }).click();
-    await expect(finance.getByText('Submission failed')).toBeVisible();
+    await approveOnPage(finance);
+    // The approval is kept; the page asks for the code again.
+    await expect(finance.getByText('Two-factor code not accepted')).toBeVisible();
+    await expect(finance.getByText('The approvals are kept')).toBeVisible();
     await expect(finance.getByText(/Invalid two-factor code/).first()).toBeVisible();
     await expect(finance.getByRole('button', { name: 'Resubmit' })).toBeVisible();
     await expectAccessible(finance);
@@ -131,7 +140,8 @@ test.describe('contract calls', () => {
       'spender (address)': spender,
     });
     await admin.getByRole('button', { name: 'Read', exact: true }).click();
-    await expect(batchRows(admin).nth(1)).toContainText(`${amount} (uint256)`);
+    await expect(batchRows(admin).nth(1)).toContainText(`${amount} USDC`);
+    await expect(batchRows(admin).nth(1)).toContainText(`${baseUnits} base units (uint256)`);
     await adminContext.close();
 
     // Support and viewer: no tab, the page is forbidden, and the captured request action is refused.
@@ -156,5 +166,71 @@ test.describe('contract calls', () => {
       expect(await answer.text()).toContain('You do not have permission to do this.');
       await context.close();
     }
+  });
+
+  test('a USDC transfer is typed as 1.5, sent as 1500000 base units, and arrives as 1.5 USDC', async ({
+    browser,
+  }) => {
+    const recipient = randomAddress();
+    const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
+    await admin.goto(`/wallets/${w.id}/contracts`);
+    await admin.getByLabel('Known token').selectOption({ label: 'USDC' });
+    await admin.getByLabel('Method').selectOption('transfer(address,uint256)');
+    await admin.getByLabel('recipient (address)').fill(recipient);
+    const amountField = admin.getByLabel('amount (USDC)');
+
+    // More decimal places than USDC has: refused at the field, nothing is added.
+    await amountField.fill('1.0000001');
+    await expect(amountField).toHaveAccessibleDescription(
+      'USDC has 6 decimals: use at most 6 digits after the dot.',
+    );
+    await expect(amountField).toHaveAttribute('aria-invalid', 'true');
+    await admin.getByRole('button', { name: 'Add call' }).click();
+    await expect(admin.getByText('No calls yet: build one above and add it.')).toBeVisible();
+    await expectAccessible(admin);
+
+    // Token units in, base units shown beside the field.
+    await amountField.fill('1.5');
+    await expect(amountField).toHaveAccessibleDescription('Sends 1500000 base units (uint256).');
+    await admin.getByRole('button', { name: 'Add call' }).click();
+    await expect(batchRows(admin)).toHaveCount(2);
+    await expect(batchRows(admin).nth(1)).toContainText(`transfer(${recipient}, 1.5 USDC)`);
+
+    await admin.getByLabel('From address').selectOption(float.id);
+    const captured = admin.waitForRequest(
+      (r) => r.method() === 'POST' && Boolean(r.headers()['next-action']),
+    );
+    await admin.getByRole('button', { name: 'Request write' }).click();
+    // What the browser sends is base units, never the typed token units.
+    const body = (await captured).postData() ?? '';
+    expect(body).toContain('"1500000"');
+    expect(body).not.toContain('"1.5"');
+
+    await admin.getByRole('link', { name: 'Open the request' }).click();
+    await expect(admin.getByRole('heading', { name: /Write 1 contract call: transfer/ })).toBeVisible();
+    const calls = admin.getByRole('table', { name: 'Contract calls' });
+    await expect(calls).toContainText('amount (uint256): 1.5 USDC (1,500,000 base units)');
+    await expectAccessible(admin);
+    const requestUrl = admin.url();
+
+    const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
+    await finance.goto(requestUrl);
+    await expect(finance.getByRole('table', { name: 'Contract calls' })).toContainText(
+      '1.5 USDC (1,500,000 base units)',
+    );
+    await finance.getByLabel('Two-factor code').fill(currentCode());
+    await approveOnPage(finance);
+    await expect(finance.getByText(/Request status:\s*Success/)).toBeVisible({ timeout: 30_000 });
+    await financeContext.close();
+
+    // The recipient (new, so nothing else was paid there) holds exactly 1500000 base units.
+    await admin.goto(`/wallets/${w.id}/contracts`);
+    await admin.getByLabel('Known token').selectOption({ label: 'USDC' });
+    await addCall(admin, 'balanceOf(address)', { 'account (address)': recipient });
+    await admin.getByRole('button', { name: 'Read', exact: true }).click();
+    await expect(batchRows(admin).nth(1)).toContainText('1.5 USDC');
+    await expect(batchRows(admin).nth(1)).toContainText('1500000 base units (uint256)');
+    await expectAccessible(admin);
+    await adminContext.close();
   });
 });

@@ -3,12 +3,13 @@
 // or send for approval as a write or a sign-only write.
 import { ArrowDownIcon, ArrowUpIcon, PencilIcon, Trash2Icon } from 'lucide-react';
 import Link from 'next/link';
-import { useMemo, useState, useTransition } from 'react';
+import { useEffect, useMemo, useState, useTransition } from 'react';
 import type { AbiFunction } from 'viem';
 import {
   estimateContractFeesAction,
   lookUpContractSourceAction,
   readContractCallsAction,
+  readTokenUnitsAction,
   requestContractSignAction,
   requestContractWriteAction,
 } from '@/app/(console)/wallets/[walletId]/contracts/actions';
@@ -28,11 +29,22 @@ import {
   validateCall,
   type WireCall,
 } from '@/lib/validation/abi';
+import {
+  baseUnitsOf,
+  describeTokenAmount,
+  isTokenAmountParam,
+  isTokenAmountRead,
+  needsTokenUnits,
+  parseTokenAmount,
+  type TokenUnits,
+} from '@/lib/validation/abi-units';
+import { addressKey, checkEvmAddress } from '@/lib/validation/addresses';
 import type { FeeOutcome, ReadOutcome } from './types';
 
 export interface ContractBuilderProps {
   walletId: string;
-  tokens: Array<{ symbol: string; address: string }>;
+  /** The wallet's token assets: their amounts are typed and shown in token units. */
+  tokens: Array<{ symbol: string; address: string; decimals: number }>;
   sources: Array<{ id: string; label: string; address: string }>;
   /** `known`: the service cannot list addresses; the builder also takes an address id typed by hand. */
   addressSource?: 'service' | 'known';
@@ -47,6 +59,8 @@ interface BatchCall {
   abiText: string;
   address: string;
   args: string[];
+  /** The token the amounts were typed in (and read results are shown in), when known. */
+  token: TokenUnits | null;
   wire: WireCall;
 }
 
@@ -55,6 +69,12 @@ const textareaClass =
 
 function isStructured(type: string) {
   return type.endsWith(']') || type.startsWith('tuple');
+}
+
+/** How a typed argument reads in the batch list: amounts with their token symbol. */
+function argDisplay(call: BatchCall, i: number): string {
+  const typed = call.args[i] ?? '';
+  return call.token && isTokenAmountParam(call.fn, i) ? `${typed} ${call.token.symbol}` : typed;
 }
 
 function shortAddress(a: string) {
@@ -89,6 +109,8 @@ export function ContractBuilder({
   const [banner, setBanner] = useState<string | null>(null);
   const [created, setCreated] = useState<{ id: string; kind: string } | null>(null);
   const [pending, startTransition] = useTransition();
+  // decimals() and symbol() read from contracts that are not wallet assets, by address key; null: no answer.
+  const [reported, setReported] = useState<Record<string, TokenUnits | null>>({});
 
   const abi = useMemo(() => {
     if (abiMode === 'erc20') return { ok: true as const, value: [...ERC20_PRESET] };
@@ -97,6 +119,34 @@ export function ContractBuilder({
   const functions = abi?.ok ? abi.value : [];
   const { reads, writes } = splitMethods(functions);
   const fn = functions.find((f) => methodKey(f) === methodId) ?? null;
+
+  const checkedAddress = checkEvmAddress(address);
+  const contractKey = checkedAddress.ok ? addressKey(checkedAddress.address) : null;
+  const listedToken = contractKey ? tokens.find((t) => addressKey(t.address) === contractKey) : undefined;
+  const wantsUnits = fn !== null && needsTokenUnits(fn);
+  const unitsLookup = contractKey !== null && !listedToken && wantsUnits && !(contractKey in reported);
+  const token: TokenUnits | null = listedToken
+    ? { symbol: listedToken.symbol, decimals: listedToken.decimals }
+    : contractKey
+      ? (reported[contractKey] ?? null)
+      : null;
+
+  // A contract that is not a wallet asset: ask it for decimals() once, so amounts can be typed in units.
+  const lookupAddress = unitsLookup && checkedAddress.ok ? checkedAddress.address : null;
+  useEffect(() => {
+    if (lookupAddress === null) return;
+    let current = true;
+    const key = addressKey(lookupAddress);
+    const settle = (units: TokenUnits | null) => {
+      if (current) setReported((r) => ({ ...r, [key]: units }));
+    };
+    readTokenUnitsAction({ walletId, address: lookupAddress })
+      .then((result) => settle(result.ok ? result.data : null))
+      .catch(() => settle(null));
+    return () => {
+      current = false;
+    };
+  }, [lookupAddress, walletId]);
 
   function chooseMethod(key: string) {
     setMethodId(key);
@@ -117,7 +167,11 @@ export function ContractBuilder({
       setErrors({ method: 'Choose a method.' });
       return;
     }
-    const v = validateCall({ address, fn, args });
+    if (unitsLookup) {
+      setErrors({ form: "Reading the token's decimals: add the call in a moment." });
+      return;
+    }
+    const v = validateCall({ address, fn, args, token });
     if (!v.ok || !v.call) {
       setErrors(v.errors);
       return;
@@ -133,6 +187,7 @@ export function ContractBuilder({
       abiText,
       address,
       args: [...args],
+      token: needsTokenUnits(fn) ? token : null,
       wire: v.call,
     };
     setBatch((b) => (editingId === null ? [...b, entry] : b.map((c) => (c.id === editingId ? entry : c))));
@@ -325,18 +380,32 @@ export function ContractBuilder({
             <legend className="mb-2 text-sm font-medium">Inputs of {fn.name}</legend>
             {fn.inputs.map((input, i) => {
               const id = `arg-${i}`;
-              const label = `${input.name || `argument ${i + 1}`} (${input.type})`;
-              const error = errors[`args.${i}`];
-              const describedBy = error ? `${id}-error` : isStructured(input.type) ? `${id}-hint` : undefined;
-              const set = (value: string) => setArgs((a) => a.map((v, j) => (j === i ? value : v)));
+              const name = input.name || `argument ${i + 1}`;
+              const set = (value: string) => {
+                setArgs((a) => a.map((v, j) => (j === i ? value : v)));
+                // A corrected value is checked afresh (amounts live, everything else at Add call).
+                setErrors(({ [`args.${i}`]: _fixed, ...rest }) => rest);
+              };
+              const isAmount = isTokenAmountParam(fn, i);
+              const typed = (args[i] ?? '').trim();
+              const amount = isAmount && token && typed !== '' ? parseTokenAmount(typed, token, fn) : null;
+              // Amounts of a known token: typed in token units, refused at once when they do not fit.
+              const label = isAmount && token ? `${name} (${token.symbol})` : `${name} (${input.type})`;
+              const error = errors[`args.${i}`] ?? (amount && !amount.ok ? amount.message : undefined);
+              const hint = isStructured(input.type)
+                ? 'JSON: an array, or an object for a tuple'
+                : isAmount && token
+                  ? amount?.ok
+                    ? `Sends ${amount.value.toString()} base units (uint256).`
+                    : `In ${token.symbol}, up to ${token.decimals} decimals.`
+                  : isAmount && unitsLookup
+                    ? "Reading the token's decimals…"
+                    : isAmount && contractKey && !listedToken && contractKey in reported
+                      ? 'This contract does not answer decimals(): enter base units.'
+                      : undefined;
+              const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
               return (
-                <Field
-                  key={id}
-                  id={id}
-                  label={label}
-                  error={error}
-                  hint={isStructured(input.type) ? 'JSON: an array, or an object for a tuple' : undefined}
-                >
+                <Field key={id} id={id} label={label} error={error} hint={hint}>
                   {input.type === 'bool' ? (
                     <NativeSelect id={id} value={args[i] ?? 'false'} onChange={(e) => set(e.target.value)}>
                       <option value="true">true</option>
@@ -372,7 +441,7 @@ export function ContractBuilder({
           </p>
         ) : null}
         <div className="flex gap-2">
-          <Button type="button" onClick={addCall}>
+          <Button type="button" disabled={unitsLookup} onClick={addCall}>
             {editingId === null ? 'Add call' : 'Save call'}
           </Button>
           {editingId !== null ? (
@@ -413,19 +482,14 @@ export function ContractBuilder({
                     <TableCell>{i + 1}</TableCell>
                     <TableCell>
                       <span className="font-mono text-xs">
-                        {call.fn.name}({call.args.join(', ')})
+                        {call.fn.name}({call.args.map((_, j) => argDisplay(call, j)).join(', ')})
                       </span>
                       <span className="block text-xs text-muted-foreground">
                         {isReadMethod(call.fn) ? 'Read' : 'Write'} on {shortAddress(call.wire.address)}
                       </span>
                     </TableCell>
                     <TableCell>
-                      {result ? (
-                        <span className="font-mono text-xs break-all">
-                          {result.value}
-                          {outputType ? <span className="text-muted-foreground"> ({outputType})</span> : null}
-                        </span>
-                      ) : null}
+                      {result ? <ReadValue call={call} value={result.value} outputType={outputType} /> : null}
                       {failure ? (
                         <span className="block text-xs text-destructive">Failed: {failure.message}</span>
                       ) : null}
@@ -582,5 +646,26 @@ export function ContractBuilder({
         ) : null}
       </section>
     </div>
+  );
+}
+
+/** A read result; amounts of a known token in token units, with the base units as a detail. */
+function ReadValue({ call, value, outputType }: { call: BatchCall; value: string; outputType: string }) {
+  const base = call.token && isTokenAmountRead(call.fn) ? baseUnitsOf(value) : null;
+  if (base !== null && call.token) {
+    return (
+      <span className="text-xs break-all">
+        <span className="font-medium">{describeTokenAmount(base, call.token).units}</span>
+        <span className="block font-mono text-muted-foreground">
+          {value} base units ({outputType})
+        </span>
+      </span>
+    );
+  }
+  return (
+    <span className="font-mono text-xs break-all">
+      {value}
+      {outputType ? <span className="text-muted-foreground"> ({outputType})</span> : null}
+    </span>
   );
 }

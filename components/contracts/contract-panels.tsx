@@ -87,7 +87,14 @@ export function ContractReviewPanel({ review }: { review: ContractReview }) {
                 <ul>
                   {call.args.map((a) => (
                     <li key={a.name} className="break-all">
-                      {a.name} ({a.type}): {a.value}
+                      {a.name} ({a.type}):{' '}
+                      {a.amount ? (
+                        <>
+                          <span className="font-sans font-medium">{a.amount.units}</span> ({a.amount.base})
+                        </>
+                      ) : (
+                        a.value
+                      )}
                     </li>
                   ))}
                 </ul>

@@ -6,7 +6,11 @@ export interface ContractReviewCall {
   /** Symbol of the wallet asset at this contract address, when it is one. */
   token: string | null;
   method: string;
-  args: Array<{ name: string; type: string; value: string }>;
+  /**
+   * `value` is what is sent. `amount`, for an ERC-20 amount of a token whose decimals are known, reads it
+   * both ways: `{ units: '1.5 USDC', base: '1,500,000 base units' }`.
+   */
+  args: Array<{ name: string; type: string; value: string; amount?: { units: string; base: string } }>;
   networkFee: string | null;
   reference: string;
   warnings: string[];

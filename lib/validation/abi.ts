@@ -1,6 +1,7 @@
 // Contract calls (#16 to #19): ABI parsing and per-type validation of call inputs, shared by the builder
 // form and the server actions, so nothing the upstream would reject (or misread) is ever sent.
 import { type AbiFunction, type AbiParameter, encodeFunctionData, erc20Abi, isHex, zeroAddress } from 'viem';
+import { isTokenAmountParam, parseTokenAmount, type TokenUnits } from './abi-units';
 import { checkEvmAddress } from './addresses';
 
 /** Spec, Limits: contract read, write, sign-only and network-fee take 1 to 20 calls. */
@@ -223,6 +224,8 @@ export interface CallDraft {
   address: string;
   fn: AbiFunction;
   args: string[];
+  /** The contract's token, when known: its amount parameters are then typed in token units. */
+  token?: TokenUnits | null;
 }
 
 /** A call as the upstream takes it (Call item). */
@@ -249,6 +252,16 @@ export function validateCall(draft: CallDraft): CallValidation {
   const viemArgs: unknown[] = [];
   const parameters: unknown[] = [];
   for (const [i, input] of draft.fn.inputs.entries()) {
+    if (draft.token && isTokenAmountParam(draft.fn, i)) {
+      // Typed in token units, sent in base units.
+      const amount = parseTokenAmount(draft.args[i] ?? '', draft.token, draft.fn);
+      if (!amount.ok) errors[`args.${i}`] = amount.message;
+      else {
+        viemArgs.push(amount.value);
+        parameters.push(amount.value.toString());
+      }
+      continue;
+    }
     const c = coerceParameter(input, draft.args[i] ?? '', label(input, `argument ${i + 1}`));
     if (!c.ok) errors[`args.${i}`] = c.message;
     else {

@@ -7,10 +7,11 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { type AbiFunction, erc20Abi, maxUint256 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TransportOptions } from '@/lib/custody';
+import { createCustodyClient, type TransportOptions } from '@/lib/custody';
 import { users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { readTokenUnits } from '../contract-tokens';
 import { type ContractCallsPayload, contractCallsPayloadSchema } from './contract';
 import { createApprovalEngine, type EngineActor } from './engine';
 
@@ -204,5 +205,43 @@ describe('contract calls through approvals', () => {
     });
     expect(signResult.success[0]?.decoded.to.toLowerCase()).toBe(usdcAddress().toLowerCase());
     expect(signResult.success[0]?.decoded.chainId).toBeGreaterThan(0);
+  });
+
+  it('the review reads token amounts both ways: token units and base units', async () => {
+    const e = engine();
+    const unlisted = '0x00000000000000000000000000000000000000dd';
+    const payload: ContractCallsPayload = {
+      addressId: floatAddress(0).id,
+      calls: [
+        {
+          address: usdcAddress(),
+          method: 'transfer',
+          abi: [fn('transfer')],
+          parameters: [SPENDER, '1500000'],
+        },
+        { address: unlisted, method: 'approve', abi: [fn('approve')], parameters: [SPENDER, '1500000'] },
+      ],
+    };
+    const created = await e.create(requester, 'contractWrite', wallet.id, payload);
+    expect(created.ok).toBe(true);
+    const review = (await e.view(created.ok ? created.data.id : ''))?.request.review as {
+      calls: Array<{ token: string | null; args: Array<{ value: string; amount?: unknown }> }>;
+    };
+    expect(review.calls[0]?.token).toBe('USDC');
+    expect(review.calls[0]?.args[1]).toEqual({
+      name: 'amount',
+      type: 'uint256',
+      value: '1500000',
+      amount: { units: '1.5 USDC', base: '1,500,000 base units' },
+    });
+    expect(review.calls[0]?.args[0]?.amount).toBeUndefined();
+    // A contract that answers no decimals(): its amount stays in base units only.
+    expect(review.calls[1]?.args[1]).toEqual({ name: 'amount', type: 'uint256', value: '1500000' });
+  });
+
+  it("reads a contract's own decimals() and symbol(), and null where it answers none", async () => {
+    const client = createCustodyClient((await connectionFor(wallet.id))!);
+    expect(await readTokenUnits(client, wallet.id, usdcAddress())).toEqual({ symbol: 'USDC', decimals: 6 });
+    expect(await readTokenUnits(client, wallet.id, '0x00000000000000000000000000000000000000dd')).toBeNull();
   });
 });

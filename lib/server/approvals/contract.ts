@@ -18,7 +18,15 @@ import type {
 } from '@/components/contracts/types';
 import type { CallsBody } from '@/lib/custody';
 import { CustodyError } from '@/lib/custody/errors';
+import { readTokenUnits } from '@/lib/server/contract-tokens';
 import { MAX_CONTRACT_CALLS, revalidateWireCall } from '@/lib/validation/abi';
+import {
+  baseUnitsOf,
+  describeTokenAmount,
+  hasTokenAmountParams,
+  isTokenAmountParam,
+  type TokenUnits,
+} from '@/lib/validation/abi-units';
 import { addressKey } from '@/lib/validation/addresses';
 import type { BuiltReview, OperationType, ReviewContext, SubmitContext, SubmitOutcome } from './types';
 
@@ -89,8 +97,32 @@ async function buildContractReview(
       .then((value) => ({ ok: true as const, value }))
       .catch((error: unknown) => ({ ok: false as const, error: messageOf(error) })),
   ]);
-  const tokens = new Map(
-    (wallet.assets ?? []).map((a) => [addressKey(a.asset.address), a.asset.symbol] as const),
+  const tokens = new Map<string, TokenUnits>(
+    (wallet.assets ?? []).map(
+      (a) => [addressKey(a.asset.address), { symbol: a.asset.symbol, decimals: a.asset.decimals }] as const,
+    ),
+  );
+  const fnOf = (call: ContractCallsPayload['calls'][number]) =>
+    call.abi.find((f) => f.name === call.method && f.inputs.length === call.parameters.length) ??
+    call.abi.find((f) => f.name === call.method);
+  // Amounts on a contract that is not a wallet asset: its own decimals() and symbol(), when it answers them.
+  const unlisted = [
+    ...new Set(
+      payload.calls
+        .filter((call) => {
+          const fn = fnOf(call);
+          return fn && hasTokenAmountParams(fn) && !tokens.has(addressKey(call.address));
+        })
+        .map((call) => addressKey(call.address)),
+    ),
+  ];
+  const reported = new Map(
+    await Promise.all(
+      unlisted.map(async (key) => {
+        const address = payload.calls.find((c) => addressKey(c.address) === key)?.address ?? key;
+        return [key, await readTokenUnits(client, walletId, address)] as const;
+      }),
+    ),
   );
   const nativeSymbol = balances.find((b) => b.isNative)?.symbol ?? wallet.blockchain.symbol.toUpperCase();
   let feeItems: Array<string | null> = payload.calls.map(() => null);
@@ -113,8 +145,18 @@ async function buildContractReview(
     feeError = fee.error;
   }
   const reviewCalls: ContractReviewCall[] = payload.calls.map((call, index) => {
-    const fn = call.abi.find((f) => f.name === call.method);
+    const fn = fnOf(call);
     const warnings: string[] = [];
+    const asset = tokens.get(addressKey(call.address));
+    const units = asset ?? reported.get(addressKey(call.address)) ?? null;
+    const amountAt = (i: number) => {
+      const base = fn && units && isTokenAmountParam(fn, i) ? baseUnitsOf(call.parameters[i]) : null;
+      return base === null || !units ? undefined : describeTokenAmount(base, units);
+    };
+    if (!asset && units && fn && hasTokenAmountParams(fn))
+      warnings.push(
+        `Not an asset of this wallet: ${units.symbol} and its ${units.decimals} decimals are what the contract itself reports.`,
+      );
     const estimateError = callErrors.get(index);
     if (estimateError) warnings.push(`Estimate failed: ${estimateError}`);
     if (
@@ -125,13 +167,17 @@ async function buildContractReview(
     return {
       index,
       contract: call.address,
-      token: tokens.get(addressKey(call.address)) ?? null,
+      token: asset?.symbol ?? null,
       method: call.method,
-      args: call.parameters.map((value, i) => ({
-        name: fn?.inputs[i]?.name || `argument ${i + 1}`,
-        type: fn?.inputs[i]?.type ?? 'unknown',
-        value: argText(value),
-      })),
+      args: call.parameters.map((value, i) => {
+        const amount = amountAt(i);
+        return {
+          name: fn?.inputs[i]?.name || `argument ${i + 1}`,
+          type: fn?.inputs[i]?.type ?? 'unknown',
+          value: argText(value),
+          ...(amount ? { amount } : {}),
+        };
+      }),
       networkFee: feeItems[index] ?? null,
       reference: ctx.references[index] ?? '',
       warnings,

@@ -4,6 +4,7 @@ import type { FeeOutcome, ReadOutcome } from '@/components/contracts/types';
 import type { CallsBody } from '@/lib/custody';
 import { lookUpTypedAddress } from '@/lib/server/address-lookup';
 import { getApprovalEngine } from '@/lib/server/approvals';
+import { readTokenUnits } from '@/lib/server/contract-tokens';
 import { describeFailure } from '@/lib/server/errors';
 import { type ActionResult, type Actor, audit, authorize } from '@/lib/server/guard';
 import type { Action } from '@/lib/server/permissions';
@@ -14,6 +15,8 @@ import {
   revalidateWireCall,
   type WireCall,
 } from '@/lib/validation/abi';
+import type { TokenUnits } from '@/lib/validation/abi-units';
+import { checkEvmAddress } from '@/lib/validation/addresses';
 
 const callsInput = z.object({
   walletId: z.string().min(1).max(100),
@@ -196,4 +199,33 @@ export async function lookUpContractSourceAction(
 ): Promise<ActionResult<{ id: string; label: string; address: string }>> {
   // Writes and sign-only writes have the same requesters; the request's own permission is checked again.
   return lookUpTypedAddress('contractWrite.request', input);
+}
+
+const tokenUnitsInput = z.object({
+  walletId: z.string().min(1).max(100),
+  address: z.string().max(100),
+});
+
+/**
+ * decimals() and symbol() of a contract that is not one of the wallet's assets (#18), so the builder can
+ * take its amounts in token units; `null` when the contract does not answer them (amounts stay in base units).
+ */
+export async function readTokenUnitsAction(input: unknown): Promise<ActionResult<TokenUnits | null>> {
+  const target =
+    input && typeof input === 'object' && typeof (input as { walletId?: unknown }).walletId === 'string'
+      ? (input as { walletId: string }).walletId
+      : undefined;
+  const authz = await authorize('contract.read', target);
+  if (!authz.ok) return { ok: false, error: authz.error, status: authz.status };
+  const parsed = tokenUnitsInput.safeParse(input);
+  if (!parsed.success) return { ok: false, error: 'Check the contract address.' };
+  const address = checkEvmAddress(parsed.data.address);
+  if (!address.ok) return { ok: false, error: address.message, fieldErrors: { address: address.message } };
+  try {
+    const client = await custodyFor(parsed.data.walletId);
+    if (!client) return { ok: false, error: 'This wallet is not connected to the console.', status: 404 };
+    return { ok: true, data: await readTokenUnits(client, parsed.data.walletId, address.address) };
+  } catch (error) {
+    return { ok: false, error: describeFailure(error, authz.actor.requestId, 'token decimals read').message };
+  }
 }

@@ -17,7 +17,7 @@ export default async function ContractsPage({ params }: { params: Promise<{ wall
   if (!client) notFound();
   const canWrite = can(actor.role, 'contractWrite.request');
   const canSign = can(actor.role, 'contractSign.request');
-  let tokens: Array<{ symbol: string; address: string }>;
+  let tokens: Array<{ symbol: string; address: string; decimals: number }>;
   let sources: Array<{ id: string; label: string; address: string }> = [];
   let addressSource: 'service' | 'known' = 'service';
   try {
@@ -30,7 +30,7 @@ export default async function ContractsPage({ params }: { params: Promise<{ wall
     ]);
     tokens = (wallet.assets ?? [])
       .filter((a) => !/^0x0{40}$/i.test(a.asset.address))
-      .map((a) => ({ symbol: a.asset.symbol, address: a.asset.address }));
+      .map((a) => ({ symbol: a.asset.symbol, address: a.asset.address, decimals: a.asset.decimals }));
     sources = children.addresses.map(addressOption);
     addressSource = children.source;
   } catch (error) {
