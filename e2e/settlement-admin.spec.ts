@@ -59,13 +59,13 @@ test.describe('settlement, whitelist and beneficiaries (admin)', () => {
       dialog.getByText('An EVM address has 40 characters after 0x; this one has 4.'),
     ).toBeVisible();
     await expectAccessible(page);
-    await dialog.getByLabel('Maximum amount').fill('-1');
+    await dialog.getByLabel('No maximum').check();
     await dialog.getByLabel('Destination address').fill(randomAddress());
     await dialog.getByRole('button', { name: 'Create rule' }).click();
     await expect(dialog).toBeHidden();
 
     const rule = page.getByRole('region', { name: `Rule ${name}` });
-    await expect(rule).toContainText('from 500 to no bound');
+    await expect(rule).toContainText('500 USDT or more (no upper limit)');
     await expect(rule.getByTestId('rule-updated')).toContainText('by admin@example.com');
     const before = await rule.getByTestId('rule-updated').textContent();
 

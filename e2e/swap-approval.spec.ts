@@ -30,13 +30,18 @@ test('finance requests a swap, finance2 approves, the swap settles with its rate
     await expect(finance.getByText(/^Balance: .* USDC$/)).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
 
-  // Bad input is refused at the field, before anything reaches the server.
-  await finance.getByLabel('Amount', { exact: true }).fill('1.1234567');
-  await finance.getByRole('button', { name: 'Review swap' }).click();
-  await expect(finance.getByText('USDC has 6 decimals: use at most 6 digits after the dot.')).toBeVisible();
-  await finance.getByLabel('Amount', { exact: true }).fill('100000000');
-  await finance.getByRole('button', { name: 'Review swap' }).click();
-  await expect(finance.getByText(/above the address's balance/)).toBeVisible();
+  // Bad input is refused at the field as it is typed, and the review waits until it is fixed.
+  const amountField = finance.getByLabel('Amount', { exact: true });
+  const reviewSwap = finance.getByRole('button', { name: 'Review swap' });
+  await amountField.fill('1.1234567');
+  await expect(amountField).toHaveAccessibleDescription(
+    'USDC has 6 decimals: use at most 6 digits after the dot.',
+  );
+  await expect(reviewSwap).toBeDisabled();
+  await amountField.fill('100000000');
+  await expect(amountField).toHaveAccessibleDescription(/above the address's balance/);
+  await expect(reviewSwap).toHaveAccessibleDescription(/above the address's balance/);
+  await expect(reviewSwap).toBeDisabled();
   await expect(finance.getByText('Choose the asset to receive.')).toHaveCount(0);
 
   // No trailing zero: the amount reads back exactly as typed.

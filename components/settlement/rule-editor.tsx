@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { PencilIcon, PlusIcon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { saveAddressRuleAction } from '@/app/(console)/wallets/[walletId]/settlement/actions';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -21,6 +21,9 @@ import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { type AutoSettlementRule, SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
 import { ORDER_EXPLANATIONS, type RuleForm, ruleFormSchema } from '@/lib/validation/settlement';
+
+// The custody API's "no bound" / "no limit" for rule amounts and slippage; people choose it, never type it.
+const NO_LIMIT = '-1';
 
 // Chains a rule may name as source or destination; the wallet's own chain comes first.
 const KNOWN_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism', 'bnb-smart-chain'];
@@ -85,7 +88,7 @@ export function RuleEditor(props: RuleEditorProps) {
     decimal,
     mono,
   }: {
-    name: 'name' | 'slippageTolerance' | 'minAmount' | 'maxAmount' | 'destinationAddress';
+    name: 'name' | 'destinationAddress';
     label: string;
     hint?: string;
     decimal?: boolean;
@@ -103,6 +106,56 @@ export function RuleEditor(props: RuleEditorProps) {
         {...form.register(name)}
       />
     </Field>
+  );
+
+  // An amount or percentage that may be open: a number typed in, or the "no limit" choice beside it.
+  const boundField = ({
+    name,
+    label,
+    noLimitLabel,
+    unit,
+  }: {
+    name: 'slippageTolerance' | 'minAmount' | 'maxAmount';
+    label: string;
+    noLimitLabel: string;
+    unit?: string;
+  }) => (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field }) => {
+        const open = field.value === NO_LIMIT;
+        const id = `${idp}-${name}`;
+        return (
+          <div className="grid content-start gap-1.5">
+            <Field id={id} label={label} error={errors[name]?.message}>
+              <Input
+                id={id}
+                ref={field.ref}
+                name={field.name}
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder={open ? 'No limit' : unit}
+                value={open ? '' : field.value}
+                onChange={(e) => field.onChange(e.target.value)}
+                onBlur={field.onBlur}
+                aria-invalid={Boolean(errors[name])}
+                aria-describedby={describedBy(name)}
+              />
+            </Field>
+            <label className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                className="size-4"
+                checked={open}
+                onChange={(e) => field.onChange(e.target.checked ? NO_LIMIT : '')}
+              />
+              {noLimitLabel}
+            </label>
+          </div>
+        );
+      }}
+    />
   );
 
   const onSubmit = form.handleSubmit((values) => {
@@ -176,11 +229,11 @@ export function RuleEditor(props: RuleEditorProps) {
               </label>
             ))}
           </fieldset>
-          {textField({
+          {boundField({
             name: 'slippageTolerance',
             label: 'Slippage tolerance (%)',
-            hint: '-1 means no limit.',
-            decimal: true,
+            noLimitLabel: 'No slippage limit',
+            unit: '%',
           })}
           <fieldset className="grid gap-2">
             <legend className="mb-1 text-sm font-medium">Source assets</legend>
@@ -215,18 +268,8 @@ export function RuleEditor(props: RuleEditorProps) {
                 ))}
               </NativeSelect>
             </Field>
-            {textField({
-              name: 'minAmount',
-              label: 'Minimum amount',
-              hint: '-1 means no bound.',
-              decimal: true,
-            })}
-            {textField({
-              name: 'maxAmount',
-              label: 'Maximum amount',
-              hint: '-1 means no bound.',
-              decimal: true,
-            })}
+            {boundField({ name: 'minAmount', label: 'Minimum amount', noLimitLabel: 'No minimum' })}
+            {boundField({ name: 'maxAmount', label: 'Maximum amount', noLimitLabel: 'No maximum' })}
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field

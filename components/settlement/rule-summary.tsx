@@ -1,7 +1,10 @@
 import { Badge } from '@/components/ui/badge';
 import type { AutoSettlementRule } from '@/lib/custody/schemas';
-import { shortAddress } from '@/lib/format';
-import { describeBound, describeSlippage, ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
+import { formatAmountRange, formatSignificant, shortAddress } from '@/lib/format';
+import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
+
+// The custody API writes an open bound or slippage as -1.
+const open = (value: string) => (value.trim() === '-1' ? null : value);
 
 type RuleLike = Pick<
   AutoSettlementRule,
@@ -34,8 +37,13 @@ export function RuleSummary({
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-muted-foreground">Source</dt>
         <dd>
-          {rule.source.assets.join(', ')} on {rule.source.blockchain}, from{' '}
-          {describeBound(rule.source.minAmount)} to {describeBound(rule.source.maxAmount)}
+          {rule.source.assets.join(', ')} on {rule.source.blockchain},{' '}
+          {formatAmountRange(
+            open(rule.source.minAmount),
+            open(rule.source.maxAmount),
+            // One source asset names the unit; several share the bounds, each in its own unit.
+            rule.source.assets.length === 1 ? rule.source.assets[0] : '',
+          )}
         </dd>
         <dt className="text-muted-foreground">Destination</dt>
         <dd>
@@ -52,7 +60,11 @@ export function RuleSummary({
           ) : null}
         </dd>
         <dt className="text-muted-foreground">Slippage</dt>
-        <dd>{describeSlippage(rule.slippageTolerance)}</dd>
+        <dd>
+          {open(rule.slippageTolerance) === null
+            ? 'no limit'
+            : `${formatSignificant(rule.slippageTolerance)}%`}
+        </dd>
       </dl>
       {footer}
     </section>

@@ -16,9 +16,16 @@ import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
-import { formatAmount } from '@/lib/format';
+import { formatAssetAmount, formatUsd } from '@/lib/format';
+import { checkAmount, usdValueOf } from '@/lib/validation/amounts';
 import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
-import { SWAP_ORDERS, type SwapFormValues, type SwapOrder, validateSwap } from '@/lib/validation/swaps';
+import {
+  SWAP_ORDERS,
+  type SwapFormValues,
+  type SwapOrder,
+  swapAmountLimit,
+  validateSwap,
+} from '@/lib/validation/swaps';
 import { SwapReviewPanel } from './swap-review-panel';
 import type { SwapReview } from './types';
 
@@ -121,6 +128,12 @@ export function SwapForm({
 
   const describedBy = (id: string) => (errors[id] ? `${id}-error` : `${id}-hint`);
   const from = withBalances.find((a) => a.id === values.fromAssetId);
+  // Limits known before anything is sent show at the field as the amount is typed, and hold the review.
+  const amountLimit = from && values.amount.trim() ? swapAmountLimit(values.amount, from) : null;
+  const amountError = errors.amount ?? amountLimit ?? undefined;
+  const amountCheck = from && values.amount.trim() ? checkAmount(values.amount, from.decimals) : null;
+  const amountUsd = amountCheck?.ok && !amountError ? usdValueOf(amountCheck.value, from?.priceUsd) : null;
+  const fromBalanceUsd = from?.balance != null ? usdValueOf(from.balance, from.priceUsd) : null;
   return (
     <div className="grid gap-4">
       <form
@@ -179,7 +192,7 @@ export function SwapForm({
             error={errors.fromAssetId}
             hint={
               from?.balance != null
-                ? `Balance: ${formatAmount(from.balance, from.decimals)} ${from.symbol}`
+                ? `Balance: ${formatAssetAmount(from.balance, from.decimals, from.symbol)}${fromBalanceUsd !== null ? ` (≈ ${formatUsd(fromBalanceUsd)})` : ''}`
                 : undefined
             }
           >
@@ -196,7 +209,9 @@ export function SwapForm({
               {withBalances.map((a) => (
                 <option key={a.id} value={a.id}>
                   {a.symbol}
-                  {a.balance !== null ? ` (balance ${a.balance})` : ''}
+                  {a.balance !== null
+                    ? ` (balance ${formatAssetAmount(a.balance, a.decimals, a.symbol)})`
+                    : ''}
                 </option>
               ))}
             </NativeSelect>
@@ -220,14 +235,19 @@ export function SwapForm({
             </NativeSelect>
           </Field>
         </div>
-        <Field id="amount" label="Amount" error={errors.amount}>
+        <Field
+          id="amount"
+          label="Amount"
+          error={amountError}
+          hint={amountUsd !== null ? `≈ ${formatUsd(amountUsd)}` : undefined}
+        >
           <Input
             id="amount"
             inputMode="decimal"
             autoComplete="off"
             value={values.amount}
-            aria-invalid={errors.amount ? true : undefined}
-            aria-describedby={errors.amount ? 'amount-error' : undefined}
+            aria-invalid={amountError ? true : undefined}
+            aria-describedby={amountError ? 'amount-error' : amountUsd !== null ? 'amount-hint' : undefined}
             onChange={(e) => set('amount', e.target.value)}
           />
         </Field>
@@ -270,10 +290,21 @@ export function SwapForm({
             <AlertDescription>{formError}</AlertDescription>
           </Alert>
         ) : null}
-        <div>
-          <Button type="submit" disabled={pending}>
-            Review swap
-          </Button>
+        <div className="grid gap-2">
+          <div>
+            <Button
+              type="submit"
+              disabled={pending || amountLimit !== null}
+              aria-describedby={amountLimit ? 'swap-review-blocked' : undefined}
+            >
+              Review swap
+            </Button>
+          </div>
+          {amountLimit ? (
+            <p id="swap-review-blocked" className="text-sm text-destructive">
+              Review is unavailable until the amount is fixed: {amountLimit}
+            </p>
+          ) : null}
         </div>
       </form>
       {review ? (

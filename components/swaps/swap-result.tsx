@@ -1,6 +1,6 @@
 // The swap's outcome as the custody service answered it: rate, amount received and asset.
 import { Badge } from '@/components/ui/badge';
-import { formatAmount } from '@/lib/format';
+import { formatAmount, formatSignificant } from '@/lib/format';
 import type { SwapResult } from './types';
 
 export interface SwapResultPanelProps {
@@ -24,7 +24,7 @@ export function SwapResultPanel({ result, status }: SwapResultPanelProps) {
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
         <div>
           <dt className="text-muted-foreground">Rate</dt>
-          <dd>{result.rate ?? '—'}</dd>
+          <dd title={result.rate ?? undefined}>{formatSignificant(result.rate)}</dd>
         </div>
         <div>
           <dt className="text-muted-foreground">To amount</dt>

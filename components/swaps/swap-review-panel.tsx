@@ -1,6 +1,6 @@
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { Badge } from '@/components/ui/badge';
-import { formatAmount, formatUsd } from '@/lib/format';
+import { formatAmount, formatAssetAmount, formatSignificant, formatUsd } from '@/lib/format';
 import type { SwapReview } from './types';
 
 export interface SwapReviewPanelProps {
@@ -47,7 +47,7 @@ export function SwapReviewPanel({ review, requiredApprovals }: SwapReviewPanelPr
           <dd>
             {review.from.balance === null
               ? '—'
-              : `${formatAmount(review.from.balance, review.from.decimals)} ${review.from.symbol}`}
+              : formatAssetAmount(review.from.balance, review.from.decimals, review.from.symbol)}
           </dd>
         </div>
         <div>
@@ -55,7 +55,7 @@ export function SwapReviewPanel({ review, requiredApprovals }: SwapReviewPanelPr
           <dd>
             {review.expectedRate === null
               ? 'unknown'
-              : `1 ${review.from.symbol} ≈ ${review.expectedRate} ${review.to.symbol} (expected)`}
+              : `1 ${review.from.symbol} ≈ ${formatSignificant(review.expectedRate)} ${review.to.symbol} (expected)`}
           </dd>
         </div>
         <div>
@@ -63,7 +63,7 @@ export function SwapReviewPanel({ review, requiredApprovals }: SwapReviewPanelPr
           <dd>
             {review.expectedToAmount === null
               ? 'unknown'
-              : `≈ ${review.expectedToAmount} ${review.to.symbol} (expected, before the venue's spread)`}
+              : `≈ ${formatAssetAmount(review.expectedToAmount, review.to.decimals, review.to.symbol)} (expected, before the venue's spread)`}
           </dd>
         </div>
         <div>

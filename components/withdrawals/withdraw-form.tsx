@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { PlusIcon, Trash2Icon, UploadIcon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { useMemo, useState, useTransition } from 'react';
+import { useMemo, useRef, useState, useTransition } from 'react';
 import { type FieldErrors, type Resolver, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import {
   createWithdrawalRequestAction,
@@ -18,7 +18,7 @@ import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
-import { formatAmount, formatUsd } from '@/lib/format';
+import { formatAssetAmount, formatUsd } from '@/lib/format';
 import { checkRecipientAddress } from '@/lib/validation/addresses';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';
 import {
@@ -27,8 +27,10 @@ import {
   emptyRow,
   MAX_RECIPIENTS,
   parseWithdrawalCsv,
+  type SourceBalanceMap,
   validateWithdrawal,
   type WithdrawalFormValues,
+  withdrawalLimitErrors,
 } from '@/lib/validation/withdrawals';
 
 export interface WithdrawFormProps {
@@ -72,8 +74,14 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
   const router = useRouter();
   const chain = { isEvmCompatible: context.wallet.isEvmCompatible };
   const firstAsset = context.assets[0]?.id ?? '';
+  // The resolver is kept by the form across renders; it reads the source's latest known balances here.
+  const balancesRef = useRef<SourceBalanceMap | null>(null);
   const resolver: Resolver<WithdrawalFormValues> = async (values) => {
-    const result = validateWithdrawal(values, { assets: context.assets, chain });
+    const result = validateWithdrawal(values, {
+      assets: context.assets,
+      chain,
+      balances: balancesRef.current,
+    });
     return result.ok ? { values, errors: {} } : { values: {}, errors: toFieldErrors(result.fieldErrors) };
   };
   const form = useForm<WithdrawalFormValues>({
@@ -117,6 +125,24 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
     source === 'master'
       ? (context.assets.find((a) => a.id === assetId)?.balance ?? null)
       : (childBalances.data?.find((b) => b.assetId === assetId)?.balance ?? null);
+  // What the amounts are checked against: null while unknown (no balances, a failed read, still loading).
+  const knownBalances: SourceBalanceMap | null =
+    source === 'master'
+      ? context.balances === 'available'
+        ? Object.fromEntries(context.assets.map((a) => [a.id, a.balance]))
+        : null
+      : childBalances.data
+        ? Object.fromEntries(childBalances.data.map((b) => [b.assetId, b.balance]))
+        : null;
+  balancesRef.current = knownBalances;
+  const limits = withdrawalLimitErrors(
+    { rows: watched.map((r) => ({ amount: r?.amount ?? '', assetId: r?.assetId ?? '' })) },
+    { assets: context.assets, balances: knownBalances },
+  );
+  const limitReasons = Object.entries(limits).map(([key, message]) => {
+    const index = /^rows\.(\d+)\./.exec(key)?.[1];
+    return index === undefined ? message : `Recipient ${Number(index) + 1}: ${message}`;
+  });
 
   const duplicates = useMemo(
     () => duplicateRecipients(watched.map((r) => ({ address: r?.address ?? '', assetId: r?.assetId ?? '' }))),
@@ -173,7 +199,12 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
     const taken = parsed.slice(0, Math.max(0, room));
     if (onlyEmpty) rows.replace(taken);
     else rows.append(taken);
-    setCsvNote(`Imported ${taken.length} ${taken.length === 1 ? 'row' : 'rows'}.`);
+    const left = parsed.length - taken.length;
+    setCsvNote(
+      `Imported ${taken.length} ${taken.length === 1 ? 'row' : 'rows'}.${
+        left > 0 ? ` ${left} left out: at most ${MAX_RECIPIENTS} recipients per request.` : ''
+      }`,
+    );
     setStep({ kind: 'edit' });
   }
 
@@ -311,6 +342,11 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
           <p className="text-sm text-muted-foreground">
             Balances could not be read just now. The request is not checked against a balance here.
           </p>
+        ) : source !== 'master' && childBalances.isError ? (
+          <p className="text-sm text-muted-foreground">
+            The balances of this address could not be read just now. The request is not checked against a
+            balance here.
+          </p>
         ) : null}
 
         {rows.fields.map((field, index) => {
@@ -320,6 +356,9 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
           const amountCheck =
             asset && row?.amount ? checkAmount(row.amount, asset.decimals, asset.symbol) : null;
           const usd = amountCheck?.ok ? usdValueOf(amountCheck.value, asset?.priceUsd) : null;
+          const amountError = errors?.amount?.message ?? limits[`rows.${index}.amount`];
+          const balance = asset ? balanceOf(asset.id) : null;
+          const balanceUsd = balance !== null && asset ? usdValueOf(balance, asset.priceUsd) : null;
           const dup = duplicates.find((g) => g.includes(index));
           const id = (name: string) => `rows-${index}-${name}`;
           return (
@@ -351,7 +390,7 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
                 <Field
                   id={id('amount')}
                   label={`Recipient ${index + 1} amount`}
-                  error={errors?.amount?.message}
+                  error={amountError}
                   hint={
                     usd !== null
                       ? `≈ ${formatUsd(usd)}`
@@ -364,8 +403,8 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
                     id={id('amount')}
                     inputMode="decimal"
                     autoComplete="off"
-                    aria-invalid={errors?.amount ? true : undefined}
-                    aria-describedby={errors?.amount ? `${id('amount')}-error` : `${id('amount')}-hint`}
+                    aria-invalid={amountError ? true : undefined}
+                    aria-describedby={amountError ? `${id('amount')}-error` : `${id('amount')}-hint`}
                     {...register(`rows.${index}.amount`)}
                   />
                 </Field>
@@ -373,14 +412,29 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
                   id={id('asset')}
                   label={`Recipient ${index + 1} asset`}
                   error={errors?.assetId?.message}
+                  hint={
+                    asset && balance !== null
+                      ? `Balance ${formatAssetAmount(balance, asset.decimals, asset.symbol)}${balanceUsd !== null ? ` (≈ ${formatUsd(balanceUsd)})` : ''}`
+                      : undefined
+                  }
                 >
-                  <NativeSelect id={id('asset')} {...register(`rows.${index}.assetId`)}>
+                  <NativeSelect
+                    id={id('asset')}
+                    aria-describedby={
+                      errors?.assetId
+                        ? `${id('asset')}-error`
+                        : asset && balance !== null
+                          ? `${id('asset')}-hint`
+                          : undefined
+                    }
+                    {...register(`rows.${index}.assetId`)}
+                  >
                     {context.assets.map((a) => {
-                      const balance = balanceOf(a.id);
+                      const held = balanceOf(a.id);
                       return (
                         <option key={a.id} value={a.id}>
                           {a.symbol}
-                          {balance !== null ? ` (balance ${formatAmount(balance, a.decimals)})` : ''}
+                          {held !== null ? ` (balance ${formatAssetAmount(held, a.decimals, a.symbol)})` : ''}
                         </option>
                       );
                     })}
@@ -440,18 +494,40 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
           );
         })}
 
-        <div className="flex flex-wrap gap-2">
-          <Button
-            type="button"
-            variant="outline"
-            disabled={rows.fields.length >= MAX_RECIPIENTS}
-            onClick={() => rows.append(emptyRow(firstAsset))}
-          >
-            <PlusIcon aria-hidden /> Add recipient
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Checking…' : 'Review request'}
-          </Button>
+        <div className="grid gap-2">
+          <div className="flex flex-wrap gap-2">
+            <Button
+              type="button"
+              variant="outline"
+              disabled={rows.fields.length >= MAX_RECIPIENTS}
+              aria-describedby={rows.fields.length >= MAX_RECIPIENTS ? 'withdraw-recipient-limit' : undefined}
+              onClick={() => rows.append(emptyRow(firstAsset))}
+            >
+              <PlusIcon aria-hidden /> Add recipient
+            </Button>
+            <Button
+              type="submit"
+              disabled={pending || limitReasons.length > 0}
+              aria-describedby={limitReasons.length > 0 ? 'withdraw-review-blocked' : undefined}
+            >
+              {pending ? 'Checking…' : 'Review request'}
+            </Button>
+          </div>
+          {rows.fields.length >= MAX_RECIPIENTS ? (
+            <p id="withdraw-recipient-limit" className="text-sm text-muted-foreground">
+              At most {MAX_RECIPIENTS} recipients per request.
+            </p>
+          ) : null}
+          {limitReasons.length > 0 ? (
+            <div id="withdraw-review-blocked" className="text-sm text-destructive">
+              <p className="font-medium">Review is unavailable until this is fixed:</p>
+              <ul className="list-disc pl-5">
+                {limitReasons.map((reason) => (
+                  <li key={reason}>{reason}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </div>
       </form>
     </div>

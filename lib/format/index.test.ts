@@ -3,9 +3,12 @@ import {
   assetLabel,
   explorerUrl,
   formatAmount,
+  formatAmountRange,
+  formatAssetAmount,
   formatDate,
   formatDateTime,
   formatRelative,
+  formatSignificant,
   formatUsd,
   shortAddress,
 } from './index';
@@ -130,5 +133,45 @@ describe('assetLabel', () => {
     expect(assetLabel({ symbol: 'USDC', isActive: true })).toBe('USDC');
     expect(assetLabel({ symbol: 'USDT', isActive: false })).toBe('USDT (inactive)');
     expect(assetLabel(null)).toBe('—');
+  });
+});
+
+describe('formatAssetAmount', () => {
+  it('groups, keeps the asset decimals and names the symbol', () => {
+    expect(formatAssetAmount('1250.5', 6, 'USDC')).toBe('1,250.5 USDC');
+    expect(formatAssetAmount('249061.750000', 6, 'USDC')).toBe('249,061.75 USDC');
+    expect(formatAssetAmount('9999999', 6, 'USDC')).toBe('9,999,999 USDC');
+    expect(formatAssetAmount('0.1234567', 6, 'USDC')).toBe('0.123456 USDC');
+    expect(formatAssetAmount(null, 6, 'USDC')).toBe('—');
+  });
+});
+
+describe('formatSignificant', () => {
+  it.each([
+    ['0.000332333333333333', '0.000332333'],
+    ['3000.123456', '3,000.12'],
+    ['1', '1'],
+    ['0.99999999', '1'],
+    ['1234567.89', '1,234,568'],
+    ['0', '0'],
+  ])('%s reads %s', (value, expected) => {
+    expect(formatSignificant(value)).toBe(expected);
+  });
+  it('takes the number of digits and shows unknown values as a dash', () => {
+    expect(formatSignificant(0.000332333333, 3)).toBe('0.000332');
+    expect(formatSignificant(null)).toBe('—');
+    expect(formatSignificant('')).toBe('—');
+  });
+});
+
+describe('formatAmountRange', () => {
+  it('reads both ends grouped with the unit once', () => {
+    expect(formatAmountRange('10000', '1000000', 'USDC')).toBe('from 10,000 to 1,000,000 USDC');
+    expect(formatAmountRange('0.5', '2.25')).toBe('from 0.5 to 2.25');
+  });
+  it('says which end is open instead of showing a sentinel', () => {
+    expect(formatAmountRange('500', null, 'USDT')).toBe('500 USDT or more (no upper limit)');
+    expect(formatAmountRange(null, '1000000', 'USDC')).toBe('up to 1,000,000 USDC (no lower limit)');
+    expect(formatAmountRange(null, null, 'USDC')).toBe('any amount (no limit)');
   });
 });

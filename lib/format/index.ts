@@ -45,6 +45,47 @@ function numberToPlain(value: number): string {
     : value.toString();
 }
 
+/** "1,250.5 USDC": an amount with the asset's decimals, grouped, followed by its symbol. */
+export function formatAssetAmount(
+  value: string | number | bigint | null | undefined,
+  decimals: number,
+  symbol: string,
+): string {
+  const amount = formatAmount(value, decimals);
+  return amount === '—' ? '—' : `${amount} ${symbol}`;
+}
+
+/**
+ * A ratio such as a swap rate, rounded to `digits` significant digits and grouped: 0.000332333333333333
+ * reads "0.000332333", 3000.123456 reads "3,000.12". Display only: the exact value stays in the data.
+ */
+export function formatSignificant(value: string | number | null | undefined, digits = 6): string {
+  if (value === null || value === undefined || value === '') return '—';
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n)) return typeof value === 'string' ? value : '—';
+  if (n === 0) return '0';
+  // Whole digits are never rounded away: a rate of 1,234,567.8 keeps all seven of them.
+  const whole = Math.abs(n) >= 10 ** digits;
+  return new Intl.NumberFormat('en-US', {
+    ...(whole ? { maximumFractionDigits: 0 } : { maximumSignificantDigits: digits }),
+    useGrouping: true,
+  }).format(n);
+}
+
+/**
+ * A range of amounts where either end may be open (null): "from 10,000 to 1,000,000 USDC",
+ * "10,000 USDC or more (no upper limit)", "up to 1,000,000 USDC (no lower limit)", "any amount (no limit)".
+ */
+export function formatAmountRange(min: string | null, max: string | null, unit = '', decimals = 18): string {
+  const suffix = unit ? ` ${unit}` : '';
+  const lo = min === null ? null : formatAmount(min, decimals);
+  const hi = max === null ? null : formatAmount(max, decimals);
+  if (lo !== null && hi !== null) return `from ${lo} to ${hi}${suffix}`;
+  if (lo !== null) return `${lo}${suffix} or more (no upper limit)`;
+  if (hi !== null) return `up to ${hi}${suffix} (no lower limit)`;
+  return 'any amount (no limit)';
+}
+
 const usdFormatter = new Intl.NumberFormat('en-US', {
   style: 'currency',
   currency: 'USD',

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkAmount, subtractDecimal, sumDecimals, usdValueOf } from './amounts';
+import {
+  checkAmount,
+  decimalsMessage,
+  exceedsBalance,
+  subtractDecimal,
+  sumDecimals,
+  usdValueOf,
+} from './amounts';
 
 // Each bad input with the message a person sees (USDC, 6 decimals, unless the row says otherwise).
 const BAD: Array<[string, string, number?]> = [
@@ -57,5 +64,33 @@ describe('checkAmount', () => {
     expect(sumDecimals(['0.1', '0.2'], 6)).toBe('0.3');
     expect(usdValueOf('2.5', '3000')).toBe(7500);
     expect(usdValueOf('1', null)).toBeNull();
+  });
+});
+
+describe('decimalsMessage', () => {
+  it('names the asset and its decimals when the amount is more precise', () => {
+    expect(decimalsMessage('1.1234567', 6, 'USDC')).toBe(
+      'USDC has 6 decimals: use at most 6 digits after the dot.',
+    );
+    expect(decimalsMessage('3.5', 0, 'NFT')).toBe('NFT has no decimals: enter a whole number.');
+  });
+  it('lets amounts that fit, trailing zeros and text that is not a decimal pass', () => {
+    expect(decimalsMessage('1.123456', 6, 'USDC')).toBeNull();
+    expect(decimalsMessage('1.12345600000', 6, 'USDC')).toBeNull();
+    expect(decimalsMessage('abc', 6, 'USDC')).toBeNull();
+    expect(decimalsMessage('', 6, 'USDC')).toBeNull();
+  });
+});
+
+describe('exceedsBalance', () => {
+  it('compares exactly in base units', () => {
+    expect(exceedsBalance(100_000_000n, '100', 6)).toBe(false);
+    expect(exceedsBalance(100_000_001n, '100', 6)).toBe(true);
+    expect(exceedsBalance(10n ** 18n + 1n, '1.000000000000000000', 18)).toBe(true);
+  });
+  it('never blocks on an unknown balance', () => {
+    expect(exceedsBalance(10n ** 30n, null, 6)).toBe(false);
+    expect(exceedsBalance(10n ** 30n, undefined, 6)).toBe(false);
+    expect(exceedsBalance(10n ** 30n, 'n/a', 6)).toBe(false);
   });
 });

@@ -28,20 +28,35 @@ export function checkAmount(input: string, decimals: number, symbol = 'This asse
   if (value.startsWith('.')) return { ok: false, message: 'Write a digit before the dot (0.5, not .5).' };
   if (value.endsWith('.')) return { ok: false, message: 'Write digits after the dot, or remove it.' };
   if (!PLAIN_DECIMAL.test(value)) return { ok: false, message: 'Enter a decimal number, e.g. 10.5.' };
-  const fraction = value.split('.')[1] ?? '';
-  if (fraction.replace(/0+$/, '').length > decimals) {
-    return {
-      ok: false,
-      message:
-        decimals === 0
-          ? `${symbol} has no decimals: enter a whole number.`
-          : `${symbol} has ${decimals} decimals: use at most ${decimals} digits after the dot.`,
-    };
-  }
+  const tooPrecise = decimalsMessage(value, decimals, symbol);
+  if (tooPrecise) return { ok: false, message: tooPrecise };
   const units = parseUnits(value, decimals);
   if (units === 0n) return { ok: false, message: 'The amount must be greater than 0.' };
   if (units > MAX_UINT256) return { ok: false, message: 'The amount is too large.' };
   return { ok: true, value: formatUnits(units, decimals), units };
+}
+
+/**
+ * The message for an amount written with more fraction digits than the asset has (trailing zeros do not
+ * count), or null when the precision fits or the text is not a plain decimal.
+ */
+export function decimalsMessage(input: string, decimals: number, symbol = 'This asset'): string | null {
+  const value = input.trim();
+  if (!PLAIN_DECIMAL.test(value)) return null;
+  const fraction = value.split('.')[1] ?? '';
+  if (fraction.replace(/0+$/, '').length <= decimals) return null;
+  return decimals === 0
+    ? `${symbol} has no decimals: enter a whole number.`
+    : `${symbol} has ${decimals} decimals: use at most ${decimals} digits after the dot.`;
+}
+
+/**
+ * Whether `units` (base units of an asset with `decimals`) exceed a balance. An unknown balance (null,
+ * empty or unreadable) never counts as exceeded: the custody service refuses what the source cannot pay.
+ */
+export function exceedsBalance(units: bigint, balance: string | null | undefined, decimals: number): boolean {
+  if (balance === null || balance === undefined || !PLAIN_DECIMAL.test(balance.trim())) return false;
+  return units > parseUnits(balance.trim(), decimals);
 }
 
 /** USD value of an amount at a price, as a number of dollars (display only; never used for money movement). */

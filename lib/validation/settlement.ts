@@ -17,7 +17,7 @@ const bound = (what: string) =>
     .string()
     .trim()
     .regex(/^(-1|\d+(\.\d+)?)$/, {
-      message: `${what}: enter a non-negative decimal such as 100.5, or -1 for none`,
+      message: `${what}: enter a non-negative decimal such as 100.5, or choose no limit`,
     });
 
 function decimalLessOrEqual(a: string, b: string): boolean {
@@ -35,7 +35,7 @@ export const ruleFormSchema = z
     isActive: z.boolean(),
     order: z.enum(SETTLEMENT_ORDERS, { message: 'Choose an order' }),
     slippageTolerance: bound('Slippage tolerance').refine((v) => v === NONE || Number(v) <= 100, {
-      message: 'Slippage tolerance is a percentage: at most 100, or -1 for no limit',
+      message: 'Slippage tolerance is a percentage: at most 100, or choose no limit',
     }),
     sourceAssets: z.array(z.string().min(1)).min(1, { message: 'Choose at least one source asset' }),
     sourceBlockchain: z.string().trim().min(1, { message: 'Choose the source blockchain' }),

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { expectedRate, expectedToAmount, parseMetadata, swapFormSchema, validateSwap } from './swaps';
+import {
+  expectedRate,
+  expectedToAmount,
+  parseMetadata,
+  swapAmountLimit,
+  swapFormSchema,
+  validateSwap,
+} from './swaps';
 
 const assets = [
   { id: 'usdc', symbol: 'USDC', decimals: 6, balance: '100', priceUsd: '1' },
@@ -81,5 +88,22 @@ describe('expected rate', () => {
     expect(expectedRate('3000', '1')).toBe('3000');
     expect(expectedRate(null, '1')).toBeNull();
     expect(expectedToAmount('25.5', expectedRate('1', '1'))).toBe('25.5');
+  });
+});
+
+describe('swapAmountLimit', () => {
+  const usdc = { id: 'usdc', symbol: 'USDC', decimals: 6, balance: '1250.5', priceUsd: '1' };
+  it('names the broken limit with the balance formatted', () => {
+    expect(swapAmountLimit('1250.500001', usdc)).toBe(
+      "The amount is above the address's balance (1,250.5 USDC).",
+    );
+    expect(swapAmountLimit('1.1234567', usdc)).toBe(
+      'USDC has 6 decimals: use at most 6 digits after the dot.',
+    );
+  });
+  it('is null within the balance, for an unknown balance, and for text the full check reports', () => {
+    expect(swapAmountLimit('1250.5', usdc)).toBeNull();
+    expect(swapAmountLimit('9999999', { ...usdc, balance: null })).toBeNull();
+    expect(swapAmountLimit('abc', usdc)).toBeNull();
   });
 });

@@ -1,9 +1,9 @@
 // Swap requests (#20) as people fill them in and as the approval engine stores them. Shared by the form and
 // the server actions: the same input gets the same message in both places.
-import { parseUnits } from 'viem';
 import { z } from 'zod';
 import { SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
-import { checkAmount } from './amounts';
+import { formatAssetAmount } from '@/lib/format';
+import { checkAmount, decimalsMessage, exceedsBalance } from './amounts';
 
 export const SWAP_ORDERS = SETTLEMENT_ORDERS;
 export type SwapOrder = (typeof SWAP_ORDERS)[number];
@@ -64,6 +64,19 @@ export function parseMetadata(
   return { ok: true, value: value as Record<string, unknown> };
 }
 
+/**
+ * The limit an amount breaks, checked as the person types: more decimals than the asset has, or more than
+ * the address holds (when its balance is known). Null when neither.
+ */
+export function swapAmountLimit(amount: string, from: SwapAsset): string | null {
+  const precision = decimalsMessage(amount, from.decimals, from.symbol);
+  if (precision) return precision;
+  const check = checkAmount(amount, from.decimals, from.symbol);
+  if (check.ok && exceedsBalance(check.units, from.balance, from.decimals))
+    return `The amount is above the address's balance (${formatAssetAmount(from.balance, from.decimals, from.symbol)}).`;
+  return null;
+}
+
 /** Checks a swap against the source address's assets and balances. */
 export function validateSwap(values: Omit<SwapFormValues, 'walletId'>, assets: SwapAsset[]): SwapValidation {
   const fieldErrors: Record<string, string> = {};
@@ -80,8 +93,8 @@ export function validateSwap(values: Omit<SwapFormValues, 'walletId'>, assets: S
     if (!check.ok) fieldErrors.amount = check.message;
     else {
       amount = check.value;
-      if (from.balance !== null && check.units > parseUnits(from.balance, from.decimals))
-        fieldErrors.amount = `The amount is above the address's balance (${from.balance} ${from.symbol}).`;
+      const limit = swapAmountLimit(values.amount, from);
+      if (limit) fieldErrors.amount = limit;
     }
   }
   const metadata = parseMetadata(values.metadata);

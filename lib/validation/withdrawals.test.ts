@@ -4,6 +4,7 @@ import {
   parseWithdrawalCsv,
   validateWithdrawal,
   type WithdrawalFormValues,
+  withdrawalLimitErrors,
 } from './withdrawals';
 
 const assets = [
@@ -147,5 +148,56 @@ describe('validateWithdrawal', () => {
     expect(!result.ok && result.fieldErrors.source).toBe(
       'Sign-only withdrawals are signed by the master wallet.',
     );
+  });
+});
+
+describe('limits known before sending', () => {
+  const row = (amount: string, assetId = 'usdc-id') => ({ amount, assetId });
+  const balances = { 'usdc-id': '249061.75', 'eth-id': '2' };
+
+  it('refuses an amount above the source balance, naming the balance formatted', () => {
+    expect(withdrawalLimitErrors({ rows: [row('9999999')] }, { assets, balances })).toEqual({
+      'rows.0.amount': "Above the source's balance of 249,061.75 USDC.",
+    });
+    expect(withdrawalLimitErrors({ rows: [row('249061.75')] }, { assets, balances })).toEqual({});
+  });
+
+  it('adds up the rows of one asset', () => {
+    const errors = withdrawalLimitErrors(
+      { rows: [row('200000'), row('1', 'eth-id'), row('49061.76')] },
+      { assets, balances },
+    );
+    const message = "The USDC amounts total 249,061.76 USDC, above the source's balance of 249,061.75 USDC.";
+    expect(errors).toEqual({ 'rows.0.amount': message, 'rows.2.amount': message });
+  });
+
+  it('does not block when the balance is unknown', () => {
+    expect(withdrawalLimitErrors({ rows: [row('9999999')] }, { assets, balances: null })).toEqual({});
+    expect(withdrawalLimitErrors({ rows: [row('9999999')] }, { assets, balances: {} })).toEqual({});
+  });
+
+  it('refuses more decimals than the asset has as it is typed, and more than 20 recipients', () => {
+    expect(withdrawalLimitErrors({ rows: [row('1.1234567'), row('')] }, { assets })).toEqual({
+      'rows.0.amount': 'USDC has 6 decimals: use at most 6 digits after the dot.',
+    });
+    expect(withdrawalLimitErrors({ rows: Array.from({ length: 21 }, () => row('1')) }, { assets })).toEqual({
+      rows: 'At most 20 recipients per request.',
+    });
+  });
+
+  it('makes validateWithdrawal refuse an amount above a known balance', () => {
+    const values: WithdrawalFormValues = {
+      walletId: 'w',
+      kind: 'withdraw',
+      source: 'master',
+      rows: [{ address: A, amount: '9999999', assetId: 'usdc-id', reference: '', note: '', metadata: '' }],
+    };
+    const refused = validateWithdrawal(values, { assets, chain, balances });
+    expect(refused).toEqual({
+      ok: false,
+      error: 'Fix the highlighted field.',
+      fieldErrors: { 'rows.0.amount': "Above the source's balance of 249,061.75 USDC." },
+    });
+    expect(validateWithdrawal(values, { assets, chain, balances: null }).ok).toBe(true);
   });
 });

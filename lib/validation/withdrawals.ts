@@ -1,8 +1,10 @@
 // Withdrawal requests (#12, #13, #14) as the form holds them and as the server action receives them: one
 // schema for the shape, one validator for the meaning (asset decimals, chain addresses), one CSV reader.
+import { formatUnits } from 'viem';
 import { z } from 'zod';
+import { formatAssetAmount } from '@/lib/format';
 import { addressKey, checkRecipientAddress } from './addresses';
-import { checkAmount } from './amounts';
+import { checkAmount, decimalsMessage, exceedsBalance } from './amounts';
 
 /** The spec caps withdrawal batches at 20 items (Limits). */
 export const MAX_RECIPIENTS = 20;
@@ -63,6 +65,73 @@ export interface WithdrawalPayload {
   items: WithdrawalItemPayload[];
 }
 
+/**
+ * The source's balance per asset id, as the custody service reports it. An asset missing from the map, or
+ * a null map (the service gives no balances, or the read failed), is unknown: it never blocks a request.
+ */
+export type SourceBalanceMap = Record<string, string | null | undefined>;
+
+export interface WithdrawalContext {
+  assets: AssetOption[];
+  chain: { isEvmCompatible?: boolean | null };
+  balances?: SourceBalanceMap | null;
+}
+
+/**
+ * Rows whose asset totals more than the source holds, keyed `rows.<index>.amount`. Rows of one asset are
+ * added up: two payments that each fit can still empty the source together.
+ */
+export function balanceErrors(
+  rows: Array<{ amount: string; assetId: string }>,
+  assets: AssetOption[],
+  balances: SourceBalanceMap | null | undefined,
+): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (!balances) return errors;
+  const totals = new Map<string, { asset: AssetOption; units: bigint; indexes: number[] }>();
+  rows.forEach((row, index) => {
+    const asset = assets.find((a) => a.id === row.assetId && a.isActive !== false);
+    if (!asset) return;
+    const amount = checkAmount(row.amount, asset.decimals, asset.symbol);
+    if (!amount.ok) return;
+    const entry = totals.get(asset.id) ?? { asset, units: 0n, indexes: [] };
+    entry.units += amount.units;
+    entry.indexes.push(index);
+    totals.set(asset.id, entry);
+  });
+  for (const { asset, units, indexes } of totals.values()) {
+    const balance = balances[asset.id];
+    if (!exceedsBalance(units, balance, asset.decimals)) continue;
+    const held = formatAssetAmount(balance, asset.decimals, asset.symbol);
+    const message =
+      indexes.length === 1
+        ? `Above the source's balance of ${held}.`
+        : `The ${asset.symbol} amounts total ${formatAssetAmount(formatUnits(units, asset.decimals), asset.decimals, asset.symbol)}, above the source's balance of ${held}.`;
+    for (const index of indexes) errors[`rows.${index}.amount`] = message;
+  }
+  return errors;
+}
+
+/**
+ * The limits the console knows before anything is sent, checked as the person types: at most 20
+ * recipients, no more decimals than the asset has, no more of an asset than the source holds (when its
+ * balance is known). Keyed like the field errors of `validateWithdrawal`; empty when none is broken.
+ */
+export function withdrawalLimitErrors(
+  values: { rows: Array<{ amount: string; assetId: string }> },
+  context: { assets: AssetOption[]; balances?: SourceBalanceMap | null },
+): Record<string, string> {
+  if (values.rows.length > MAX_RECIPIENTS)
+    return { rows: `At most ${MAX_RECIPIENTS} recipients per request.` };
+  const errors: Record<string, string> = {};
+  values.rows.forEach((row, index) => {
+    const asset = context.assets.find((a) => a.id === row.assetId && a.isActive !== false);
+    const message = asset ? decimalsMessage(row.amount ?? '', asset.decimals, asset.symbol) : null;
+    if (message) errors[`rows.${index}.amount`] = message;
+  });
+  return { ...balanceErrors(values.rows, context.assets, context.balances), ...errors };
+}
+
 export type WithdrawalValidation =
   | { ok: true; payload: WithdrawalPayload; duplicates: number[][] }
   | { ok: false; fieldErrors: Record<string, string>; error: string };
@@ -103,7 +172,7 @@ export function duplicateRecipients(rows: Array<{ address: string; assetId: stri
  */
 export function validateWithdrawal(
   values: WithdrawalFormValues,
-  context: { assets: AssetOption[]; chain: { isEvmCompatible?: boolean | null } },
+  context: WithdrawalContext,
 ): WithdrawalValidation {
   const fieldErrors: Record<string, string> = {};
   const items: WithdrawalItemPayload[] = [];
@@ -153,6 +222,8 @@ export function validateWithdrawal(
       });
     }
   });
+  for (const [key, message] of Object.entries(balanceErrors(values.rows, context.assets, context.balances)))
+    fieldErrors[key] ??= message;
   const source = values.source.trim();
   if (values.kind === 'withdrawSign' && source !== 'master')
     fieldErrors.source = 'Sign-only withdrawals are signed by the master wallet.';

@@ -122,6 +122,29 @@ describe('swap operation', () => {
   });
 });
 
+describe('swap review text', () => {
+  it('formats the amount in the summary and the balance in the warning', async () => {
+    const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
+    const usdt = wallet.assets.find((a) => a.symbol === 'USDT')!;
+    const preview = await engine().preview(finance, 'swap', wallet.id, {
+      addressId: float.id,
+      fromAssetId: usdc.id,
+      fromSymbol: 'USDC',
+      fromDecimals: usdc.decimals,
+      toAssetId: usdt.id,
+      toSymbol: 'USDT',
+      toDecimals: usdt.decimals,
+      amount: '987654321.5',
+      order: 'RECOMMENDED',
+    } satisfies SwapPayload);
+    if (!preview.ok) throw new Error(preview.error);
+    expect(preview.data.summary).toBe('Swap 987,654,321.5 USDC to USDT');
+    const review = preview.data.review as unknown as SwapReview;
+    const warning = review.warnings.find((w) => w.startsWith('The amount exceeds'));
+    expect(warning).toMatch(/^The amount exceeds the address's balance of \d{1,3}(,\d{3})*(\.\d+)? USDC\.$/);
+  });
+});
+
 describe('typed-data signing operation', () => {
   async function permitPayload(): Promise<TypedDataPayload> {
     const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;

@@ -1,8 +1,10 @@
 import 'server-only';
 // Swaps from a child address (#20) as an operation type of the approval engine.
+import { parseUnits } from 'viem';
 import { z } from 'zod';
 import type { SwapResult, SwapReview } from '@/components/swaps/types';
-import { usdValueOf } from '@/lib/validation/amounts';
+import { formatAssetAmount } from '@/lib/format';
+import { exceedsBalance, usdValueOf } from '@/lib/validation/amounts';
 import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
 import { expectedRate, expectedToAmount, SWAP_ORDERS, type SwapPayload } from '@/lib/validation/swaps';
 import { pricesFrom } from './balances';
@@ -38,8 +40,13 @@ async function buildSwapReview(payload: SwapPayload, ctx: ReviewContext): Promis
   const amountUsd = usdValueOf(payload.amount, prices[payload.fromSymbol] ?? null);
   const warnings: string[] = [];
   if (wallet.network === 'mainnet') warnings.push('Mainnet: this moves real funds.');
-  if (held && Number(held.balance) < Number(payload.amount))
-    warnings.push(`The amount exceeds the address's balance (${held.balance} ${payload.fromSymbol}).`);
+  if (
+    held &&
+    exceedsBalance(parseUnits(payload.amount, payload.fromDecimals), held.balance, payload.fromDecimals)
+  )
+    warnings.push(
+      `The amount exceeds the address's balance of ${formatAssetAmount(held.balance, payload.fromDecimals, payload.fromSymbol)}.`,
+    );
   if (rate === null) warnings.push('No expected rate: a USD price is missing for one of the assets.');
   const review: SwapReview = {
     kind: 'swap',
@@ -71,7 +78,7 @@ async function buildSwapReview(payload: SwapPayload, ctx: ReviewContext): Promis
   };
   return {
     review: review as unknown as Record<string, unknown>,
-    summary: `Swap ${payload.amount} ${payload.fromSymbol} to ${payload.toSymbol}`,
+    summary: `Swap ${formatAssetAmount(payload.amount, payload.fromDecimals, payload.fromSymbol)} to ${payload.toSymbol}`,
     amountUsd,
   };
 }

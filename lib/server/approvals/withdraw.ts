@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { ReviewItem, WithdrawalReview } from '@/components/approvals/types';
 import type { Transaction } from '@/lib/custody/schemas';
 import { operationRequests } from '@/lib/db/schema';
+import { formatAssetAmount } from '@/lib/format';
 import { addressKey } from '@/lib/validation/addresses';
 import { subtractDecimal, sumDecimals, usdValueOf } from '@/lib/validation/amounts';
 import { duplicateRecipients, MAX_RECIPIENTS, type WithdrawalPayload } from '@/lib/validation/withdrawals';
@@ -200,7 +201,7 @@ async function buildWithdrawalReview(
     const held = balances.find((b) => b.assetId === total.assetId);
     if (held && Number(subtractDecimal(held.balance, total.amount, total.decimals)) < 0)
       warnings.push(
-        `The ${total.symbol} total exceeds the source's balance (${held.balance} ${total.symbol}).`,
+        `The ${total.symbol} total of ${formatAssetAmount(total.amount, total.decimals, total.symbol)} exceeds the source's balance of ${formatAssetAmount(held.balance, total.decimals, total.symbol)}.`,
       );
   }
   const nativeSpent = payload.items.filter((i) => i.symbol === nativeSymbol).map((i) => i.amount);
@@ -251,7 +252,7 @@ async function buildWithdrawalReview(
   };
   const count = payload.items.length;
   const summary = `${kind === 'withdrawSign' ? 'Sign ' : ''}${count} ${count === 1 ? 'recipient' : 'recipients'}: ${byAsset
-    .map((a) => `${a.amount} ${a.symbol}`)
+    .map((a) => formatAssetAmount(a.amount, a.decimals, a.symbol))
     .join(' + ')}`;
   return { review: review as unknown as Record<string, unknown>, summary, amountUsd };
 }

@@ -7,6 +7,7 @@ import { createOperationRequest, previewOperation } from '@/lib/server/approvals
 import { describeFailure } from '@/lib/server/errors';
 import { type ActionResult, type Actor, authorize } from '@/lib/server/guard';
 import {
+  type SourceBalanceMap,
   validateWithdrawal,
   type WithdrawalPayload,
   withdrawalFormSchema,
@@ -24,6 +25,29 @@ type Checked =
       ok: false;
       result: { ok: false; error: string; fieldErrors?: Record<string, string>; status?: number };
     };
+
+/**
+ * The source's balances the amounts are checked against: the master wallet's from the form context, a child
+ * address's read from the service. Null (unknown, never blocking) when the service gives no balances or the
+ * read fails: the custody service itself refuses what the source cannot pay.
+ */
+async function balancesOf(
+  walletId: string,
+  source: string,
+  context: NonNullable<Awaited<ReturnType<typeof withdrawFormContext>>>,
+): Promise<SourceBalanceMap | null> {
+  if (context.balances !== 'available' && context.balances !== 'failed') return null;
+  if (source === 'master') {
+    if (context.balances !== 'available') return null;
+    return Object.fromEntries(context.assets.map((a) => [a.id, a.balance]));
+  }
+  try {
+    const balances = await sourceBalances(walletId, source);
+    return balances ? Object.fromEntries(balances.map((b) => [b.assetId, b.balance])) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Shape, permission, then meaning against the wallet as the custody service describes it. */
 async function check(input: unknown): Promise<Checked> {
@@ -64,6 +88,7 @@ async function check(input: unknown): Promise<Checked> {
   const validation = validateWithdrawal(values, {
     assets: context.assets,
     chain: { isEvmCompatible: context.wallet.isEvmCompatible },
+    balances: await balancesOf(values.walletId, values.source.trim(), context),
   });
   if (!validation.ok)
     return { ok: false, result: { ok: false, error: validation.error, fieldErrors: validation.fieldErrors } };
