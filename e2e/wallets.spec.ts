@@ -73,7 +73,8 @@ test.describe('wallets', () => {
     await expect(page.getByRole('heading', { name: 'Operating float 1', level: 2 })).toBeVisible();
     await expect(page.getByText(/^AML: (success|passed)$/)).toBeVisible();
     await expect(page.getByText(/^m\/44'\/\d+'\/\d+'\/\d+\/\d+$/)).toBeVisible();
-    await expect(page.getByText('Auto-sweep disabled')).toBeVisible();
+    await expect(page.getByText('Auto-sweep', { exact: true })).toBeVisible();
+    await expect(page.getByText('Deposits stay on this address.')).toBeVisible();
     const transactionsLink = page.getByRole('link', { name: 'Transactions', exact: true }).last();
     await expect(transactionsLink).toHaveAttribute('href', /\/transactions\?addressId=/);
     // A viewer gets neither of the controls.

@@ -6,10 +6,16 @@ export const transactionKeys = {
   all: (walletId: string) => ['transactions', walletId] as const,
   /** One transaction (drawer). */
   detail: (walletId: string, transactionId: string) => ['transaction', walletId, transactionId] as const,
+  /** One child address's transactions (#3); under `all`, so every live event of the wallet refreshes it. */
+  address: (walletId: string, addressId: string, view: Record<string, unknown>) =>
+    ['transactions', walletId, 'address', addressId, view] as const,
 };
 
 export const walletKeys = {
   detail: (walletId: string) => ['wallet', walletId] as const,
+  /** A child address's balances; under `detail`, so a live event of the wallet refreshes them. */
+  addressBalances: (walletId: string, addressId: string) =>
+    ['wallet', walletId, 'address', addressId, 'balances'] as const,
 };
 
 export const addressKeys = {

@@ -5,6 +5,7 @@ import type {
   Address,
   Blockchain,
   PageMeta,
+  Transaction,
   WalletAnalytics,
   WalletAsset,
   WalletConfigurations,
@@ -66,5 +67,25 @@ export interface WalletView {
 
 export interface AddressPage {
   data: Address[];
+  meta: PageMeta;
+}
+
+/** One asset held by a child address, from the service's balances extension. */
+export interface AddressAssetBalance {
+  walletAssetId: string;
+  symbol: string;
+  name: string | null;
+  decimals: number;
+  /** Decimal string in the asset's units. */
+  balance: string;
+  usd: number | null;
+}
+
+/** A child address's balances, or the fact that the service does not report them (unknown, not zero). */
+export type AddressBalances = { available: true; balances: AddressAssetBalance[] } | { available: false };
+
+/** One page of a child address's transactions (#3), newest first unless asked otherwise. */
+export interface AddressTransactionPage {
+  data: Transaction[];
   meta: PageMeta;
 }

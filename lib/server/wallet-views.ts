@@ -6,16 +6,23 @@ import { CustodyError, createTransport, path } from '@/lib/custody';
 import type { Address, AutoSettlementRule, Beneficiary, WalletAutoSettlement } from '@/lib/custody/schemas';
 import type { ConsoleDb } from '@/lib/db/schema';
 import type { AddressFilters } from '@/lib/validation/wallets';
-import type { AddressPage, AssetBalance, WalletView } from '@/lib/wallet-view';
+import type {
+  AddressBalances,
+  AddressPage,
+  AddressTransactionPage,
+  AssetBalance,
+  WalletView,
+} from '@/lib/wallet-view';
 import {
   CAPABILITY_NAMES,
   type Capabilities,
   isMissingEndpoint,
   probeCapabilities,
   toCapabilities,
+  viaExtension,
 } from './capabilities';
 import { describeFailure } from './errors';
-import { redactAddress, redactWallet } from './redaction';
+import { redactAddress, redactTransaction, redactWallet } from './redaction';
 import { getRuntime } from './runtime';
 import { childAddressesFor } from './wallet-addresses';
 import { custodyFor, custodyTransport, findWalletConnection, openApiKey } from './wallets';
@@ -34,7 +41,12 @@ const balancesEnvelope = z.looseObject({
       asset: z.looseObject({
         id: z.string(),
         isActive: z.boolean().optional(),
-        asset: z.looseObject({ id: z.string(), symbol: z.string(), decimals: z.number() }),
+        asset: z.looseObject({
+          id: z.string(),
+          symbol: z.string(),
+          decimals: z.number(),
+          name: z.string().nullable().optional(),
+        }),
       }),
       balance: z.union([z.string(), z.number()]).transform(String),
       convertedBalance: z.union([z.string(), z.number()]).nullable().optional(),
@@ -144,6 +156,97 @@ export async function loadAddress(
     return { ok: true, data: redactAddress(data) };
   } catch (error) {
     const { message, status } = describeFailure(error, requestId, `address ${addressId}`);
+    return { ok: false, status, error: message };
+  }
+}
+
+/** The balances extension for one child address; throws when the service answers an error. */
+async function readAddressBalances(walletId: string, addressId: string) {
+  const runtime = await getRuntime();
+  const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
+  if (!row) return null;
+  const transport = createTransport({
+    ...custodyTransport(runtime),
+    apiKey: openApiKey(runtime, row.id, row.apiKeySealed),
+  });
+  const { data } = await transport.request({
+    method: 'GET',
+    path: path`/v1/wallets/${walletId}/addresses/${addressId}/balances`,
+    schema: balancesEnvelope,
+    idempotent: true,
+  });
+  return data;
+}
+
+/**
+ * A child address's balances through the balances extension; a service without it is an answer
+ * (`available: false`: the balances are unknown, not zero), not a failure.
+ */
+export async function loadAddressBalances(
+  walletId: string,
+  addressId: string,
+  requestId: string | null = null,
+): Promise<Loaded<AddressBalances>> {
+  if (!(await findWalletConnection(walletId))) return { ok: false, status: 404, error: NOT_CONNECTED };
+  try {
+    const rows = await viaExtension(
+      walletId,
+      'balances',
+      () => readAddressBalances(walletId, addressId),
+      async () => null,
+    );
+    if (!rows) return { ok: true, data: { available: false } };
+    return {
+      ok: true,
+      data: {
+        available: true,
+        balances: rows
+          .filter((r) => r.asset.isActive !== false)
+          .map((r) => ({
+            walletAssetId: r.asset.id,
+            symbol: r.asset.asset.symbol,
+            name: r.asset.asset.name ?? null,
+            decimals: r.asset.asset.decimals,
+            balance: r.balance,
+            usd: toNumber(r.convertedBalance),
+          })),
+      },
+    };
+  } catch (error) {
+    const { message, status } = describeFailure(error, requestId, `balances of address ${addressId}`);
+    return { ok: false, status, error: message };
+  }
+}
+
+export interface AddressTransactionQuery {
+  page: number;
+  limit: number;
+  order: 'ASC' | 'DESC';
+  /** One transaction of the address (#3's `id` filter), e.g. a deposit being followed. */
+  id?: string;
+}
+
+/** #3: one page of a child address's transactions, newest first by default, each redacted. */
+export async function loadAddressTransactions(
+  walletId: string,
+  addressId: string,
+  query: AddressTransactionQuery,
+  requestId: string | null = null,
+): Promise<Loaded<AddressTransactionPage>> {
+  const client = await custodyFor(walletId);
+  if (!client) return { ok: false, status: 404, error: NOT_CONNECTED };
+  try {
+    const page = await client.addresses.listTransactions({
+      walletId,
+      addressId,
+      page: query.page,
+      limit: query.limit,
+      order: query.order,
+      id: query.id,
+    });
+    return { ok: true, data: { data: page.data.map((tx) => redactTransaction(tx)), meta: page.meta } };
+  } catch (error) {
+    const { message, status } = describeFailure(error, requestId, `transactions of address ${addressId}`);
     return { ok: false, status, error: message };
   }
 }

@@ -2,19 +2,33 @@ import { ArrowLeftIcon, ListIcon } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import type { SearchParams } from 'nuqs/server';
 import { Suspense } from 'react';
+import { DataTableSkeleton } from '@/components/data-table/data-table-skeleton';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { AddressBalances } from '@/components/wallets/address-balances';
+import {
+  type AddressTransactionView,
+  addressTransactionView,
+  loadAddressSearchParams,
+} from '@/components/wallets/address-search-params';
 import { AddressText } from '@/components/wallets/address-text';
+import { AddressTransactions } from '@/components/wallets/address-transactions';
 import { AmlBadge } from '@/components/wallets/aml-badge';
 import { ServiceError } from '@/components/wallets/service-error';
 import { formatDateTime } from '@/lib/format';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
 import { getRuntime } from '@/lib/server/runtime';
-import { loadAddress, loadWalletView } from '@/lib/server/wallet-views';
+import {
+  loadAddress,
+  loadAddressBalances,
+  loadAddressTransactions,
+  loadWalletView,
+} from '@/lib/server/wallet-views';
 import { findWalletConnection } from '@/lib/server/wallets';
 import { RevealPrivateKeyDialog } from './_components/reveal-private-key-dialog';
 import { SimulateDepositForm } from './_components/simulate-deposit-form';
@@ -23,9 +37,21 @@ export const metadata: Metadata = { title: 'Address' };
 
 interface PageProps {
   params: Promise<{ walletId: string; addressId: string }>;
+  searchParams: Promise<SearchParams>;
 }
 
-function Flag({ label, on, hint }: { label: string; on: boolean | undefined; hint: string }) {
+/** One setting in plain words: what it is, its value ("On" / "Off"), and what that means here. */
+function Setting({
+  label,
+  on,
+  words = ['On', 'Off'],
+  hint,
+}: {
+  label: string;
+  on: boolean | undefined;
+  words?: [string, string];
+  hint: string;
+}) {
   return (
     <div className="flex items-start justify-between gap-4 border-b pb-2">
       <dt>
@@ -36,22 +62,27 @@ function Flag({ label, on, hint }: { label: string; on: boolean | undefined; hin
         {on === undefined ? (
           <span className="text-muted-foreground">Not reported</span>
         ) : (
-          <Badge variant={on ? 'success' : 'secondary'}>{on ? 'Yes' : 'No'}</Badge>
+          <Badge variant={on ? 'success' : 'secondary'}>{on ? words[0] : words[1]}</Badge>
         )}
       </dd>
     </div>
   );
 }
 
-export default async function AddressDetailPage({ params }: PageProps) {
+export default async function AddressDetailPage({ params, searchParams }: PageProps) {
   const actor = await requirePage('read');
   const { walletId, addressId } = await params;
+  // Parsed once here; the client table reads the same URL through the same parsers.
+  const view = addressTransactionView(await loadAddressSearchParams(searchParams));
   const connection = await findWalletConnection(walletId);
   if (!connection) notFound();
   const runtime = await getRuntime();
   const canDeposit = Boolean(runtime.sandbox) && can(actor.role, 'sandbox.deposit');
   // The deposit form's asset list is secondary: started now, streamed in, never holding up the address.
   const walletView = canDeposit ? loadWalletView(walletId, actor.requestId) : null;
+  // Balances and transactions stream in under their own skeletons; the address itself is needed first.
+  const balances = loadAddressBalances(walletId, addressId, actor.requestId);
+  const transactions = loadAddressTransactions(walletId, addressId, view, actor.requestId);
   const result = await loadAddress(walletId, addressId, actor.requestId);
   const back = `/wallets/${encodeURIComponent(walletId)}/addresses`;
 
@@ -61,6 +92,8 @@ export default async function AddressDetailPage({ params }: PageProps) {
   }
   const address = result.data;
   const config = address.configurations;
+  // Only an address whose key the service holds can be swept (the service skips the others).
+  const sweeps = config.disableAutoSweep === false && Boolean(address.derivationPath);
   const chain = address.blockchain?.slug ?? connection.blockchain;
 
   return (
@@ -151,22 +184,69 @@ export default async function AddressDetailPage({ params }: PageProps) {
           </CardHeader>
           <CardContent>
             <dl className="grid gap-3 text-sm">
-              <Flag
-                label="Auto-sweep disabled"
-                on={config.disableAutoSweep}
-                hint="Deposits stay on this address instead of moving to the master wallet."
+              <Setting
+                label="Auto-sweep"
+                on={config.disableAutoSweep === undefined ? undefined : !config.disableAutoSweep}
+                hint={
+                  config.disableAutoSweep
+                    ? 'Deposits stay on this address.'
+                    : 'Deposits move on to the master wallet once they settle.'
+                }
               />
-              <Flag
+              <Setting
                 label="Gasless withdrawals"
                 on={config.enableGaslessWithdraw}
-                hint="Withdrawals from this address need no native coin for gas."
+                hint="When on, withdrawals from this address need no native coin for gas."
               />
-              <Flag
-                label="Private key may be revealed"
+              <Setting
+                label="Private key reveal"
                 on={config.showPrivateKey}
+                words={['Allowed', 'Not allowed']}
                 hint="Whether the custody service returns the key on request."
               />
             </dl>
+          </CardContent>
+        </Card>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-1">
+          <CardHeader>
+            <CardTitle id="address-balances-heading">Balances</CardTitle>
+            <CardDescription>What this address holds now, per asset.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Suspense
+              fallback={
+                <div role="status" aria-label="Loading balances" className="grid gap-2">
+                  <Skeleton className="h-6 w-full" />
+                  <Skeleton className="h-6 w-full" />
+                </div>
+              }
+            >
+              <BalancesSection walletId={walletId} addressId={address.id} balances={balances} />
+            </Suspense>
+          </CardContent>
+        </Card>
+        <Card className="lg:col-span-2">
+          <CardHeader>
+            <CardTitle id="address-transactions-heading">Transactions</CardTitle>
+            <CardDescription>
+              Deposits to this address and transactions from it, newest first. Open a row for every detail.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Suspense fallback={<DataTableSkeleton columnCount={7} rowCount={5} withToolbar={false} />}>
+              <TransactionsSection
+                walletId={walletId}
+                addressId={address.id}
+                sweeps={sweeps}
+                view={view}
+                transactions={transactions}
+                canRetry={can(actor.role, 'transaction.retry')}
+                canResend={can(actor.role, 'webhook.resend')}
+              />
+            </Suspense>
           </CardContent>
         </Card>
       </div>
@@ -193,14 +273,19 @@ export default async function AddressDetailPage({ params }: PageProps) {
             <CardTitle>Simulate a deposit</CardTitle>
             <CardDescription>
               Sandbox only: the embedded custody service records an incoming deposit to this address, which
-              then confirms, settles{config.disableAutoSweep ? '' : ', sweeps to the master wallet'} and sends
-              webhooks.
+              then confirms, settles{sweeps ? ', sweeps to the master wallet' : ''} and sends webhooks. Its
+              progress shows here as they arrive.
             </CardDescription>
           </CardHeader>
           <CardContent>
             {walletView ? (
               <Suspense fallback={<Skeleton className="h-24 w-full" />}>
-                <DepositForm walletId={walletId} addressId={address.id} walletView={walletView} />
+                <DepositForm
+                  walletId={walletId}
+                  addressId={address.id}
+                  walletView={walletView}
+                  sweeps={sweeps}
+                />
               </Suspense>
             ) : null}
           </CardContent>
@@ -210,14 +295,68 @@ export default async function AddressDetailPage({ params }: PageProps) {
   );
 }
 
+async function BalancesSection({
+  walletId,
+  addressId,
+  balances,
+}: {
+  walletId: string;
+  addressId: string;
+  balances: ReturnType<typeof loadAddressBalances>;
+}) {
+  const result = await balances;
+  return (
+    <AddressBalances
+      walletId={walletId}
+      addressId={addressId}
+      initial={result.ok ? result.data : undefined}
+      initialError={result.ok ? null : result.error}
+    />
+  );
+}
+
+async function TransactionsSection({
+  walletId,
+  addressId,
+  sweeps,
+  view,
+  transactions,
+  canRetry,
+  canResend,
+}: {
+  walletId: string;
+  addressId: string;
+  sweeps: boolean;
+  view: AddressTransactionView;
+  transactions: ReturnType<typeof loadAddressTransactions>;
+  canRetry: boolean;
+  canResend: boolean;
+}) {
+  const result = await transactions;
+  return (
+    <AddressTransactions
+      walletId={walletId}
+      addressId={addressId}
+      addressSweeps={sweeps}
+      initialPage={result.ok ? result.data : null}
+      initialView={view}
+      initialError={result.ok ? null : result.error}
+      canRetry={canRetry}
+      canResend={canResend}
+    />
+  );
+}
+
 async function DepositForm({
   walletId,
   addressId,
   walletView,
+  sweeps,
 }: {
   walletId: string;
   addressId: string;
   walletView: ReturnType<typeof loadWalletView>;
+  sweeps: boolean;
 }) {
   const view = await walletView;
   if (!view.ok) return <ServiceError title="Could not read the wallet's assets" message={view.error} />;
@@ -226,5 +365,7 @@ async function DepositForm({
     .map((b) => ({ id: b.walletAssetId, symbol: b.symbol, decimals: b.decimals }));
   if (assets.length === 0)
     return <p className="text-sm text-muted-foreground">This wallet has no active assets.</p>;
-  return <SimulateDepositForm walletId={walletId} addressId={addressId} assets={assets} />;
+  return (
+    <SimulateDepositForm walletId={walletId} addressId={addressId} assets={assets} addressSweeps={sweeps} />
+  );
 }
