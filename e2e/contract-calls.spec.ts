@@ -127,7 +127,7 @@ test.describe('contract calls', () => {
     await finance.getByLabel('Two-factor code').fill(currentCode());
     await finance.getByRole('button', { name: 'Resubmit' }).click();
     const confirm = finance.getByRole('dialog', { name: 'Resubmit this request' });
-    await expect(confirm).toContainText('looks reference');
+    await expect(confirm).toContainText('looks up reference');
     await confirm.getByRole('button', { name: 'Resubmit with the same reference' }).click();
     await expect(finance.getByText(/Request status:\s*Success/)).toBeVisible({ timeout: 30_000 });
     await expectAccessible(finance);

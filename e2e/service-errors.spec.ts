@@ -89,7 +89,9 @@ test('with the spec alone every page of the wallet renders inside the shell, non
   }
   // The transactions page says what it cannot show without the wallet-wide list.
   await page.goto(`/wallets/${wallet.id}/transactions`);
-  await expect(page.getByText(/child-address transactions only/i).first()).toBeVisible();
+  await expect(
+    page.getByText(/transactions of the child addresses the console knows/i).first(),
+  ).toBeVisible();
   for (const path of ['/wallets', '/approvals', '/webhooks', '/audit', '/admin/wallets']) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
