@@ -1,5 +1,5 @@
 'use client';
-// Bulk resend of selected failed deliveries: confirm, then a result per transaction.
+// Bulk resend of selected failed deliveries: confirm, then a result per transaction, in words.
 import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Send, XCircle } from 'lucide-react';
 import { useState, useTransition } from 'react';
@@ -19,12 +19,12 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
-import type { WebhookLog } from '@/lib/custody/schemas';
+import type { WebhookDeliveryGroup } from '@/lib/validation/webhooks';
 import { refreshDeliveriesSoon } from './resend-webhook-button';
 
 export interface BulkResendDialogProps {
   walletId: string;
-  selected: WebhookLog[];
+  selected: WebhookDeliveryGroup[];
   onDone: () => void;
 }
 
@@ -33,8 +33,11 @@ export function BulkResendDialog({ walletId, selected, onDone }: BulkResendDialo
   const [pending, startTransition] = useTransition();
   const [results, setResults] = useState<ResendOutcome[] | null>(null);
   const queryClient = useQueryClient();
-  const transactionIds = [...new Set(selected.map((d) => d.payload.id))];
-  const eventOf = new Map(selected.map((d) => [d.payload.id, d.event]));
+  // A resend (#2) is per transaction: two failed events of one transaction are one resend.
+  const transactionIds = [...new Set(selected.map((d) => d.transactionId))];
+  const eventsOf = new Map<string, string[]>();
+  for (const d of selected)
+    eventsOf.set(d.transactionId, [...(eventsOf.get(d.transactionId) ?? []), d.event]);
 
   const confirm = () =>
     startTransition(async () => {
@@ -74,7 +77,7 @@ export function BulkResendDialog({ walletId, selected, onDone }: BulkResendDialo
           </DialogTitle>
           <DialogDescription>
             {results
-              ? 'Each transaction was resent on its own; failures keep their reason.'
+              ? 'Each transaction was resent on its own; the log shows each as a new send, and a failure keeps its reason.'
               : 'The custody service delivers each transaction’s webhook again to the wallet’s webhook URL, four at a time.'}
           </DialogDescription>
         </DialogHeader>
@@ -94,11 +97,11 @@ export function BulkResendDialog({ walletId, selected, onDone }: BulkResendDialo
                   )
                 ) : null}
                 <span className="min-w-0">
-                  <span className="font-medium">{eventOf.get(id)}</span>{' '}
+                  <span className="font-medium">{eventsOf.get(id)?.join(', ')}</span>{' '}
                   <span className="break-all font-mono text-xs text-muted-foreground">{id}</span>
                   {outcome ? (
                     <span className="block">
-                      {outcome.ok ? 'Resent' : 'Failed'}: {outcome.message}
+                      {outcome.ok ? outcome.message : `Not resent: ${outcome.message}`}
                     </span>
                   ) : null}
                 </span>

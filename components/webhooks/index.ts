@@ -1,6 +1,7 @@
 // Client components of the webhook feature; the server loaders live in lib/server/webhooks.ts.
+export { AttemptHistory } from './attempt-history';
 export { BulkResendDialog } from './bulk-resend-dialog';
-export { DeliveryStatusBadge, describeResponse } from './delivery-status';
+export { DeliveryStateBadge, DeliveryStatusBadge, describeResponse } from './delivery-status';
 export { JsonTree } from './json-tree';
 export { ResendWebhookButton } from './resend-webhook-button';
 export { RetryTransactionButton, type RetryTransactionButtonProps } from './retry-transaction-button';

@@ -1,5 +1,5 @@
 'use client';
-// Resend of one transaction's webhook (#2), for support and admin; the log then shows the new attempt.
+// Resend of one transaction's webhook (#2), for support and admin; the log then shows it as a new send.
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { Send } from 'lucide-react';
 import { useState, useTransition } from 'react';
@@ -19,11 +19,12 @@ import {
 import { webhookKeys } from '@/lib/query-keys';
 
 /**
- * The service delivers a resend after answering, so the new attempt shows up a moment later: refresh the
- * log a few times (live events also refresh it, but an unchanged payload is a duplicate the bus skips).
+ * The service delivers a resend after answering, so the new send shows up a moment later (and a busy
+ * service takes longer): refresh the log a few times, backing off (live events also refresh it, but an
+ * unchanged payload is a duplicate the bus skips).
  */
 export function refreshDeliveriesSoon(queryClient: QueryClient, walletId: string) {
-  for (const delay of [0, 1000, 2500, 5000]) {
+  for (const delay of [0, 1000, 2500, 5000, 10_000, 20_000]) {
     setTimeout(() => void queryClient.invalidateQueries({ queryKey: webhookKeys.all(walletId) }), delay);
   }
 }
@@ -53,7 +54,7 @@ export function ResendWebhookButton({
     startTransition(async () => {
       const result = await resendWebhookAction({ walletId, transactionId });
       if (result.ok) {
-        toast.success('Webhook resent', { description: `${event} queued for ${url}` });
+        toast.success('Webhook resent', { description: result.data.message });
         setOpen(false);
         refreshDeliveriesSoon(queryClient, walletId);
         onResent?.();

@@ -1,16 +1,17 @@
 'use client';
-// Webhook deliveries of one transaction (#23), for the transaction drawer: status, attempts, the
-// receiver's answer, and a resend for roles that may. Loaded from
-// GET /api/wallets/[walletId]/transactions/[transactionId]/webhooks, or given by a server loader
-// (`loadTransactionDeliveries` in lib/server/webhooks.ts) as `initialData`.
+// Webhook deliveries of one transaction (#23), for the transaction drawer: one per event, where it stands
+// (a failure later delivered is resolved), every attempt with the receiver's answers, and a resend for
+// roles that may. Loaded from GET /api/wallets/[walletId]/transactions/[transactionId]/webhooks, or given
+// by a server loader (`loadTransactionDeliveries` in lib/server/webhooks.ts) as `initialData`.
 import { useQuery } from '@tanstack/react-query';
 import { useLiveRefetchInterval } from '@/components/live/live-status';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Skeleton } from '@/components/ui/skeleton';
-import type { WebhookLog } from '@/lib/custody/schemas';
 import { formatDateTime } from '@/lib/format';
 import { webhookKeys } from '@/lib/query-keys';
-import { DeliveryStatusBadge, describeResponse } from './delivery-status';
+import type { WebhookDeliveryGroup } from '@/lib/validation/webhooks';
+import { AttemptHistory } from './attempt-history';
+import { DeliveryStateBadge, describeAttempts } from './delivery-status';
 import { ResendWebhookButton } from './resend-webhook-button';
 
 export interface TransactionDeliveriesProps {
@@ -18,15 +19,18 @@ export interface TransactionDeliveriesProps {
   transactionId: string;
   /** Show the resend control (roles with `webhook.resend`); the server checks again. */
   canResend?: boolean;
-  initialData?: WebhookLog[];
+  initialData?: WebhookDeliveryGroup[];
 }
 
-async function fetchDeliveries(walletId: string, transactionId: string): Promise<WebhookLog[]> {
+async function fetchDeliveries(walletId: string, transactionId: string): Promise<WebhookDeliveryGroup[]> {
   const res = await fetch(
     `/api/wallets/${encodeURIComponent(walletId)}/transactions/${encodeURIComponent(transactionId)}/webhooks`,
     { headers: { accept: 'application/json' } },
   );
-  const body = (await res.json().catch(() => null)) as { data?: WebhookLog[]; message?: string } | null;
+  const body = (await res.json().catch(() => null)) as {
+    data?: WebhookDeliveryGroup[];
+    message?: string;
+  } | null;
   if (!res.ok) throw new Error(body?.message ?? `Could not load deliveries (HTTP ${res.status})`);
   return body?.data ?? [];
 }
@@ -44,6 +48,8 @@ export function TransactionDeliveries({
     initialData,
     refetchInterval,
   });
+  // The newest delivery names the event and URL a resend goes to.
+  const newest = query.data?.[0];
 
   return (
     <section aria-labelledby={`deliveries-${transactionId}`} className="grid gap-2">
@@ -61,33 +67,42 @@ export function TransactionDeliveries({
           <AlertDescription>{query.error.message}</AlertDescription>
         </Alert>
       ) : query.data.length === 0 ? (
-        <p className="text-sm text-muted-foreground">
-          No webhook has been delivered for this transaction yet.
-        </p>
+        <p className="text-sm text-muted-foreground">No webhook has been sent for this transaction yet.</p>
       ) : (
         <ul className="grid gap-2">
           {query.data.map((delivery) => (
-            <li key={delivery.id} className="grid gap-1 rounded-md border p-3 text-sm">
+            <li key={delivery.id} className="grid gap-2 rounded-md border p-3 text-sm">
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <span className="font-medium">{delivery.event}</span>
-                <DeliveryStatusBadge status={delivery.status} />
+                <DeliveryStateBadge state={delivery.state} status={delivery.latest.status} />
               </div>
               <p className="text-muted-foreground">
-                {delivery.attempts} {delivery.attempts === 1 ? 'attempt' : 'attempts'}, last{' '}
-                {formatDateTime(delivery.updatedAt)}
+                {describeAttempts(delivery)}; first sent {formatDateTime(delivery.firstSentAt)}, last attempt{' '}
+                {formatDateTime(delivery.lastAttemptAt)}
               </p>
-              <p className="break-words">{describeResponse(delivery.response)}</p>
+              <details className="group">
+                <summary className="cursor-pointer rounded-sm text-sm select-none focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+                  Attempts of {delivery.event}
+                </summary>
+                <div className="mt-2">
+                  <AttemptHistory
+                    group={delivery}
+                    title={`Attempt history of ${delivery.event}`}
+                    headingId={`attempts-${transactionId}-${delivery.event}`}
+                  />
+                </div>
+              </details>
             </li>
           ))}
         </ul>
       )}
-      {canResend && query.data && query.data.length > 0 ? (
+      {canResend && newest ? (
         <div>
           <ResendWebhookButton
             walletId={walletId}
             transactionId={transactionId}
-            event={query.data[query.data.length - 1]?.event ?? 'webhook'}
-            url={query.data[query.data.length - 1]?.url ?? ''}
+            event={newest.event}
+            url={newest.latest.url}
           />
         </div>
       ) : null}

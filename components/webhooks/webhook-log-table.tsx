@@ -1,9 +1,10 @@
 'use client';
-// A wallet's webhook delivery log: server-paged and filtered through the URL, refreshed by live events,
-// with a detail dialog per delivery and bulk resend of selected failed deliveries.
+// A wallet's webhook deliveries, one row per transaction and event (every send and resend of it), paged and
+// filtered on the server through the URL (nuqs), refreshed by live events, with a detail dialog per
+// delivery and bulk resend of the selected failed ones.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { usePathname, useSearchParams } from 'next/navigation';
+import { useQueryStates } from 'nuqs';
 import { useId, useMemo, useState } from 'react';
 import { DataTable } from '@/components/data-table/data-table';
 import { DataTablePagination } from '@/components/data-table/data-table-pagination';
@@ -14,18 +15,20 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import type { WebhookLog } from '@/lib/custody/schemas';
 import { formatDateTime } from '@/lib/format';
 import { webhookKeys } from '@/lib/query-keys';
 import {
-  parseWebhookLogQuery,
   WEBHOOK_LOG_PAGE_SIZES,
+  WEBHOOK_LOG_STATUS_FILTERS,
+  type WebhookDeliveryGroup,
   type WebhookLogPage,
   type WebhookLogQuery,
+  type WebhookLogStatusFilter,
   webhookLogSearch,
+  webhookLogSearchParams,
 } from '@/lib/validation/webhooks';
 import { BulkResendDialog } from './bulk-resend-dialog';
-import { DeliveryStatusBadge, describeResponse } from './delivery-status';
+import { DeliveryStateBadge, describeAttempts, describeResponse, describeState } from './delivery-status';
 import { WebhookDeliveryDialog } from './webhook-delivery-dialog';
 
 export interface WebhookLogTableProps {
@@ -51,7 +54,13 @@ async function fetchLog(walletId: string, query: WebhookLogQuery): Promise<Webho
   return body;
 }
 
-const column = createDataTableColumnHelper<WebhookLog>();
+const column = createDataTableColumnHelper<WebhookDeliveryGroup>();
+
+const pageSizeOf = (value: number | undefined) =>
+  WEBHOOK_LOG_PAGE_SIZES.find((size) => size === value) ?? null;
+
+const isStatusFilter = (value: string): value is WebhookLogStatusFilter =>
+  (WEBHOOK_LOG_STATUS_FILTERS as readonly string[]).includes(value);
 
 function sameQuery(a: WebhookLogQuery, b: WebhookLogQuery) {
   return webhookLogSearch(a) === webhookLogSearch(b);
@@ -64,11 +73,16 @@ export function WebhookLogTable({
   canResend,
   canRetry,
 }: WebhookLogTableProps) {
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const query = useMemo(
-    () => parseWebhookLogQuery(new URLSearchParams(searchParams.toString())),
-    [searchParams],
+  // Shallow: the table fetches through the route handler, so the server page need not render again.
+  const [search, setSearch] = useQueryStates(webhookLogSearchParams, { history: 'replace' });
+  const query: WebhookLogQuery = useMemo(
+    () => ({
+      page: search.page,
+      limit: search.limit,
+      ...(search.status ? { status: search.status } : {}),
+      ...(search.event ? { event: search.event } : {}),
+    }),
+    [search.page, search.limit, search.status, search.event],
   );
   const refetchInterval = useLiveRefetchInterval();
   const result = useQuery({
@@ -85,13 +99,14 @@ export function WebhookLogTable({
   const eventId = useId();
 
   const navigate = (next: Partial<WebhookLogQuery>) => {
-    const merged = { ...query, ...next };
     // A new filter or page size starts at page 1; selection belongs to the rows that were on screen.
-    if (!('page' in next)) merged.page = 1;
     setRowSelection({});
-    const search = webhookLogSearch(merged);
-    // Native history keeps the URL shareable without a server round trip; Next syncs useSearchParams.
-    window.history.replaceState(null, '', `${pathname}${search ? `?${search}` : ''}`);
+    void setSearch({
+      ...('page' in next ? { page: next.page ?? null } : { page: null }),
+      ...('limit' in next ? { limit: pageSizeOf(next.limit) } : {}),
+      ...('status' in next ? { status: next.status ?? null } : {}),
+      ...('event' in next ? { event: next.event ?? null } : {}),
+    });
   };
 
   const columns = useMemo(
@@ -119,7 +134,7 @@ export function WebhookLogTable({
                 row.getCanSelect() ? (
                   <input
                     type="checkbox"
-                    aria-label={`Select ${row.original.event} delivery of ${row.original.reference}`}
+                    aria-label={`Select ${row.original.event} delivery of transaction ${row.original.transactionId}`}
                     className="size-4 accent-primary"
                     checked={row.getIsSelected()}
                     onChange={(e) => row.toggleSelected(e.target.checked)}
@@ -134,35 +149,44 @@ export function WebhookLogTable({
         cell: (info) => <span className="font-medium">{info.getValue()}</span>,
         meta: { label: 'Event' },
       }),
-      column.accessor('status', {
+      column.accessor('state', {
         header: 'Status',
-        cell: (info) => <DeliveryStatusBadge status={info.getValue()} />,
+        cell: (info) => (
+          <DeliveryStateBadge state={info.getValue()} status={info.row.original.latest.status} />
+        ),
         meta: { label: 'Status' },
       }),
-      column.accessor('attempts', {
+      column.accessor((row) => row.attempts.length, {
+        id: 'attempts',
         header: 'Attempts',
-        meta: { label: 'Attempts', className: 'text-right' },
+        cell: (info) => <span className="whitespace-nowrap">{describeAttempts(info.row.original)}</span>,
+        meta: { label: 'Attempts' },
       }),
-      column.accessor((row) => describeResponse(row.response), {
+      column.accessor((row) => describeResponse(row.latest.response), {
         id: 'response',
-        header: 'Response',
+        header: 'Latest response',
         cell: (info) => <span className="line-clamp-1 max-w-xs break-all">{info.getValue()}</span>,
-        meta: { label: 'Response' },
+        meta: { label: 'Latest response' },
       }),
-      column.accessor((row) => row.payload.status, {
+      column.accessor((row) => row.latest.payload.status, {
         id: 'transactionStatus',
         header: 'Transaction',
         cell: (info) => (
           <span className="whitespace-nowrap">
-            <span className="font-mono text-xs" title={info.row.original.payload.id}>
-              {info.row.original.payload.id.slice(0, 8)}
+            <span className="font-mono text-xs" title={info.row.original.transactionId}>
+              {info.row.original.transactionId.slice(0, 8)}
             </span>{' '}
-            {info.row.original.payload.type} · {info.getValue()}
+            {info.row.original.latest.payload.type} · {info.getValue()}
           </span>
         ),
         meta: { label: 'Transaction' },
       }),
-      column.accessor('updatedAt', {
+      column.accessor('firstSentAt', {
+        header: 'First sent',
+        cell: (info) => <span className="whitespace-nowrap">{formatDateTime(info.getValue())}</span>,
+        meta: { label: 'First sent' },
+      }),
+      column.accessor('lastAttemptAt', {
         header: 'Last attempt',
         cell: (info) => <span className="whitespace-nowrap">{formatDateTime(info.getValue())}</span>,
         meta: { label: 'Last attempt' },
@@ -175,7 +199,7 @@ export function WebhookLogTable({
     data: page?.data ?? [],
     columns,
     getRowId: (row) => row.id,
-    enableRowSelection: canResend ? (row) => row.status === 'failed' : false,
+    enableRowSelection: canResend ? (row) => row.needsAttention : false,
     rowSelection,
     onRowSelectionChange: setRowSelection,
   });
@@ -192,11 +216,14 @@ export function WebhookLogTable({
             id={statusId}
             className="w-40"
             value={query.status ?? ''}
-            onChange={(e) => navigate({ status: (e.target.value || undefined) as WebhookLogQuery['status'] })}
+            onChange={(e) =>
+              navigate({ status: isStatusFilter(e.target.value) ? e.target.value : undefined })
+            }
           >
             <option value="">All</option>
+            <option value="failed">Failed (needs attention)</option>
             <option value="success">Delivered</option>
-            <option value="failed">Failed</option>
+            <option value="resolved">Resolved (delivered after a failure)</option>
           </NativeSelect>
         </div>
         <div className="grid gap-1.5">
@@ -232,9 +259,14 @@ export function WebhookLogTable({
           <AlertDescription>{result.error.message}</AlertDescription>
         </Alert>
       ) : null}
-      {page?.truncated ? (
-        <p className="text-sm text-muted-foreground">
-          Filters searched the newest 2,000 deliveries; older ones are not shown.
+      {page ? (
+        <p className="text-sm text-muted-foreground" aria-live="polite">
+          {page.needsAttention === 0
+            ? 'No delivery needs attention.'
+            : `${page.needsAttention} ${page.needsAttention === 1 ? 'delivery needs' : 'deliveries need'} attention (the latest send failed).`}
+          {page.truncated
+            ? ' Only the newest 2,000 log entries were read; older deliveries are not shown.'
+            : null}
         </p>
       ) : null}
 
@@ -244,13 +276,13 @@ export function WebhookLogTable({
         isFetching={result.isFetching && !result.isPending}
         onRowActivate={(row) => setOpenId(row.id)}
         rowLabel={(row) =>
-          `${row.event} ${row.status === 'success' ? 'delivered' : 'failed'}, transaction ${row.payload.id.slice(0, 8)}, ${formatDateTime(row.updatedAt)}, open details`
+          `${row.event} ${describeState(row)}, transaction ${row.transactionId.slice(0, 8)}, last attempt ${formatDateTime(row.lastAttemptAt)}, open details`
         }
         empty={
           <p className="p-6 text-center text-muted-foreground">
             {query.status || query.event
               ? 'No deliveries match these filters.'
-              : 'No webhook has been delivered for this wallet yet.'}
+              : 'No webhook has been sent for this wallet yet.'}
           </p>
         }
       />

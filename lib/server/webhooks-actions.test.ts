@@ -148,7 +148,15 @@ describe('retryTransactionAction', () => {
 
 describe('resend actions', () => {
   it('resends one webhook and audits it; upstream errors come back with their message', async () => {
-    expect(await resendWebhookAction({ walletId: 'w1', transactionId: 'tx-1' })).toMatchObject({ ok: true });
+    // The result says what happened, not the service's "Transaction fetched successfully".
+    expect(await resendWebhookAction({ walletId: 'w1', transactionId: 'tx-1' })).toEqual({
+      ok: true,
+      data: {
+        transactionId: 'tx-1',
+        ok: true,
+        message: 'Webhook sent again for transaction tx-1; the service logged a new delivery.',
+      },
+    });
     expect(await resendWebhookAction({ walletId: 'w1', transactionId: 'tx-bad' })).toEqual({
       ok: false,
       error: 'The transaction is still pending',

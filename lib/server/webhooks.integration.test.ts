@@ -125,9 +125,14 @@ describe('receiver with the sandbox', () => {
       .from(webhookEvents)
       .where(eq(webhookEvents.transactionId, deposit.id));
     expect(after.length).toBe(before);
+    // The resend is a second entry of the same delivery, not a second delivery.
     const deliveries = await loadTransactionDeliveries(clientFor(wallet.id), wallet.id, deposit.id);
-    expect(deliveries.filter((d) => d.event === 'deposit.success').length).toBe(2);
-    expect(deliveries.every((d) => d.status === 'success')).toBe(true);
+    const delivery = deliveries.find((d) => d.event === 'deposit.success');
+    expect(deliveries.filter((d) => d.event === 'deposit.success')).toHaveLength(1);
+    expect(delivery?.entries).toHaveLength(2);
+    expect(delivery?.state).toBe('delivered');
+    expect(delivery?.firstSentAt).toBe(delivery?.entries[0]?.createdAt);
+    expect(delivery?.lastAttemptAt).toBe(delivery?.entries[1]?.updatedAt);
 
     // Forged and unknown-wallet deliveries.
     const raw = JSON.stringify({
@@ -160,29 +165,47 @@ describe('receiver with the sandbox', () => {
     expect(big.status).toBe(413);
   });
 
-  it('reads the log page by page and filters by status and event on the server', async () => {
+  it('reads the log as deliveries and filters by status and event on the server', async () => {
     const wallet = creds.wallets[1]!;
     const client = clientFor(wallet.id);
     const all = await loadWebhookLogPage(client, wallet.id, { page: 1, limit: 100 });
     expect(all.data.length).toBeGreaterThan(0);
     const every = [];
-    for (let page = 1; page <= all.meta.totalPages; page++) {
-      every.push(...(await client.webhooks.list({ walletId: wallet.id, page, limit: 100 })).data);
+    for (let page = 1; ; page++) {
+      const res = await client.webhooks.list({ walletId: wallet.id, page, limit: 100 });
+      every.push(...res.data);
+      if (page >= res.meta.totalPages) break;
     }
+    const failedEntries = every.filter((d) => d.status === 'failed');
+    expect(failedEntries.length).toBeGreaterThan(0);
     const failed = await loadWebhookLogPage(client, wallet.id, { page: 1, limit: 10, status: 'failed' });
     expect(failed.data.length).toBeGreaterThan(0);
-    expect(failed.data.every((d) => d.status === 'failed')).toBe(true);
-    expect(failed.meta.totalItems).toBe(every.filter((d) => d.status === 'failed').length);
-    const second = await loadWebhookLogPage(client, wallet.id, { page: 2, limit: 10, status: 'failed' });
-    expect(second.data.map((d) => d.id)).toEqual(
-      every
-        .filter((d) => d.status === 'failed')
-        .slice(10, 20)
-        .map((d) => d.id),
-    );
+    expect(failed.data.every((d) => d.needsAttention && d.latest.status === 'failed')).toBe(true);
+    expect(failed.meta.totalItems).toBe(failed.needsAttention);
+
+    // A failed delivery resent and delivered leaves the Failed filter and shows as resolved, with both entries.
+    const target = failed.data[0]!;
+    await client.transactions.resendWebhook({ walletId: wallet.id, id: target.transactionId });
+    await sandbox.drain();
+    const after = await loadWebhookLogPage(client, wallet.id, { page: 1, limit: 100, status: 'failed' });
+    expect(after.data.map((d) => d.id)).not.toContain(target.id);
+    expect(after.needsAttention).toBe(failed.needsAttention - 1);
+    const resolved = await loadWebhookLogPage(client, wallet.id, { page: 1, limit: 100, status: 'resolved' });
+    const group = resolved.data.find((d) => d.id === target.id);
+    expect(group?.entries.map((e) => e.status)).toEqual(['failed', 'success']);
+    expect(group?.attempts.at(-1)?.outcome).toBe('delivered');
+    expect(group?.firstSentAt).toBe(target.firstSentAt);
+    expect(group?.lastAttemptAt).toBe(group?.entries[1]?.updatedAt);
+    // Resolved counts as delivered.
+    const delivered = await loadWebhookLogPage(client, wallet.id, { page: 1, limit: 100, status: 'success' });
+    expect(delivered.data.map((d) => d.id)).toContain(target.id);
+
     const event = all.events[0]!;
     const byEvent = await loadWebhookLogPage(client, wallet.id, { page: 1, limit: 100, event });
     expect(byEvent.data.length).toBeGreaterThan(0);
     expect(byEvent.data.every((d) => d.event === event)).toBe(true);
+    const whole = await loadWebhookLogPage(client, wallet.id, { page: 1, limit: 100 });
+    const second = await loadWebhookLogPage(client, wallet.id, { page: 2, limit: 10 });
+    expect(second.data.map((d) => d.id)).toEqual(whole.data.slice(10, 20).map((d) => d.id));
   });
 });

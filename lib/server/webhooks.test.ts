@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { walletConnections } from '@/lib/db/schema';
+import { parseWebhookLogQuery, webhookLogSearch } from '@/lib/validation/webhooks';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import {
   MAX_WEBHOOK_BODY_BYTES,
@@ -12,7 +13,6 @@ import {
   storeWebhookEvent,
   verifyWebhookSignature,
   webhookDedupeKey,
-  webhookLogQuerySchema,
 } from './webhooks';
 
 const runtimeHolder: { current: unknown } = { current: undefined };
@@ -276,20 +276,24 @@ describe('bounded pool', () => {
 describe('webhook log query', () => {
   it('parses filters and falls back on bad values', () => {
     expect(
-      webhookLogQuerySchema.parse({ page: '2', limit: '50', status: 'failed', event: 'withdraw.success' }),
-    ).toEqual({
-      page: 2,
-      limit: 50,
-      status: 'failed',
-      event: 'withdraw.success',
-    });
-    expect(
-      webhookLogQuerySchema.parse({ page: '-1', limit: '7', status: 'nope', event: '<script>' }),
-    ).toEqual({
+      parseWebhookLogQuery({ page: '2', limit: '50', status: 'failed', event: 'withdraw.success' }),
+    ).toEqual({ page: 2, limit: 50, status: 'failed', event: 'withdraw.success' });
+    expect(parseWebhookLogQuery({ page: '-1', limit: '7', status: 'nope', event: '<script>' })).toEqual({
       page: 1,
       limit: 25,
-      status: undefined,
-      event: undefined,
     });
+    expect(parseWebhookLogQuery(new URLSearchParams('status=resolved&page=x'))).toEqual({
+      page: 1,
+      limit: 25,
+      status: 'resolved',
+    });
+  });
+
+  it('writes defaults out of the URL and reads back what it wrote', () => {
+    expect(webhookLogSearch({ page: 1, limit: 25 })).toBe('');
+    const query = { page: 3, limit: 100, status: 'failed' as const, event: 'deposit.swept.success' };
+    const search = webhookLogSearch(query);
+    expect(search).toContain('status=failed');
+    expect(parseWebhookLogQuery(new URLSearchParams(search))).toEqual(query);
   });
 });

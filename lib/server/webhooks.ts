@@ -5,10 +5,11 @@ import { z } from 'zod';
 import type { CustodyClient } from '@/lib/custody';
 import type { Transaction, WebhookLog } from '@/lib/custody/schemas';
 import { type ConsoleDb, webhookEvents } from '@/lib/db/schema';
-import { type WebhookLogPage, type WebhookLogQuery, webhookLogQuerySchema } from '@/lib/validation/webhooks';
+import type { WebhookDeliveryGroup, WebhookLogPage, WebhookLogQuery } from '@/lib/validation/webhooks';
 import type { CustodyEvent } from './events';
+import { groupDeliveries, matchesStatus } from './webhook-groups';
 
-export { type WebhookLogPage, type WebhookLogQuery, webhookLogQuerySchema };
+export type { WebhookDeliveryGroup, WebhookLogPage, WebhookLogQuery };
 
 /** The receiver refuses bodies above 1 MB: a transaction payload is a few kB. */
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
@@ -242,71 +243,67 @@ export async function runPool<T, R>(
 // ---------------------------------------------------------------------------------------------------------
 // Webhook log reads (#22, #23)
 
-/** How many upstream entries a filtered view reads at most (the scan pages at the service's max page size). */
-const FILTER_SCAN_PAGE = 100;
-const FILTER_SCAN_MAX_PAGES = 20;
+/** How the log is scanned: at the service's largest page size, up to 2,000 entries. */
+const SCAN_PAGE = 100;
+const SCAN_MAX_PAGES = 20;
 
 /**
- * One page of a wallet's webhook log. The spec's #22 takes only page and limit, so without a filter the
- * page is passed through; with a status or event filter the newest deliveries are read page by page (up
- * to 2,000 entries), filtered here on the server, and paged locally; `truncated` says when the scan cap
- * was hit.
+ * The newest entries of a wallet's log, page by page, payloads redacted. A delivery's entries can sit on
+ * different upstream pages (a resend is logged as a new, newer entry), so grouping needs them all;
+ * `truncated` says when the cap was hit.
+ */
+export async function scanWebhookLog(
+  client: CustodyClient,
+  walletId: string,
+  maxPages = SCAN_MAX_PAGES,
+): Promise<{ entries: WebhookLog[]; truncated: boolean }> {
+  const entries: WebhookLog[] = [];
+  let truncated = false;
+  for (let page = 1; ; page++) {
+    const res = await client.webhooks.list({ walletId, page, limit: SCAN_PAGE });
+    entries.push(...res.data.map(redactWebhookLog));
+    if (page >= res.meta.totalPages || res.data.length === 0) break;
+    if (page >= maxPages) {
+      truncated = true;
+      break;
+    }
+  }
+  return { entries, truncated };
+}
+
+/**
+ * One page of a wallet's deliveries: the log scanned (the spec's #22 takes only page and limit), grouped
+ * per transaction and event, filtered by status and event here on the server, and paged locally.
  */
 export async function loadWebhookLogPage(
   client: CustodyClient,
   walletId: string,
   query: WebhookLogQuery,
 ): Promise<WebhookLogPage> {
-  if (!query.status && !query.event) {
-    const res = await client.webhooks.list({ walletId, page: query.page, limit: query.limit });
-    return {
-      data: res.data.map(redactWebhookLog),
-      meta: {
-        currentPage: res.meta.currentPage,
-        itemsPerPage: res.meta.itemsPerPage,
-        totalItems: res.meta.totalItems,
-        totalPages: res.meta.totalPages,
-      },
-      truncated: false,
-      events: distinctEvents(res.data),
-    };
-  }
-  const all: WebhookLog[] = [];
-  let truncated = false;
-  for (let page = 1; ; page++) {
-    const res = await client.webhooks.list({ walletId, page, limit: FILTER_SCAN_PAGE });
-    all.push(...res.data);
-    if (page >= res.meta.totalPages || res.data.length === 0) break;
-    if (page >= FILTER_SCAN_MAX_PAGES) {
-      truncated = true;
-      break;
-    }
-  }
-  const matching = all.filter(
-    (log) => (!query.status || log.status === query.status) && (!query.event || log.event === query.event),
+  const { entries, truncated } = await scanWebhookLog(client, walletId);
+  const groups = groupDeliveries(entries);
+  const matching = groups.filter(
+    (group) => matchesStatus(group, query.status) && (!query.event || group.event === query.event),
   );
   const totalPages = Math.max(1, Math.ceil(matching.length / query.limit));
   const start = (query.page - 1) * query.limit;
   return {
-    data: matching.slice(start, start + query.limit).map(redactWebhookLog),
+    data: matching.slice(start, start + query.limit),
     meta: { currentPage: query.page, itemsPerPage: query.limit, totalItems: matching.length, totalPages },
+    needsAttention: groups.filter((g) => g.needsAttention).length,
     truncated,
-    events: distinctEvents(all),
+    events: [...new Set(entries.map((e) => e.event))].sort(),
   };
 }
 
-function distinctEvents(logs: WebhookLog[]): string[] {
-  return [...new Set(logs.map((l) => l.event))].sort();
-}
-
-/** Deliveries of one transaction (#23), oldest first, payloads redacted. */
+/** Deliveries of one transaction (#23), one per event, with every entry and try; payloads redacted. */
 export async function loadTransactionDeliveries(
   client: CustodyClient,
   walletId: string,
   transactionId: string,
-): Promise<WebhookLog[]> {
+): Promise<WebhookDeliveryGroup[]> {
   const res = await client.webhooks.forTransaction({ walletId, transactionId });
-  return res.data.map(redactWebhookLog);
+  return groupDeliveries(res.data.map(redactWebhookLog));
 }
 
 /** Fields of a transaction the retry and resend actions report back: never the whole record. */

@@ -1,55 +1,130 @@
-// URL state of the webhook log (page, limit, status, event): one parser for the server page, the route
-// handler and the client table. Bad values fall back to defaults instead of failing the page.
-import { z } from 'zod';
+// URL state of the webhook log (page, limit, status, event), parsed once with nuqs: the server page and the
+// route handler read it with the loader, the client table writes it with the same parsers. Bad values fall
+// back to defaults instead of failing the page. Also the shapes the log's reads answer with: deliveries
+// grouped per transaction and event.
+import {
+  createLoader,
+  createParser,
+  createSerializer,
+  parseAsInteger,
+  parseAsNumberLiteral,
+  parseAsStringLiteral,
+} from 'nuqs/server';
 import type { WebhookLog } from '@/lib/custody/schemas';
 
 export const WEBHOOK_LOG_PAGE_SIZES = [10, 25, 50, 100] as const;
 export const WEBHOOK_LOG_DEFAULT_LIMIT = 25;
+const MAX_PAGE = 100_000;
 
-export const webhookLogQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-  limit: z.coerce
-    .number()
-    .int()
-    .refine((n) => (WEBHOOK_LOG_PAGE_SIZES as readonly number[]).includes(n))
-    .catch(WEBHOOK_LOG_DEFAULT_LIMIT),
-  status: z.enum(['success', 'failed']).optional().catch(undefined),
-  event: z
-    .string()
-    .regex(/^[a-z0-9.-]{1,80}$/i)
-    .optional()
-    .catch(undefined),
+/**
+ * The status filter is about a delivery as a whole (every entry the service logged for one transaction and
+ * event): `failed` is what still needs someone (its latest entry failed), `success` is delivered in the
+ * end, `resolved` is delivered after an earlier failure.
+ */
+export const WEBHOOK_LOG_STATUS_FILTERS = ['failed', 'success', 'resolved'] as const;
+export type WebhookLogStatusFilter = (typeof WEBHOOK_LOG_STATUS_FILTERS)[number];
+
+/** Event names as the service writes them (`deposit.swept.success`); anything else is no filter. */
+const parseAsEventName = createParser({
+  parse: (value: string) => (/^[a-z0-9.-]{1,80}$/i.test(value) ? value : null),
+  serialize: (value: string) => value,
 });
 
-export type WebhookLogQuery = z.output<typeof webhookLogQuerySchema>;
+/** A page number within range; anything else is the first page. */
+const parseAsPageNumber = createParser({
+  parse: (value: string) => {
+    const page = parseAsInteger.parse(value);
+    return page !== null && page >= 1 && page <= MAX_PAGE ? page : null;
+  },
+  serialize: (value: number) => String(value),
+});
 
+export const webhookLogSearchParams = {
+  page: parseAsPageNumber.withDefault(1),
+  limit: parseAsNumberLiteral(WEBHOOK_LOG_PAGE_SIZES).withDefault(WEBHOOK_LOG_DEFAULT_LIMIT),
+  status: parseAsStringLiteral(WEBHOOK_LOG_STATUS_FILTERS),
+  event: parseAsEventName,
+};
+
+export const loadWebhookLogSearchParams = createLoader(webhookLogSearchParams);
+const serializeWebhookLogSearch = createSerializer(webhookLogSearchParams);
+
+/** The log's URL state with absent filters left out (what the loaders take). */
+export type WebhookLogQuery = {
+  page: number;
+  limit: number;
+  status?: WebhookLogStatusFilter;
+  event?: string;
+};
+
+/** Reads the query from a URL, its search params or a page's `searchParams`. */
 export function parseWebhookLogQuery(
-  params: Record<string, string | string[] | undefined> | URLSearchParams,
+  params: Record<string, string | string[] | undefined> | URLSearchParams | URL | Request | string,
 ): WebhookLogQuery {
-  const raw: Record<string, string> = {};
-  const entries = params instanceof URLSearchParams ? params.entries() : Object.entries(params);
-  for (const [k, v] of entries) {
-    const value = Array.isArray(v) ? v[0] : v;
-    if (typeof value === 'string' && value !== '') raw[k] = value;
-  }
-  return webhookLogQuerySchema.parse(raw);
+  const { page, limit, status, event } = loadWebhookLogSearchParams(params);
+  return { page, limit, ...(status ? { status } : {}), ...(event ? { event } : {}) };
 }
 
 /** The query string for a state: defaults are left out, so URLs stay short and shareable. */
 export function webhookLogSearch(query: WebhookLogQuery): string {
-  const out = new URLSearchParams();
-  if (query.page !== 1) out.set('page', String(query.page));
-  if (query.limit !== WEBHOOK_LOG_DEFAULT_LIMIT) out.set('limit', String(query.limit));
-  if (query.status) out.set('status', query.status);
-  if (query.event) out.set('event', query.event);
-  return out.toString();
+  return serializeWebhookLogSearch({
+    page: query.page === 1 ? null : query.page,
+    limit: query.limit === WEBHOOK_LOG_DEFAULT_LIMIT ? null : (query.limit as 10 | 25 | 50 | 100),
+    status: query.status ?? null,
+    event: query.event ?? null,
+  }).replace(/^\?/, '');
+}
+
+/**
+ * Where a delivery stands, from its latest log entry: `delivered` (never failed), `resolved` (an earlier
+ * entry failed, a later one was delivered), `failed` (the latest entry failed: someone has to look), or
+ * `pending` (the latest entry has a status the console does not know, e.g. still being sent).
+ */
+export type DeliveryState = 'delivered' | 'resolved' | 'failed' | 'pending';
+
+/** One try of a delivery, as far as the service's log tells it. */
+export interface DeliveryAttempt {
+  /** 1-based over the whole delivery, oldest first. */
+  number: number;
+  /** Which log entry (1-based, oldest first) made this try, and which of its tries it was. */
+  entry: number;
+  tryOfEntry: number;
+  triesOfEntry: number;
+  outcome: 'delivered' | 'failed' | 'unknown';
+  /** An entry's first try is at its createdAt and its last at its updatedAt; tries between have no time. */
+  at: string | null;
+  /** The receiver's answer: the log keeps only each entry's last one. */
+  response: WebhookLog['response'] | null;
+}
+
+/** Every log entry of one transaction and event (a resend adds an entry), read as one delivery. */
+export interface WebhookDeliveryGroup {
+  /** `transactionId` and `event`, stable across refetches (row ids, selection). */
+  id: string;
+  transactionId: string;
+  event: string;
+  state: DeliveryState;
+  /** The latest entry failed: the Failed filter lists exactly these. */
+  needsAttention: boolean;
+  /** The log entries, oldest first. */
+  entries: WebhookLog[];
+  /** Every try of every entry, oldest first. */
+  attempts: DeliveryAttempt[];
+  /** The first entry's createdAt. */
+  firstSentAt: string;
+  /** The last entry's updatedAt. */
+  lastAttemptAt: string;
+  /** The newest entry: its URL, answer and transaction payload describe the delivery now. */
+  latest: WebhookLog;
 }
 
 /** What the webhook-log route handler answers (and the server page hands to the table). */
 export interface WebhookLogPage {
-  data: WebhookLog[];
+  data: WebhookDeliveryGroup[];
   meta: { currentPage: number; itemsPerPage: number; totalItems: number; totalPages: number };
-  /** True when filtering stopped at the scan cap, so older matching deliveries may exist. */
+  /** Deliveries in the scanned log that still need someone (whatever the filters). */
+  needsAttention: number;
+  /** True when the scan stopped at its cap, so older deliveries (and older entries of old ones) are missing. */
   truncated: boolean;
   /** Event names seen in what was read, for the event filter. */
   events: string[];

@@ -8,11 +8,15 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
 import { custodyFor, listWalletConnections } from '@/lib/server/wallets';
+import { groupDeliveries } from '@/lib/server/webhook-groups';
 import { runPool } from '@/lib/server/webhooks';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
-/** Failures are counted among each wallet's newest deliveries: one upstream page, so the index stays fast. */
+/**
+ * Failures are counted among each wallet's newest log entries: one upstream page, so the index stays fast.
+ * A resend is logged as a newer entry, so a failure read here also brings the send that resolved it.
+ */
 const RECENT = 100;
 
 export default async function WebhooksPage() {
@@ -42,7 +46,7 @@ async function WalletDeliverySummary({ requestId }: { requestId: string | null }
     if (!client) throw new Error('not connected');
     const page = await client.webhooks.list({ walletId: wallet.id, page: 1, limit: RECENT });
     return {
-      failed: page.data.filter((d) => d.status === 'failed').length,
+      failed: groupDeliveries(page.data).filter((d) => d.needsAttention).length,
       read: page.data.length,
       total: page.meta.totalItems,
     };
@@ -53,8 +57,8 @@ async function WalletDeliverySummary({ requestId }: { requestId: string | null }
         <TableRow>
           <TableHead scope="col">Wallet</TableHead>
           <TableHead scope="col">Network</TableHead>
-          <TableHead scope="col">Deliveries</TableHead>
-          <TableHead scope="col">Failed among the latest {RECENT}</TableHead>
+          <TableHead scope="col">Log entries</TableHead>
+          <TableHead scope="col">Needing attention among the latest {RECENT}</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>

@@ -28,19 +28,28 @@ const BULK_CONCURRENCY = 4;
 export interface ResendOutcome {
   transactionId: string;
   ok: boolean;
+  /** What happened, in words: never the service's own message, which describes a fetch. */
   message: string;
+}
+
+/**
+ * The service answers #2 with the transaction and "Transaction fetched successfully", which says nothing
+ * about the webhook; what a resend does is send it again as a new logged delivery.
+ */
+function resentMessage(transactionId: string): string {
+  return `Webhook sent again for transaction ${transactionId}; the service logged a new delivery.`;
 }
 
 async function resendOne(actor: Actor, walletId: string, transactionId: string): Promise<ResendOutcome> {
   const client = await custodyFor(walletId);
   if (!client) return { transactionId, ok: false, message: 'This wallet is not connected to the console.' };
   try {
-    const res = await client.transactions.resendWebhook({ walletId, id: transactionId });
+    await client.transactions.resendWebhook({ walletId, id: transactionId });
     await audit(actor, 'webhook.resend', 'success', {
       target: transactionId,
       input: { walletId, transactionId },
     });
-    return { transactionId, ok: true, message: res.message };
+    return { transactionId, ok: true, message: resentMessage(transactionId) };
   } catch (error) {
     const { message } = describeFailure(error, actor.requestId, `resend webhook ${transactionId}`);
     await audit(actor, 'webhook.resend', 'failed', {
@@ -51,7 +60,7 @@ async function resendOne(actor: Actor, walletId: string, transactionId: string):
   }
 }
 
-/** #2: the custody service sends the transaction's webhook again; the log shows the new attempt. */
+/** #2: the custody service sends the transaction's webhook again; the log shows it as a new entry. */
 export async function resendWebhookAction(input: unknown): Promise<ActionResult<ResendOutcome>> {
   const authz = await authorize('webhook.resend', 'webhooks');
   if (!authz.ok) return { ok: false, error: authz.error, status: authz.status };

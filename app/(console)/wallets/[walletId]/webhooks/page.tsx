@@ -31,8 +31,9 @@ export default async function WalletWebhooksPage({ params, searchParams }: PageP
           Webhook deliveries
         </h2>
         <p className="text-sm text-muted-foreground">
-          Every webhook the custody service sent for {wallet.name}, with the receiver&apos;s answer. Open a
-          row for the payload.
+          Every webhook the custody service sent for {wallet.name}, one row per transaction and event with all
+          its sends and resends. A failure later delivered is resolved; Failed lists what still needs someone.
+          Open a row for every attempt and the payload.
         </p>
       </div>
       <Suspense fallback={<WebhookLogSkeleton />}>

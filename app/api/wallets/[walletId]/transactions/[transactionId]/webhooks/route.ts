@@ -1,4 +1,5 @@
-// Webhook deliveries of one transaction (#23), for the transaction drawer.
+// Webhook deliveries of one transaction (#23), one per event with every entry and try, for the transaction
+// drawer.
 import { withPermission } from '@/lib/server/route';
 import { custodyFor } from '@/lib/server/wallets';
 import { loadTransactionDeliveries } from '@/lib/server/webhooks';
