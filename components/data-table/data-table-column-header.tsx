@@ -10,32 +10,33 @@ export interface DataTableColumnHeaderProps<TData extends RowData, TValue> {
   title: string;
   className?: string;
   /**
-   * For a column the server sorts (e.g. createdAt through the URL's `order`): the current direction and
-   * what a click does. Without it the header sorts the loaded rows on the client.
+   * For a table whose one order is the server's and is not in the table's sorting state (e.g. a date-only
+   * list through the URL's `order`): the direction and what a click does. The table's other columns must
+   * then not sort, or two arrows would show. Tables whose server sorts by any column pass `sorting` to
+   * `useDataTable` instead.
    */
   serverSort?: { direction: 'asc' | 'desc'; onToggle: () => void };
 }
 
-/** A header that sorts: a button naming the column and showing the direction; plain text otherwise. */
+/**
+ * A header that sorts: a button naming the column, with an arrow only on the column the table is sorted by
+ * (the table's sorting state, whether the kit or the server sorts); plain text for a column that cannot sort.
+ */
 export function DataTableColumnHeader<TData extends RowData, TValue>({
   column,
   title,
   className,
   serverSort,
 }: DataTableColumnHeaderProps<TData, TValue>) {
-  const direction = serverSort ? serverSort.direction : column.getCanSort() ? column.getIsSorted() : null;
-  if (direction === null) return <span className={className}>{title}</span>;
+  if (!serverSort && !column.getCanSort()) return <span className={className}>{title}</span>;
+  const direction = serverSort ? serverSort.direction : column.getIsSorted();
   const Icon = direction === 'asc' ? ArrowUp : direction === 'desc' ? ArrowDown : ChevronsUpDown;
-  const next =
-    serverSort !== undefined
-      ? serverSort.direction === 'asc'
-        ? 'descending'
-        : 'ascending'
-      : column.getNextSortingOrder() === 'asc'
-        ? 'ascending'
-        : column.getNextSortingOrder() === 'desc'
-          ? 'descending'
-          : 'unsorted';
+  const nextOrder = serverSort
+    ? serverSort.direction === 'asc'
+      ? 'desc'
+      : 'asc'
+    : column.getNextSortingOrder();
+  const next = nextOrder === 'asc' ? 'ascending' : nextOrder === 'desc' ? 'descending' : 'unsorted';
   return (
     <button
       type="button"

@@ -34,16 +34,22 @@ export function DataTablePagination({
 }: DataTablePaginationProps) {
   const sizeId = useId();
   const pageCount = Math.max(1, Math.ceil(totalItems / pageSize));
+  // A page past the end (a stale link, rows removed meanwhile) has no range to show: say so instead of
+  // counting from a first row that does not exist.
+  const beyond = totalItems > 0 && (page > pageCount || itemCount === 0);
   const first = totalItems === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = totalItems === 0 ? 0 : first + itemCount - 1;
   const canBack = page > 1 && !disabled;
   const canForward = page < pageCount && !disabled;
+  const count = totalItems.toLocaleString('en-US');
   return (
     <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
       <p className="text-muted-foreground" aria-live="polite">
         {totalItems === 0
           ? `No ${itemLabel}`
-          : `${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${totalItems.toLocaleString('en-US')} ${itemLabel}`}
+          : beyond
+            ? `No ${itemLabel} on page ${page.toLocaleString('en-US')}; ${count} in ${pageCount.toLocaleString('en-US')} ${pageCount === 1 ? 'page' : 'pages'}`
+            : `${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${count} ${itemLabel}`}
       </p>
       <div className="flex flex-wrap items-center gap-4">
         {onPageSizeChange ? (
@@ -86,7 +92,7 @@ export function DataTablePagination({
             className="size-8"
             aria-label="Previous page"
             disabled={!canBack}
-            onClick={() => onPageChange(page - 1)}
+            onClick={() => onPageChange(Math.min(page - 1, pageCount))}
           >
             <ChevronLeft aria-hidden />
           </Button>

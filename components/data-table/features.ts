@@ -26,7 +26,7 @@ export const dataTableFeatures = tableFeatures({
   columnVisibilityFeature,
   rowSelectionFeature,
   rowSortingFeature,
-  // Sorting here orders the rows already loaded (one server page); server-side order stays in the URL.
+  // Used only by tables that sort their loaded rows; a server-sorted table sets `manualSorting` (useDataTable).
   sortedRowModel: createSortedRowModel(),
   sortFns: {
     alphanumeric: sortFn_alphanumeric,

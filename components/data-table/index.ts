@@ -6,7 +6,9 @@
 //   <DataTable table={table} label="…" onRowActivate={open} empty={<DataTableEmpty title="…" />} />
 //   <DataTablePagination page={…} pageSize={…} totalItems={meta.totalItems} itemCount={rows.length} onPageChange={…} />
 //
-// Paging and server filters live in the URL and are the caller's; the kit sorts only the loaded rows.
+// Paging, server filters and server sorting live in the URL and are the caller's: a table whose server sorts
+// passes `sorting` and `onSortingChange` to useDataTable (the kit then never reorders the loaded rows);
+// without them the kit sorts the loaded rows.
 export { DataTable, type DataTableProps } from './data-table';
 export { DataTableColumnHeader } from './data-table-column-header';
 export { DataTableEmpty } from './data-table-empty';

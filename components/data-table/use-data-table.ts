@@ -21,6 +21,12 @@ export interface UseDataTableOptions<TData extends RowData> {
   columnVisibilityKey?: string;
   initialColumnVisibility?: ColumnVisibilityState;
   initialSorting?: SortingState;
+  /**
+   * Sorting owned by the caller (normally the URL) and done by the server over the whole result: the kit
+   * then shows it but does not reorder the loaded rows, and a column never goes back to unsorted.
+   */
+  sorting?: SortingState;
+  onSortingChange?: OnChangeFn<SortingState>;
   enableRowSelection?: boolean | ((row: TData) => boolean);
   rowSelection?: RowSelectionState;
   onRowSelectionChange?: OnChangeFn<RowSelectionState>;
@@ -65,12 +71,16 @@ export function usePersistentColumnVisibility(
 }
 
 /**
- * The kit's table: TanStack Table v9 `useTable` with the shared feature set, client-side sorting of the
- * loaded rows, column visibility (optionally persisted) and row selection. Paging and server filters stay
- * with the caller (usually in the URL); pass the current page's rows as `data`.
+ * The kit's table: TanStack Table v9 `useTable` with the shared feature set, sorting (of the loaded rows, or
+ * the caller's server sort with `sorting`/`onSortingChange`), column visibility (optionally persisted) and
+ * row selection. Paging and server filters stay with the caller (usually in the URL); pass the current
+ * page's rows as `data`.
  */
 export function useDataTable<TData extends RowData>(options: UseDataTableOptions<TData>) {
-  const [sorting, setSorting] = useState<SortingState>(options.initialSorting ?? []);
+  const [ownSorting, setOwnSorting] = useState<SortingState>(options.initialSorting ?? []);
+  const serverSorted = options.sorting !== undefined;
+  const sorting = options.sorting ?? ownSorting;
+  const setSorting = options.onSortingChange ?? setOwnSorting;
   const [columnVisibility, setColumnVisibility] = usePersistentColumnVisibility(
     options.columnVisibilityKey,
     options.initialColumnVisibility,
@@ -90,6 +100,8 @@ export function useDataTable<TData extends RowData>(options: UseDataTableOptions
     onRowSelectionChange,
     enableRowSelection: typeof enable === 'function' ? (row) => enable(row.original) : enable,
     enableMultiSort: false,
+    manualSorting: serverSorted,
+    enableSortingRemoval: !serverSorted,
   });
 }
 

@@ -5,7 +5,11 @@ import { serializeTransactionSearch, type TransactionFilterState } from '@/lib/v
 
 export interface TransactionPageData {
   data: Transaction[];
+  /** `currentPage` is the page served: the last one when the asked page was past the end. */
   meta: PageMeta;
+  scope?: 'wallet' | 'child-addresses';
+  /** Set when the console sorted or filtered only this many rows (the service could not). */
+  scanLimit?: number;
 }
 
 async function readJson<T>(res: Response): Promise<T> {
@@ -39,7 +43,7 @@ export async function fetchTransaction(walletId: string, id: string): Promise<Tr
   return body.data;
 }
 
-/** The export of exactly the filtered view: same filters, every page. */
+/** The export of exactly the filtered view: same filters and sort, every page. */
 export function transactionExportUrl(walletId: string, filters: TransactionFilterState): string {
   const { page: _page, limit: _limit, ...rest } = filters;
   const qs = serializeTransactionSearch(rest);

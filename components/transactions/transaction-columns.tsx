@@ -4,19 +4,26 @@ import { DataTableColumnHeader } from '@/components/data-table/data-table-column
 import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
 import type { SortOrder, Transaction } from '@/lib/custody/schemas';
 import { explorerUrl, formatAmount, formatDateTime, formatUsd, shortAddress } from '@/lib/format';
+import { FIRST_SORT_ORDER } from '@/lib/validation/transactions';
 import { TransactionStatusBadge } from './transaction-status-badge';
 
 const helper = createDataTableColumnHelper<Transaction>();
-
-export interface TransactionColumnOptions {
-  order: SortOrder;
-  onToggleOrder: () => void;
-}
 
 function amountNumber(value: string | null): number | undefined {
   if (value === null) return undefined;
   const n = Number(value);
   return Number.isFinite(n) ? n : undefined;
+}
+
+const descFirst = (field: keyof typeof FIRST_SORT_ORDER) => FIRST_SORT_ORDER[field] === 'DESC';
+
+/**
+ * For a list that the service orders by date only (#3 of one address, sorted on the server through the URL's
+ * `order`): the Date header shows and toggles that order, and no other column sorts.
+ */
+export interface DateOrderOnly {
+  order: SortOrder;
+  onToggleOrder: () => void;
 }
 
 /** "DEPOSIT" → "Deposit"; "CUSTOM_SMART_CONTRACT" → "Custom smart contract". */
@@ -51,22 +58,29 @@ function HashLink({ tx }: { tx: Transaction }) {
   );
 }
 
-/** Columns of the transactions table. Date order is the server's (URL `order`); other headers sort the loaded page. */
-export function transactionColumns({
-  order,
-  onToggleOrder,
-}: TransactionColumnOptions): ColumnDef<DataTableFeatures, Transaction, unknown>[] {
-  return helper.columns([
+/**
+ * Columns of the transactions table. The sortable ones (ids = the URL's `sort` values) are sorted by the
+ * server over the whole result; the table does not reorder the loaded page.
+ */
+export function transactionColumns(
+  dateOrderOnly?: DateOrderOnly,
+): ColumnDef<DataTableFeatures, Transaction, unknown>[] {
+  const columns = helper.columns([
     helper.accessor('createdAt', {
       id: 'createdAt',
-      enableSorting: false,
       enableHiding: false,
+      sortDescFirst: descFirst('createdAt'),
       meta: { label: 'Date', className: 'whitespace-nowrap' },
       header: ({ column }) => (
         <DataTableColumnHeader
           column={column}
           title="Date"
-          serverSort={{ direction: order === 'ASC' ? 'asc' : 'desc', onToggle: onToggleOrder }}
+          serverSort={
+            dateOrderOnly && {
+              direction: dateOrderOnly.order === 'ASC' ? 'asc' : 'desc',
+              onToggle: dateOrderOnly.onToggleOrder,
+            }
+          }
         />
       ),
       cell: ({ getValue }) => <time dateTime={getValue()}>{formatDateTime(getValue())}</time>,
@@ -74,36 +88,34 @@ export function transactionColumns({
     helper.accessor('type', {
       id: 'type',
       meta: { label: 'Type' },
-      sortFn: 'alphanumeric',
+      sortDescFirst: descFirst('type'),
       header: ({ column }) => <DataTableColumnHeader column={column} title="Type" />,
       cell: ({ getValue }) => typeLabel(getValue()),
     }),
     helper.accessor('status', {
       id: 'status',
       meta: { label: 'Status' },
-      sortFn: 'alphanumeric',
+      sortDescFirst: descFirst('status'),
       header: ({ column }) => <DataTableColumnHeader column={column} title="Status" />,
       cell: ({ getValue }) => <TransactionStatusBadge status={getValue()} />,
     }),
     helper.accessor((tx) => tx.asset?.symbol ?? tx.currency ?? '', {
       id: 'asset',
       meta: { label: 'Asset' },
-      sortFn: 'alphanumeric',
-      header: ({ column }) => <DataTableColumnHeader column={column} title="Asset" />,
+      enableSorting: false,
+      header: 'Asset',
     }),
     helper.accessor((tx) => amountNumber(tx.amount), {
       id: 'amount',
       meta: { label: 'Amount', className: 'text-right tabular-nums' },
-      sortFn: 'basic',
-      sortUndefined: 'last',
+      sortDescFirst: descFirst('amount'),
       header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />,
       cell: ({ row }) => formatAmount(row.original.amount, row.original.asset?.decimals ?? 18),
     }),
     helper.accessor((tx) => amountNumber(tx.amountUSD), {
       id: 'amountUSD',
       meta: { label: 'USD', className: 'text-right tabular-nums' },
-      sortFn: 'basic',
-      sortUndefined: 'last',
+      sortDescFirst: descFirst('amountUSD'),
       header: ({ column }) => <DataTableColumnHeader column={column} title="USD" />,
       cell: ({ row }) => formatUsd(row.original.amountUSD),
     }),
@@ -138,18 +150,20 @@ export function transactionColumns({
     helper.accessor('reference', {
       id: 'reference',
       meta: { label: 'Reference', className: 'max-w-48 truncate' },
-      sortFn: 'alphanumeric',
-      header: ({ column }) => <DataTableColumnHeader column={column} title="Reference" />,
+      enableSorting: false,
+      header: 'Reference',
     }),
     helper.accessor((tx) => tx.confirmations ?? undefined, {
       id: 'confirmations',
       meta: { label: 'Confirmations', className: 'text-right tabular-nums' },
-      sortFn: 'basic',
-      sortUndefined: 'last',
-      header: ({ column }) => <DataTableColumnHeader column={column} title="Confirmations" />,
+      enableSorting: false,
+      header: 'Confirmations',
       cell: ({ getValue }) => getValue() ?? '—',
     }),
   ]) as ColumnDef<DataTableFeatures, Transaction, unknown>[];
+  if (!dateOrderOnly) return columns;
+  // The Date header drives the server's order itself; the table sorts nothing, so one arrow shows.
+  return columns.map((c) => ({ ...c, enableSorting: false }));
 }
 
 /** Hidden until someone asks for them (the column menu remembers the choice). */

@@ -1,7 +1,8 @@
 'use client';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { OnChangeFn, SortingState } from '@tanstack/react-table';
 import { Download } from 'lucide-react';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { DataTable } from '@/components/data-table/data-table';
 import { DataTableEmpty } from '@/components/data-table/data-table-empty';
 import { DataTablePagination } from '@/components/data-table/data-table-pagination';
@@ -32,7 +33,9 @@ import {
   hasActiveFilters,
   serializeTransactionSearch,
   TRANSACTION_PAGE_SIZES,
+  TRANSACTION_SORT_FIELDS,
   type TransactionFilterState,
+  type TransactionSortField,
 } from '@/lib/validation/transactions';
 import {
   fetchTransaction,
@@ -63,6 +66,11 @@ export interface TransactionsTableProps {
 }
 
 const EMPTY: Transaction[] = [];
+const TRANSACTION_COLUMNS = transactionColumns();
+
+function isSortField(id: string): id is TransactionSortField {
+  return (TRANSACTION_SORT_FIELDS as readonly string[]).includes(id);
+}
 
 function sameFilters(a: TransactionFilterState, b: TransactionFilterState): boolean {
   return serializeTransactionSearch(a) === serializeTransactionSearch(b);
@@ -83,9 +91,16 @@ export function TransactionsTable({
   const isInitial = sameFilters(filters, initialFilters);
   const [searchError, setSearchError] = useState<string | undefined>();
   const opener = useRef<HTMLElement | null>(null);
+  const queryClient = useQueryClient();
+  /** A link's page that was past the end, and the last page shown instead. */
+  const [clamped, setClamped] = useState<{ from: number; to: number } | null>(null);
 
+  const queryKeyOf = useCallback(
+    (f: TransactionFilterState) => [...transactionKeys.all(walletId), f] as const,
+    [walletId],
+  );
   const query = useQuery({
-    queryKey: [...transactionKeys.all(walletId), filters],
+    queryKey: queryKeyOf(filters),
     queryFn: () => fetchTransactionPage(walletId, filters),
     initialData: isInitial && initialPage ? initialPage : undefined,
     placeholderData: keepPreviousData,
@@ -93,21 +108,39 @@ export function TransactionsTable({
   });
   const rows = query.data?.data ?? EMPTY;
 
-  const toggleOrder = useCallback(
-    () => setSearch({ order: search.order === 'ASC' ? 'DESC' : 'ASC', page: 1 }),
-    [search.order, setSearch],
+  // The server sorts the whole result (URL `sort` and `order`); the table only shows which column it is.
+  const sorting = useMemo<SortingState>(
+    () => [{ id: search.sort, desc: search.order === 'DESC' }],
+    [search.sort, search.order],
   );
-  const columns = useMemo(
-    () => transactionColumns({ order: search.order, onToggleOrder: toggleOrder }),
-    [search.order, toggleOrder],
+  const onSortingChange: OnChangeFn<SortingState> = useCallback(
+    (updater) => {
+      const next = (typeof updater === 'function' ? updater(sorting) : updater)[0];
+      if (!next || !isSortField(next.id)) return;
+      setClamped(null);
+      void setSearch({ sort: next.id, order: next.desc ? 'DESC' : 'ASC', page: 1 });
+    },
+    [sorting, setSearch],
   );
   const table = useDataTable({
     data: rows,
-    columns,
+    columns: TRANSACTION_COLUMNS,
     getRowId: (tx) => tx.id,
     columnVisibilityKey: 'transactions',
     initialColumnVisibility: DEFAULT_HIDDEN_TRANSACTION_COLUMNS,
+    sorting,
+    onSortingChange,
   });
+
+  // A page past the end comes back as the last page (`meta.currentPage`): the URL follows, without another
+  // read, and the view says what happened.
+  const servedPage = query.isPlaceholderData ? undefined : query.data?.meta.currentPage;
+  useEffect(() => {
+    if (servedPage === undefined || servedPage === search.page || !query.data) return;
+    queryClient.setQueryData(queryKeyOf({ ...filters, page: servedPage }), query.data);
+    setClamped({ from: search.page, to: servedPage });
+    void setSearch({ page: servedPage }, 'replace');
+  }, [servedPage, search.page, query.data, filters, queryClient, queryKeyOf, setSearch]);
 
   // The drawer shows the row from the loaded page (kept fresh by the list query), or reads it on its own
   // when a link opened a transaction that is not on this page.
@@ -123,7 +156,8 @@ export function TransactionsTable({
 
   const setFilter = (patch: Partial<TransactionFilterState>) => {
     setSearchError(undefined);
-    setSearch({ ...patch, page: 1 });
+    setClamped(null);
+    void setSearch({ ...patch, page: 1 });
   };
   const scope = search.addressId ? 'address' : 'wallet';
   const searchValue = search.id ?? search.hash ?? search.reference ?? '';
@@ -145,6 +179,7 @@ export function TransactionsTable({
       ...DEFAULT_TRANSACTION_SEARCH,
       addressId: search.addressId,
       limit: search.limit,
+      sort: search.sort,
       order: search.order,
     });
 
@@ -236,6 +271,18 @@ export function TransactionsTable({
               <AlertDescription>Showing earlier results: {query.error.message}</AlertDescription>
             </Alert>
           ) : null}
+          {clamped && clamped.to === search.page ? (
+            <p role="status" className="text-sm text-muted-foreground">
+              Page {clamped.from.toLocaleString('en-US')} does not exist; showing the last page,{' '}
+              {clamped.to.toLocaleString('en-US')}.
+            </p>
+          ) : null}
+          {query.data?.scanLimit ? (
+            <p className="text-sm text-muted-foreground">
+              The custody service cannot sort or filter this list itself, so the console sorted and counted
+              the newest {query.data.scanLimit.toLocaleString('en-US')} transactions only.
+            </p>
+          ) : null}
           <DataTable
             table={table}
             label="Transactions"
@@ -269,17 +316,21 @@ export function TransactionsTable({
             }
           />
           <DataTablePagination
-            page={search.page}
+            page={servedPage ?? search.page}
             pageSize={search.limit}
             totalItems={meta?.totalItems ?? 0}
             itemCount={rows.length}
             pageSizes={TRANSACTION_PAGE_SIZES}
             itemLabel="transactions"
             disabled={query.isFetching && query.isPlaceholderData}
-            onPageChange={(page) => setSearch({ page })}
-            onPageSizeChange={(limit) =>
-              setSearch({ limit: limit as TransactionFilterState['limit'], page: 1 })
-            }
+            onPageChange={(page) => {
+              setClamped(null);
+              void setSearch({ page });
+            }}
+            onPageSizeChange={(limit) => {
+              setClamped(null);
+              void setSearch({ limit: limit as TransactionFilterState['limit'], page: 1 });
+            }}
           />
         </>
       )}

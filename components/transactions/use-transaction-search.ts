@@ -1,31 +1,25 @@
 'use client';
-import { usePathname, useSearchParams } from 'next/navigation';
+import { type Options, useQueryStates } from 'nuqs';
 import { useCallback, useMemo } from 'react';
 import {
-  parseTransactionSearch,
-  serializeTransactionSearch,
   type TransactionSearch,
+  toUrlValues,
+  transactionSearchOf,
+  transactionSearchParsers,
 } from '@/lib/validation/transactions';
 
 /**
- * The view's state, read from and written to the URL (shareable, survives reload). Writes go through the
- * History API, which Next's router observes: the table refetches through TanStack Query without a server
- * render of the page.
+ * The view's state, read from and written to the URL through the same nuqs parsers as the server page
+ * (shareable, survives reload). Updates are shallow: the table refetches through TanStack Query without a
+ * server render of the page.
  */
 export function useTransactionSearch() {
-  const params = useSearchParams();
-  const pathname = usePathname();
-  const search = useMemo(() => parseTransactionSearch(params), [params]);
+  const [values, setValues] = useQueryStates(transactionSearchParsers, { history: 'push' });
+  const search = useMemo(() => transactionSearchOf(values), [values]);
   const setSearch = useCallback(
-    (patch: Partial<TransactionSearch>, mode: 'push' | 'replace' = 'push') => {
-      // From the address bar, not the last render: two changes in quick succession must both stick.
-      const current = parseTransactionSearch(new URLSearchParams(window.location.search));
-      const qs = serializeTransactionSearch({ ...current, ...patch });
-      const url = qs ? `${pathname}?${qs}` : pathname;
-      if (mode === 'push') window.history.pushState(null, '', url);
-      else window.history.replaceState(null, '', url);
-    },
-    [pathname],
+    (patch: Partial<TransactionSearch>, mode: 'push' | 'replace' = 'push') =>
+      setValues(toUrlValues(patch), { history: mode } satisfies Options),
+    [setValues],
   );
   return [search, setSearch] as const;
 }

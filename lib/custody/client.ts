@@ -10,6 +10,7 @@ import {
   type SwapInput,
   schemas,
   type TransactionFilterType,
+  type TransactionSortField,
   type TransactionStatus,
   type TypedDataInput,
   type WhitelistAddressInput,
@@ -201,13 +202,16 @@ export function createCustodyClient(options: TransportOptions) {
         walletId,
         reference,
         addressId,
+        sort,
         ...filters
-      }: WalletParams & TransactionFilters & PageParams & { reference?: string; addressId?: string }) {
+      }: WalletParams &
+        TransactionFilters &
+        PageParams & { reference?: string; addressId?: string; sort?: TransactionSortField }) {
         return paged(
           await transport.request({
             method: 'GET',
             path: path`/v1/wallets/${walletId}/transactions`,
-            query: { ...transactionFilterQuery(filters), reference, addressId },
+            query: { ...transactionFilterQuery(filters), reference, addressId, sort },
             schema: responses.transactionPage,
             idempotent: true,
           }),

@@ -15,6 +15,11 @@ export const TRANSACTION_TYPES = [
 /** Values the `type` filter of the transaction lists accepts (spec #3). */
 export const TRANSACTION_FILTER_TYPES = ['DEPOSIT', 'WITHDRAW', 'SALVAGE'] as const;
 export const SORT_ORDERS = ['ASC', 'DESC'] as const;
+/**
+ * Fields the wallet-wide transaction list (extension) sorts by with `sort`; #3 sorts by date only. Amounts
+ * compare as numbers, missing values come last in both directions, ties fall back to date, then id.
+ */
+export const TRANSACTION_SORT_FIELDS = ['createdAt', 'amount', 'amountUSD', 'type', 'status'] as const;
 export const ADDRESS_TYPES = ['INTERNAL', 'EXTERNAL'] as const;
 /** Routing preference of swaps (#20) and auto-settlement rules (#10, #11). */
 export const SETTLEMENT_ORDERS = ['RECOMMENDED', 'FASTEST', 'CHEAPEST', 'NO_SLIPPAGE'] as const;
@@ -27,6 +32,7 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 export type TransactionFilterType = (typeof TRANSACTION_FILTER_TYPES)[number];
 export type SortOrder = (typeof SORT_ORDERS)[number];
+export type TransactionSortField = (typeof TRANSACTION_SORT_FIELDS)[number];
 export type AddressType = (typeof ADDRESS_TYPES)[number];
 export type SettlementOrder = (typeof SETTLEMENT_ORDERS)[number];
 export type WebhookLogStatus = (typeof WEBHOOK_LOG_STATUSES)[number];

@@ -119,6 +119,7 @@ const QUERY: Record<string, string[]> = {
     'assets',
     'reference',
     'addressId',
+    'sort',
     'page',
     'limit',
   ],
@@ -127,6 +128,15 @@ const QUERY: Record<string, string[]> = {
   'GET /v1/wallets/:walletId/beneficiaries': ['page', 'limit'],
   'GET /v1/wallets/:walletId': ['showPrivateKey'],
   'GET /v1/wallets/:walletId/addresses/:addressId': ['showPrivateKey'],
+};
+
+/** What a query parameter means, where the name alone does not say (`METHOD pattern name`). */
+const QUERY_DESCRIPTIONS: Record<string, string> = {
+  'GET /v1/wallets/:walletId/transactions sort':
+    'Sort field: createdAt (default), amount, amountUSD, type or status; `order` (ASC or DESC, default DESC) is its direction. Amounts compare as numbers, missing values come last, ties fall back to createdAt, then id.',
+  'GET /v1/wallets/:walletId/transactions order': 'ASC or DESC (default DESC), the direction of `sort`.',
+  'GET /v1/wallets/:walletId/addresses/:addressId/transactions order':
+    'ASC or DESC (default DESC): date order; this list does not take `sort`.',
 };
 
 let cached: Record<string, unknown> | undefined;
@@ -157,12 +167,16 @@ function build(): Record<string, unknown> {
       required: true,
       schema: { type: 'string' },
     }));
-    const queryParams = (QUERY[key] ?? []).map((name) => ({
-      name,
-      in: 'query',
-      required: false,
-      schema: { type: 'string' },
-    }));
+    const queryParams = (QUERY[key] ?? []).map((name) => {
+      const description = QUERY_DESCRIPTIONS[`${key} ${name}`];
+      return {
+        name,
+        in: 'query',
+        required: false,
+        schema: { type: 'string' },
+        ...(description ? { description } : {}),
+      };
+    });
     const response = RESPONSES[key];
     const dataSchema = response
       ? jsonSchema(response.paged ? z.array(response.data) : response.data, 'output')

@@ -10,7 +10,9 @@ import {
   type TransactionFilterType,
 } from '@/lib/custody/schemas';
 import {
+  clampPage,
   type TransactionFilterState,
+  type TransactionSortField,
   UPSTREAM_MAX_PAGE_SIZE,
   upstreamPagesFor,
 } from '@/lib/validation/transactions';
@@ -34,6 +36,11 @@ export interface TransactionPage {
    * transactions are missing.
    */
   scope?: 'wallet' | 'child-addresses';
+  /**
+   * Set when the service could not sort or filter the list itself and the console stopped reading at this
+   * many rows: the page is ordered and counted among those rows only.
+   */
+  scanLimit?: number;
 }
 
 /**
@@ -76,7 +83,10 @@ export async function withTransactionSource<T>(
 
 type UpstreamFilters = Omit<TransactionFilterState, 'page' | 'limit'>;
 
-/** One upstream page: #3 when the view is scoped to an address, the wallet-wide extension otherwise. */
+/**
+ * One upstream page: #3 when the view is scoped to an address and sorted by date (all #3 can do), the
+ * wallet-wide extension otherwise (it takes `addressId` and `sort`).
+ */
 function fetchUpstream(
   client: CustodyClient,
   walletId: string,
@@ -96,9 +106,72 @@ function fetchUpstream(
     page,
     limit,
   };
-  if (filters.addressId)
+  if (filters.addressId && filters.sort === 'createdAt')
     return client.addresses.listTransactions({ ...common, addressId: filters.addressId });
-  return client.wallets.listTransactions({ ...common, reference: filters.reference });
+  return client.wallets.listTransactions({
+    ...common,
+    reference: filters.reference,
+    addressId: filters.addressId,
+    // Sent only when asked for, so a date-ordered read is the same call as a service without `sort` knows.
+    sort: filters.sort === 'createdAt' ? undefined : filters.sort,
+  });
+}
+
+/**
+ * Whether the console must order the rows itself: the source is #3 (no `sort` in the spec) and the view is
+ * sorted by something other than date.
+ */
+function sortsLocally(filters: UpstreamFilters, source: TransactionSource): boolean {
+  return source.kind === 'addresses' && filters.sort !== 'createdAt';
+}
+
+/** An amount as a number; null for a missing or malformed one (it sorts last in both directions). */
+function decimalOf(value: string | null | undefined): number | null {
+  if (value === null || value === undefined || !/^-?\d+(\.\d+)?$/.test(value.trim())) return null;
+  return Number(value);
+}
+
+/**
+ * The order of the wallet-wide list's `sort` (lib/sandbox/operations.ts), for rows the console sorts itself:
+ * amounts as numbers, missing values last whatever the direction, ties by date, then id, in the same
+ * direction.
+ */
+export function compareTransactions(
+  sort: TransactionSortField,
+  order: 'ASC' | 'DESC',
+): (a: Transaction, b: Transaction) => number {
+  const sign = order === 'ASC' ? 1 : -1;
+  const byDate = (a: Transaction, b: Transaction) => {
+    const d = createdAtOf(a) - createdAtOf(b);
+    if (d !== 0) return sign * d;
+    return sign * (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  };
+  const key = (tx: Transaction): number | string | null => {
+    switch (sort) {
+      case 'amount':
+        return decimalOf(tx.amount);
+      case 'amountUSD':
+        return decimalOf(tx.amountUSD);
+      case 'type':
+        return tx.type ?? null;
+      case 'status':
+        return tx.status ?? null;
+      case 'createdAt':
+        return null;
+    }
+  };
+  if (sort === 'createdAt') return byDate;
+  return (a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka === null || kb === null) {
+      if (ka !== kb) return ka === null ? 1 : -1;
+      return byDate(a, b);
+    }
+    if (ka < kb) return -sign;
+    if (ka > kb) return sign;
+    return byDate(a, b);
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -106,7 +179,10 @@ function fetchUpstream(
 
 /** Child addresses read at once. */
 const PER_ADDRESS_CONCURRENCY = 4;
-/** With filters #3 cannot apply upstream, at most this many rows are scanned to count and page. */
+/**
+ * With filters #3 cannot apply upstream, or a sort it cannot do, at most this many rows are read (merged by
+ * date, newest first when sorting) to count, sort and page: the bound of what the console can do alone.
+ */
 export const MAX_LOCAL_FILTER_SCAN = 5_000;
 
 /** #3 takes only DEPOSIT, WITHDRAW and SALVAGE as `type` and has no `reference`: those filter here. */
@@ -213,70 +289,119 @@ async function openAddressMerge(
   };
 }
 
-/** One console page merged from the child addresses' lists. */
+/** One console page merged from the child addresses' lists (or one address's #3, sorted here). */
 async function listAddressesPage(
   client: CustodyClient,
   walletId: string,
   filters: TransactionFilterState,
   addressIds: readonly string[],
 ): Promise<TransactionPage> {
-  const start = (filters.page - 1) * filters.limit;
-  const end = start + filters.limit;
   const local = localFilterOf(filters);
-  const merge = await openAddressMerge(
-    client,
-    walletId,
-    filters,
-    addressIds,
-    Math.min(UPSTREAM_MAX_PAGE_SIZE, local ? UPSTREAM_MAX_PAGE_SIZE : end),
-  );
-  const data: Transaction[] = [];
-  let matched = 0;
-  let scanned = 0;
-  // Without local filters the upstream totals are exact and reading stops at the page's end; with them,
-  // rows are counted as they are scanned (up to MAX_LOCAL_FILTER_SCAN).
-  while (local ? scanned < MAX_LOCAL_FILTER_SCAN : matched < end) {
-    const tx = await merge.next();
-    if (!tx) break;
-    scanned += 1;
-    if (local && !local(tx)) continue;
-    if (matched >= start && matched < end) data.push(redactTransaction(tx));
-    matched += 1;
-  }
-  const totalItems = local ? matched : merge.totalItems;
-  return {
+  const localSort = filters.sort !== 'createdAt';
+  const page = (n: number, data: Transaction[], totalItems: number, scanLimit?: number): TransactionPage => ({
     data,
     meta: {
-      currentPage: filters.page,
+      currentPage: n,
       itemCount: data.length,
       itemsPerPage: filters.limit,
       totalItems,
       totalPages: Math.ceil(totalItems / filters.limit),
     },
     scope: 'child-addresses',
-  };
+    ...(scanLimit ? { scanLimit } : {}),
+  });
+
+  if (!local && !localSort) {
+    // The upstream totals are exact: the page is clamped before reading, and reading stops at its end.
+    const merge = await openAddressMerge(
+      client,
+      walletId,
+      filters,
+      addressIds,
+      Math.min(UPSTREAM_MAX_PAGE_SIZE, filters.page * filters.limit),
+    );
+    const current = clampPage(filters.page, merge.totalItems, filters.limit);
+    const start = (current - 1) * filters.limit;
+    const end = start + filters.limit;
+    const data: Transaction[] = [];
+    for (let i = 0; i < end; i += 1) {
+      const tx = await merge.next();
+      if (!tx) break;
+      if (i >= start) data.push(redactTransaction(tx));
+    }
+    return page(current, data, merge.totalItems);
+  }
+
+  // #3 cannot filter or sort this way: read up to MAX_LOCAL_FILTER_SCAN rows (newest first when sorting, so
+  // the bound keeps the most recent ones), then filter, sort and page them here.
+  const merge = await openAddressMerge(
+    client,
+    walletId,
+    localSort ? { ...filters, order: 'DESC' } : filters,
+    addressIds,
+    UPSTREAM_MAX_PAGE_SIZE,
+  );
+  const rows: Transaction[] = [];
+  let scanned = 0;
+  let exhausted = false;
+  while (scanned < MAX_LOCAL_FILTER_SCAN) {
+    const tx = await merge.next();
+    if (!tx) {
+      exhausted = true;
+      break;
+    }
+    scanned += 1;
+    if (!local || local(tx)) rows.push(tx);
+  }
+  if (!exhausted) exhausted = (await merge.next()) === null;
+  if (localSort) rows.sort(compareTransactions(filters.sort, filters.order));
+  const current = clampPage(filters.page, rows.length, filters.limit);
+  const start = (current - 1) * filters.limit;
+  const data = rows.slice(start, start + filters.limit).map((tx) => redactTransaction(tx));
+  return page(current, data, rows.length, exhausted ? undefined : MAX_LOCAL_FILTER_SCAN);
 }
 
-/** One console page (up to 1000 rows: joined from consecutive upstream pages), redacted. */
+/**
+ * One console page (up to 1000 rows: joined from consecutive upstream pages), redacted. A page beyond the
+ * last is answered with the last page (`meta.currentPage` says which).
+ */
 export async function listTransactionPage(
   client: CustodyClient,
   walletId: string,
   filters: TransactionFilterState,
   source: TransactionSource = WALLET_SOURCE,
 ): Promise<TransactionPage> {
-  if (source.kind === 'addresses' && !filters.addressId)
-    return listAddressesPage(client, walletId, filters, source.addressIds);
-  const parts = await Promise.all(
-    upstreamPagesFor(filters.page, filters.limit).map((p) =>
-      fetchUpstream(client, walletId, filters, p.page, p.limit),
-    ),
-  );
+  if (source.kind === 'addresses' && (!filters.addressId || sortsLocally(filters, source)))
+    return listAddressesPage(
+      client,
+      walletId,
+      filters,
+      filters.addressId ? [filters.addressId] : source.addressIds,
+    );
+  const read = (page: number) =>
+    Promise.all(
+      upstreamPagesFor(page, filters.limit).map((p) =>
+        fetchUpstream(client, walletId, filters, p.page, p.limit),
+      ),
+    );
+  let current = filters.page;
+  let parts = await read(current);
+  let totalItems = parts[0]?.meta.totalItems ?? 0;
+  const last = clampPage(current, totalItems, filters.limit);
+  if (last < current && parts.every((p) => p.data.length === 0)) {
+    current = last;
+    // An empty list has no last page to read: page 1 of nothing is already known.
+    if (totalItems > 0) {
+      parts = await read(current);
+      totalItems = parts[0]?.meta.totalItems ?? totalItems;
+    }
+  }
   const data = parts.flatMap((p) => p.data).map((tx) => redactTransaction(tx));
-  const totalItems = parts[0]?.meta.totalItems ?? data.length;
+  if (parts.length === 0) totalItems = data.length;
   return {
     data,
     meta: {
-      currentPage: filters.page,
+      currentPage: current,
       itemCount: data.length,
       itemsPerPage: filters.limit,
       totalItems,
@@ -383,8 +508,14 @@ export async function openTransactionCsvStream(
   onDone: (outcome: { rows: number; error?: unknown }) => void,
   source: TransactionSource = WALLET_SOURCE,
 ): Promise<ReadableStream<Uint8Array>> {
-  if (source.kind === 'addresses' && !filters.addressId)
-    return openAddressesCsvStream(client, walletId, filters, onDone, source.addressIds);
+  if (source.kind === 'addresses' && (!filters.addressId || sortsLocally(filters, source)))
+    return openAddressesCsvStream(
+      client,
+      walletId,
+      filters,
+      onDone,
+      filters.addressId ? [filters.addressId] : source.addressIds,
+    );
   const encoder = new TextEncoder();
   const first = await fetchUpstream(client, walletId, filters, 1, UPSTREAM_MAX_PAGE_SIZE);
   let next: Transaction[] | null = first.data;
@@ -435,7 +566,10 @@ export async function openTransactionCsvStream(
   });
 }
 
-/** The export without the wallet-wide list: every known child address's rows, merged by date. */
+/**
+ * The export without the wallet-wide list: every known child address's rows, merged by date; in another
+ * order, the newest MAX_LOCAL_FILTER_SCAN rows sorted here (the file then ends with a line saying so).
+ */
 async function openAddressesCsvStream(
   client: CustodyClient,
   walletId: string,
@@ -445,18 +579,44 @@ async function openAddressesCsvStream(
 ): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
   const local = localFilterOf(filters);
+  const localSort = filters.sort !== 'createdAt';
   // Opened before the stream exists: a refused first read becomes an error response, not an empty file.
-  const merge = await openAddressMerge(client, walletId, filters, addressIds, UPSTREAM_MAX_PAGE_SIZE);
+  const merge = await openAddressMerge(
+    client,
+    walletId,
+    localSort ? { ...filters, order: 'DESC' } : filters,
+    addressIds,
+    UPSTREAM_MAX_PAGE_SIZE,
+  );
   let rows = 0;
+  let next: () => Promise<Transaction | null> = () => merge.next();
+  let boundNote: string | null = null;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(csvRow(TRANSACTION_CSV_HEADER)));
     },
     async pull(controller) {
       try {
+        if (localSort && boundNote === null) {
+          const sorted: Transaction[] = [];
+          let scanned = 0;
+          for (;;) {
+            const tx = scanned < MAX_LOCAL_FILTER_SCAN ? await merge.next() : null;
+            if (!tx) break;
+            scanned += 1;
+            sorted.push(tx);
+          }
+          const more = scanned >= MAX_LOCAL_FILTER_SCAN && (await merge.next()) !== null;
+          boundNote = more
+            ? `# sorted by ${filters.sort} among the newest ${MAX_LOCAL_FILTER_SCAN} rows: the service cannot sort this list`
+            : '';
+          sorted.sort(compareTransactions(filters.sort, filters.order));
+          let i = 0;
+          next = async () => sorted[i++] ?? null;
+        }
         const chunk: string[] = [];
         while (chunk.length < UPSTREAM_MAX_PAGE_SIZE && rows < MAX_EXPORT_ROWS) {
-          const tx = await merge.next();
+          const tx = await next();
           if (!tx) break;
           if (local && !local(tx)) continue;
           chunk.push(transactionCsvRow(redactTransaction(tx)));
@@ -468,6 +628,7 @@ async function openAddressesCsvStream(
         }
         if (rows >= MAX_EXPORT_ROWS)
           controller.enqueue(encoder.encode(csvRow([`# stopped after ${MAX_EXPORT_ROWS} rows`])));
+        if (boundNote) controller.enqueue(encoder.encode(csvRow([boundNote])));
         controller.close();
         onDone({ rows });
       } catch (error) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clampPage,
   classifyTransactionSearch,
   DEFAULT_TRANSACTION_SEARCH,
   filtersOf,
@@ -7,6 +8,7 @@ import {
   parseTransactionSearch,
   parseTransactionSearchStrict,
   serializeTransactionSearch,
+  transactionSearchSchema,
   upstreamPagesFor,
 } from './transactions';
 
@@ -116,6 +118,58 @@ describe('transaction URL state', () => {
     expect(hasActiveFilters({ ...DEFAULT_TRANSACTION_SEARCH, assets: ['USDC'] })).toBe(true);
     expect(hasActiveFilters({ ...DEFAULT_TRANSACTION_SEARCH, open: TX })).toBe(false);
     expect(filtersOf({ ...DEFAULT_TRANSACTION_SEARCH, open: TX })).not.toHaveProperty('open');
+  });
+});
+
+describe('transaction sort in the URL', () => {
+  it('defaults to date, newest first, and leaves both out of the URL', () => {
+    expect(DEFAULT_TRANSACTION_SEARCH).toMatchObject({ sort: 'createdAt', order: 'DESC' });
+    expect(serializeTransactionSearch({ sort: 'createdAt', order: 'DESC' })).toBe('');
+  });
+
+  it('reads and writes a sort by any sortable column', () => {
+    const state = parseTransactionSearch(new URLSearchParams('sort=amount&order=DESC&page=2'));
+    expect(state).toMatchObject({ sort: 'amount', order: 'DESC', page: 2 });
+    expect(serializeTransactionSearch(state)).toBe('sort=amount&page=2');
+    expect(serializeTransactionSearch({ sort: 'status', order: 'ASC' })).toBe('sort=status&order=ASC');
+    expect(parseTransactionSearch(new URLSearchParams('sort=amountUSD&order=ASC'))).toMatchObject({
+      sort: 'amountUSD',
+      order: 'ASC',
+    });
+  });
+
+  it('falls back to the date on an unknown or unsortable column', () => {
+    expect(parseTransactionSearch({ sort: 'reference' }).sort).toBe('createdAt');
+    expect(parseTransactionSearch({ sort: 'AMOUNT' }).sort).toBe('createdAt');
+    expect(parseTransactionSearch({ order: 'desc' }).order).toBe('DESC');
+  });
+
+  it('is refused strictly by the route handlers, naming the field', () => {
+    const bad = parseTransactionSearchStrict(new URLSearchParams('sort=reference'));
+    expect(bad).toEqual({ ok: false, error: expect.stringContaining('sort: must be one of createdAt') });
+    const parsed = transactionSearchSchema.safeParse({ sort: 'nope', page: '0', status: 'SUCCESS' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.path.join('.')).sort()).toEqual(['page', 'sort']);
+    const good = transactionSearchSchema.safeParse({ sort: 'amount', order: 'ASC', status: '' });
+    expect(good.data).toEqual({ ...DEFAULT_TRANSACTION_SEARCH, sort: 'amount', order: 'ASC' });
+  });
+});
+
+describe('clampPage', () => {
+  it('keeps a page that has rows', () => {
+    expect(clampPage(1, 130, 50)).toBe(1);
+    expect(clampPage(3, 130, 50)).toBe(3);
+  });
+
+  it('turns a page past the end into the last page', () => {
+    expect(clampPage(999, 130, 50)).toBe(3);
+    expect(clampPage(4, 150, 50)).toBe(3);
+    expect(clampPage(2, 1, 1000)).toBe(1);
+  });
+
+  it('is page 1 when there are no rows', () => {
+    expect(clampPage(999, 0, 50)).toBe(1);
+    expect(clampPage(0, 10, 50)).toBe(1);
   });
 });
 

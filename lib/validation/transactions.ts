@@ -1,76 +1,168 @@
-// URL state of the transactions view (filters, paging, open drawer), defined once: the server page, the
-// client table, the JSON and CSV route handlers and the command palette all read and write it through here.
+// URL state of the transactions view (filters, sort, paging, open drawer), defined once as nuqs parsers: the
+// server page (loader), the client table (`useQueryStates`), the JSON and CSV route handlers and the command
+// palette all read and write it through here.
+import {
+  createLoader,
+  createParser,
+  createSerializer,
+  type inferParserType,
+  parseAsStringLiteral,
+} from 'nuqs/server';
 import { z } from 'zod';
 import {
   SORT_ORDERS,
+  type SortOrder,
   TRANSACTION_FILTER_TYPES,
+  TRANSACTION_SORT_FIELDS,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
+  type TransactionSortField,
 } from '@/lib/custody/schemas';
+
+export { TRANSACTION_SORT_FIELDS, type TransactionSortField };
 
 /** Rows per page the view offers; above 500 the console joins several upstream pages. */
 export const TRANSACTION_PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000] as const;
 export const DEFAULT_TRANSACTION_PAGE_SIZE = 50;
 /** Largest `limit` sent upstream in one call (the sandbox caps at 500; the spec leaves the maximum open). */
 export const UPSTREAM_MAX_PAGE_SIZE = 500;
+export const MAX_TRANSACTION_PAGE = 1_000_000;
+
+/** Direction a column starts in when it becomes the sort: dates and amounts largest first, words A to Z. */
+export const FIRST_SORT_ORDER: Record<TransactionSortField, SortOrder> = {
+  createdAt: 'DESC',
+  amount: 'DESC',
+  amountUSD: 'DESC',
+  type: 'ASC',
+  status: 'ASC',
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX_HASH = /^(0x)?[0-9a-fA-F]{64}$/;
+const SYMBOL = /^[A-Z0-9.]{1,16}$/;
 
-// An absent parameter and `?status=` mean the same: no filter.
-const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+const parseAsUuid = createParser({
+  parse: (value: string) => (UUID.test(value) ? value : null),
+  serialize: (value: string) => value,
+});
 
-const uuid = z.string().regex(UUID, 'must be a UUID');
-const symbols = z
-  .string()
-  .transform((raw) =>
-    raw
+const parseAsHash = createParser({
+  parse: (value: string) => (/^[0-9A-Za-z]{16,128}$/.test(value) ? value : null),
+  serialize: (value: string) => value,
+});
+
+const parseAsReference = createParser({
+  parse: (value: string) => {
+    const text = value.trim();
+    return text.length >= 1 && text.length <= 200 ? text : null;
+  },
+  serialize: (value: string) => value,
+});
+
+/** Comma-separated asset symbols, upper-cased; one bad symbol (or more than 20) voids the filter. */
+const parseAsSymbols = createParser({
+  parse: (value: string) => {
+    const list = value
       .split(',')
       .map((s) => s.trim().toUpperCase())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().regex(/^[A-Z0-9.]{1,16}$/, 'must be asset symbols')).max(20));
+      .filter(Boolean);
+    return list.length <= 20 && list.every((s) => SYMBOL.test(s)) ? list : null;
+  },
+  serialize: (value: readonly string[]) => value.join(','),
+  eq: (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((s, i) => s === b[i]),
+});
 
-/**
- * Each field of the URL. Strict: the route handlers answer 422 on a bad value. The page uses the same
- * shape leniently (`parseTransactionSearch`): a bad value falls back to its default, so an edited or
- * stale link still opens.
- */
-export const transactionSearchShape = {
-  status: optional(z.enum(TRANSACTION_STATUSES)),
-  type: optional(z.enum(TRANSACTION_TYPES)),
-  assets: z.preprocess(blankToUndefined, symbols.optional()).transform((v) => v ?? []),
-  order: z.preprocess(blankToUndefined, z.enum(SORT_ORDERS).default('DESC')),
-  id: optional(uuid),
-  hash: optional(z.string().regex(/^[0-9A-Za-z]{16,128}$/, 'must be a transaction hash')),
-  reference: optional(z.string().trim().min(1).max(200)),
-  addressId: optional(uuid),
-  page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1)),
-  limit: z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number()
-      .int()
-      .refine((n) => (TRANSACTION_PAGE_SIZES as readonly number[]).includes(n), {
-        message: `must be one of ${TRANSACTION_PAGE_SIZES.join(', ')}`,
-      })
-      .default(DEFAULT_TRANSACTION_PAGE_SIZE),
-  ),
-  /** The transaction whose drawer is open. */
-  open: optional(uuid),
+const wholeNumber = (value: string, min: number, max: number): number | null => {
+  if (!/^\d{1,7}$/.test(value)) return null;
+  const n = Number(value);
+  return n >= min && n <= max ? n : null;
 };
 
-const transactionSearchObject = z.object(transactionSearchShape);
-export type TransactionSearch = z.output<typeof transactionSearchObject>;
-/** Strict schema of the query (route handlers: `withPermission('read', handler, transactionSearchSchema)`). */
-export const transactionSearchSchema = transactionSearchObject.transform((s) => normalizeScope(s));
-/** What the server filters on: everything but the open drawer. Also the variable part of the query key. */
+const parseAsPage = createParser({
+  parse: (value: string) => wholeNumber(value, 1, MAX_TRANSACTION_PAGE),
+  serialize: (value: number) => String(value),
+});
+
+const parseAsPageSize = createParser({
+  parse: (value: string) => {
+    const n = wholeNumber(value, 1, 1000);
+    return n !== null && (TRANSACTION_PAGE_SIZES as readonly number[]).includes(n) ? n : null;
+  },
+  serialize: (value: number) => String(value),
+});
+
+/**
+ * Each field of the URL. A bad value falls back to its default (an edited or stale link still opens); the
+ * route handlers are strict instead (`transactionSearchSchema`, 422 naming each bad field).
+ */
+export const transactionSearchParsers = {
+  status: parseAsStringLiteral(TRANSACTION_STATUSES),
+  type: parseAsStringLiteral(TRANSACTION_TYPES),
+  assets: parseAsSymbols.withDefault([]),
+  /** The column the whole result is sorted by (on the server, or merged in the console: see lib/server). */
+  sort: parseAsStringLiteral(TRANSACTION_SORT_FIELDS).withDefault('createdAt'),
+  order: parseAsStringLiteral(SORT_ORDERS).withDefault('DESC'),
+  id: parseAsUuid,
+  hash: parseAsHash,
+  reference: parseAsReference,
+  addressId: parseAsUuid,
+  page: parseAsPage.withDefault(1),
+  limit: parseAsPageSize.withDefault(DEFAULT_TRANSACTION_PAGE_SIZE),
+  /** The transaction whose drawer is open. */
+  open: parseAsUuid,
+};
+
+/** What each field accepts, for the strict check's messages. */
+const FIELD_RULES: Record<keyof typeof transactionSearchParsers, string> = {
+  status: `must be one of ${TRANSACTION_STATUSES.join(', ')}`,
+  type: `must be one of ${TRANSACTION_TYPES.join(', ')}`,
+  assets: 'must be up to 20 comma-separated asset symbols',
+  sort: `must be one of ${TRANSACTION_SORT_FIELDS.join(', ')}`,
+  order: `must be one of ${SORT_ORDERS.join(', ')}`,
+  id: 'must be a UUID',
+  hash: 'must be a transaction hash',
+  reference: 'must be 1 to 200 characters',
+  addressId: 'must be a UUID',
+  page: `must be a whole number from 1 to ${MAX_TRANSACTION_PAGE}`,
+  limit: `must be one of ${TRANSACTION_PAGE_SIZES.join(', ')}`,
+  open: 'must be a UUID',
+};
+
+type Loaded = inferParserType<typeof transactionSearchParsers>;
+/** The view's state; an absent filter is `undefined` (nuqs's `null` stays at the URL boundary). */
+export type TransactionSearch = {
+  [K in keyof Loaded]: null extends Loaded[K] ? Exclude<Loaded[K], null> | undefined : Loaded[K];
+};
+/** What the server filters and sorts on: everything but the open drawer. Also the variable part of the query key. */
 export type TransactionFilterState = Omit<TransactionSearch, 'open'>;
 
-export const DEFAULT_TRANSACTION_SEARCH: TransactionSearch = transactionSearchObject.parse({});
+const loadTransactionSearch = createLoader(transactionSearchParsers);
+const serializeSearch = createSerializer(transactionSearchParsers);
+
+/** nuqs's values with `null` (absent) as `undefined`, and the per-address scope applied. */
+export function transactionSearchOf(values: Loaded): TransactionSearch {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) out[key] = value ?? undefined;
+  return normalizeScope(out as TransactionSearch);
+}
+
+/** The other way: a patch for nuqs, where `undefined` (no filter) is written as `null` (remove). */
+export function toUrlValues(
+  patch: Partial<TransactionSearch>,
+): Partial<{ [K in keyof Loaded]: Loaded[K] | null }> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch)) out[key] = value ?? null;
+  return out as Partial<{ [K in keyof Loaded]: Loaded[K] | null }>;
+}
+
+export const DEFAULT_TRANSACTION_SEARCH: TransactionSearch = transactionSearchOf(loadTransactionSearch(''));
 
 type SearchInput = URLSearchParams | Record<string, string | string[] | undefined>;
+
+/** Lenient read of the URL (the server page's loader): every bad value falls back to its default. */
+export function parseTransactionSearch(input: SearchInput): TransactionSearch {
+  return transactionSearchOf(loadTransactionSearch(input));
+}
 
 function firstValue(input: SearchInput, key: string): string | undefined {
   if (input instanceof URLSearchParams) return input.get(key) ?? undefined;
@@ -78,31 +170,37 @@ function firstValue(input: SearchInput, key: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Lenient read of the URL: every bad or unknown value falls back to its default, field by field. */
-export function parseTransactionSearch(input: SearchInput): TransactionSearch {
-  const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(transactionSearchShape)) {
-    const parsed = schema.safeParse(firstValue(input, key));
-    out[key] = parsed.success ? parsed.data : DEFAULT_TRANSACTION_SEARCH[key as keyof TransactionSearch];
+/** The fields whose value the parsers refuse (an empty value counts as absent, not as bad). */
+function badFields(input: SearchInput): string[] {
+  const errors: string[] = [];
+  for (const [key, parser] of Object.entries(transactionSearchParsers)) {
+    const value = firstValue(input, key);
+    if (value === undefined || value === '') continue;
+    if (parser.parse(value) === null)
+      errors.push(`${key}: ${FIELD_RULES[key as keyof typeof transactionSearchParsers]}`);
   }
-  return normalizeScope(out as TransactionSearch);
+  return errors;
 }
 
 /** Strict read for route handlers; the error lists each bad field. */
 export function parseTransactionSearchStrict(
   input: SearchInput,
 ): { ok: true; data: TransactionSearch } | { ok: false; error: string } {
-  const raw: Record<string, string | undefined> = {};
-  for (const key of Object.keys(transactionSearchShape)) raw[key] = firstValue(input, key);
-  const parsed = transactionSearchSchema.safeParse(raw);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-    };
-  }
-  return { ok: true, data: parsed.data };
+  const errors = badFields(input);
+  if (errors.length > 0) return { ok: false, error: errors.join('; ') };
+  return { ok: true, data: parseTransactionSearch(input) };
 }
+
+/** Strict schema of the query (route handlers: `withPermission('read', handler, transactionSearchSchema)`). */
+export const transactionSearchSchema = z
+  .record(z.string(), z.string())
+  .transform((raw, ctx): TransactionSearch => {
+    for (const error of badFields(raw)) {
+      const [path = '', message = ''] = error.split(': ');
+      ctx.addIssue({ code: 'custom', path: [path], message });
+    }
+    return parseTransactionSearch(raw);
+  });
 
 // #3 (per address) filters by DEPOSIT, WITHDRAW and SALVAGE only and has no `reference`; rather than send
 // a filter the endpoint refuses, drop it.
@@ -113,22 +211,9 @@ function normalizeScope(search: TransactionSearch): TransactionSearch {
   return { ...search, type: typeAllowed ? search.type : undefined, reference: undefined };
 }
 
-/** Query string of a state, without defaults, in a stable key order (shareable, short). */
+/** Query string of a state, without defaults (shareable, short), in the parsers' key order. */
 export function serializeTransactionSearch(search: Partial<TransactionSearch>): string {
-  const params = new URLSearchParams();
-  const full = { ...DEFAULT_TRANSACTION_SEARCH, ...search };
-  for (const key of Object.keys(transactionSearchShape) as (keyof TransactionSearch)[]) {
-    const value = full[key];
-    const fallback = DEFAULT_TRANSACTION_SEARCH[key];
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
-      if (value.length > 0) params.set(key, value.join(','));
-      continue;
-    }
-    if (value === fallback) continue;
-    params.set(key, String(value));
-  }
-  return params.toString();
+  return serializeSearch(toUrlValues(search)).replace(/^\?/, '');
 }
 
 export function filtersOf(search: TransactionSearch): TransactionFilterState {
@@ -136,7 +221,7 @@ export function filtersOf(search: TransactionSearch): TransactionFilterState {
   return filters;
 }
 
-/** True when anything narrows the list (the empty state then offers to reset). */
+/** True when anything narrows the list (the empty state then offers to reset). Sorting narrows nothing. */
 export function hasActiveFilters(search: TransactionSearch): boolean {
   return Boolean(
     search.status ||
@@ -147,6 +232,12 @@ export function hasActiveFilters(search: TransactionSearch): boolean {
       search.reference ||
       search.addressId,
   );
+}
+
+/** The last page that has rows (1 when there are none): a page beyond it shows this one instead. */
+export function clampPage(page: number, totalItems: number, limit: number): number {
+  const last = Math.max(1, Math.ceil(totalItems / limit));
+  return Math.min(Math.max(1, page), last);
 }
 
 export type SearchTarget =

@@ -33,7 +33,8 @@ export default async function WalletTransactionsPage({ params, searchParams }: P
     capabilitiesOf(walletId),
   ]);
   if (!wallet || !client) notFound();
-  // Parsed once here; the client table reads the same URL through the same parsers.
+  // Parsed once here with the nuqs loader; the client table reads the same URL through the same parsers
+  // (`transactionSearchParsers`). Filters, sort and page all run on the server over the whole result.
   const filters = filtersOf(parseTransactionSearch(await searchParams));
   return (
     <section aria-labelledby="transactions-heading" className="grid gap-4">
@@ -47,8 +48,8 @@ export default async function WalletTransactionsPage({ params, searchParams }: P
         {capabilities.walletTransactions ? null : (
           <p className="mt-2 rounded-md border px-3 py-2 text-sm text-muted-foreground">
             This custody service cannot list a wallet&apos;s transactions, so this page shows the transactions
-            of the child addresses the console knows, merged by date. Master-wallet transactions need the
-            service&apos;s wallet-wide transaction list.
+            of the child addresses the console knows, merged by date (sorted by the console for other
+            columns). Master-wallet transactions need the service&apos;s wallet-wide transaction list.
           </p>
         )}
       </div>
