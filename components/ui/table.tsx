@@ -4,6 +4,7 @@ import { cn } from '@/lib/utils';
 export function Table({ className, ...props }: React.ComponentProps<'table'>) {
   return (
     // Focusable, so a keyboard can scroll a table wider than the screen (axe: scrollable-region-focusable).
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
     <div className="relative w-full overflow-auto" tabIndex={0}>
       <table className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
