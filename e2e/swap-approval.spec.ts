@@ -27,7 +27,7 @@ test('finance requests a swap, finance2 approves, the swap settles with its rate
   await expect(async () => {
     await finance.getByLabel('From child address').selectOption(float.id);
     await finance.getByLabel('From asset').selectOption(usdc.id);
-    await expect(finance.getByText(/^Balance: .* USDC$/)).toBeVisible({ timeout: 3_000 });
+    await expect(finance.getByText(/^Balance: .* USDC( \(≈ \$[\d,.]+\))?$/)).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
 
   // Bad input is refused at the field as it is typed, and the review waits until it is fixed.

@@ -115,11 +115,15 @@ export function DataTable<TData extends RowData>({
       // A scrolling region must be reachable by keyboard (axe: scrollable-region-focusable).
       tabIndex={virtual && !onRowActivate ? 0 : undefined}
     >
+      {/* A refresh shows as a thin bar, not as dimmed rows: dimming would put the text below contrast. */}
+      {isFetching ? (
+        <div aria-hidden className="absolute inset-x-0 top-0 z-20 h-0.5 animate-pulse bg-primary" />
+      ) : null}
       <table
         aria-label={label}
         aria-busy={isFetching || undefined}
         aria-rowcount={virtual ? rows.length + 1 : undefined}
-        className={cn('w-full caption-bottom text-sm transition-opacity', isFetching && 'opacity-70')}
+        className="w-full caption-bottom text-sm"
       >
         <thead className={cn('[&_tr]:border-b', virtual && 'sticky top-0 z-10 bg-background')}>
           {table.getHeaderGroups().map((group) => (

@@ -74,7 +74,12 @@ export function AddressBalances({ walletId, addressId, initial, initialError = n
             <tr key={b.walletAssetId} className="border-b last:border-0">
               <th scope="row" className="py-2 text-left font-medium">
                 {b.symbol}
-                {b.name ? <span className="ml-2 font-normal text-muted-foreground">{b.name}</span> : null}
+                {b.name ? (
+                  <>
+                    {' '}
+                    <span className="ml-1 font-normal text-muted-foreground">{b.name}</span>
+                  </>
+                ) : null}
               </th>
               <td className="py-2 text-right tabular-nums">{formatAmount(b.balance, b.decimals)}</td>
               <td className="py-2 text-right tabular-nums">{b.usd === null ? '—' : formatUsd(b.usd)}</td>
