@@ -46,9 +46,13 @@ test('support filters the log to failed deliveries, resends one and sees a new s
 
   await page.getByLabel('Delivery status').selectOption('success');
   await expect(page).toHaveURL(/status=success/);
-  await expect(
-    deliveries(page).filter({ hasText: short }).filter({ hasText: 'Delivered' }).first(),
-  ).toBeVisible();
+  // The service logs the new delivery once it has been made: read the log again until it shows.
+  await expect(async () => {
+    await page.reload();
+    await expect(
+      deliveries(page).filter({ hasText: short }).filter({ hasText: 'Delivered' }).first(),
+    ).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await expectAccessible(page);
   await context.close();
 });
