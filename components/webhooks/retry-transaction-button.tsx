@@ -34,6 +34,8 @@ export function RetryTransactionButton({
   onRetried,
 }: RetryTransactionButtonProps) {
   const [open, setOpen] = useState(false);
+  // Shown inside the dialog: a toast would sit behind its overlay.
+  const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -41,6 +43,7 @@ export function RetryTransactionButton({
 
   const confirm = () =>
     startTransition(async () => {
+      setError(null);
       const result = await retryTransactionAction({ walletId, transactionId: transaction.id });
       if (result.ok) {
         toast.success('Retry requested', {
@@ -51,7 +54,7 @@ export function RetryTransactionButton({
         void queryClient.invalidateQueries({ queryKey: ['approvals'] });
         onRetried?.();
       } else {
-        toast.error('Retry refused', { description: result.error });
+        setError(result.error);
       }
     });
 
@@ -72,6 +75,11 @@ export function RetryTransactionButton({
             again, so another person approves it first; then the custody service submits it once more.
           </DialogDescription>
         </DialogHeader>
+        {error ? (
+          <p role="alert" className="text-sm text-destructive">
+            Retry refused: {error}
+          </p>
+        ) : null}
         <DialogFooter>
           <DialogClose asChild>
             <Button variant="outline" disabled={pending}>

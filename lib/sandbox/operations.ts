@@ -14,6 +14,7 @@ import {
   isHex,
   keccak256,
   parseSignature,
+  parseUnits,
   zeroAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -36,6 +37,7 @@ import {
   type Holder,
   type Plan,
   type SandboxCore,
+  type TransactionRow,
 } from './core';
 import {
   sandboxAddresses,
@@ -439,12 +441,13 @@ export class Operations {
 
   async retry({ wallet, body }: Call<{ id: string }>): Promise<Result> {
     const row = await this.transaction(wallet, body.id);
-    const plan = row.plan as Plan | null;
     if (row.status !== 'FAILED') throw invalid('Only failed transactions can be retried');
+    const plan = (row.plan as Plan | null) ?? this.historyTransferPlan(row);
     if (!plan || plan.kind === 'stuck' || plan.kind === 'deposit') {
       throw invalid(`A ${row.type} transaction from the history cannot be retried in the sandbox`);
     }
     const next = await this.core.updateTransaction(this.db, row, {
+      plan,
       status: 'PENDING',
       hash: null,
       blockNumber: null,
@@ -452,6 +455,25 @@ export class Operations {
       body: { ...(row.body as TransactionBody), reason: null, confirmed: false, blockHash: null },
     });
     return { data: this.core.serialize(next), message: 'Transaction retried' };
+  }
+
+  /**
+   * A failed withdrawal of the seeded history carries no plan; one is rebuilt from its fields so it can be
+   * retried (#1) like any other: the same sender, recipient, asset and amount.
+   */
+  private historyTransferPlan(row: TransactionRow): Plan | null {
+    if (row.type !== 'WITHDRAW' || !row.assetId || !row.amount || !row.senderAddress || !row.recipientAddress)
+      return null;
+    const asset = this.catalog.assets.get(row.assetId);
+    if (!asset) return null;
+    return {
+      kind: 'transfer',
+      from: row.senderAddress,
+      to: row.recipientAddress,
+      assetId: asset.id,
+      amount: parseUnits(row.amount, asset.decimals).toString(),
+      gasUsed: (asset.address === zeroAddress ? GAS.nativeTransfer : GAS.tokenTransfer).toString(),
+    };
   }
 
   async resendWebhook({ wallet, body }: Call<{ id: string }>): Promise<Result> {
