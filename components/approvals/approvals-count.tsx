@@ -11,7 +11,8 @@ export function ApprovalsCount({ initial }: { initial: number }) {
       return ((await res.json()) as { count: number }).count;
     },
     initialData: initial,
-    refetchInterval: 15_000,
+    // Live events refresh it sooner; another person's decision shows within seconds.
+    refetchInterval: 5_000,
   });
   if (!data) return null;
   return (

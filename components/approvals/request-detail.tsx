@@ -316,7 +316,7 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
           requiredApprovals={data.requiredApprovals}
         />
       ) : isContractReview(data.review) ? (
-        <ContractPanels review={data.review} result={data.result} />
+        <ContractPanels review={data.review} result={data.result} items={data.items} />
       ) : isOwnKind(data.review) ? (
         <OperationPanels
           review={data.review}

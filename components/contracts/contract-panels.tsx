@@ -115,7 +115,14 @@ export function ContractReviewPanel({ review }: { review: ContractReview }) {
   );
 }
 
-export function ContractResultPanel({ result }: { result: ContractResult }) {
+/** The submission's result; each call's status is the item's current one (it settles after the answer). */
+export function ContractResultPanel({
+  result,
+  items = [],
+}: {
+  result: ContractResult;
+  items?: Array<{ index: number; status: string | null }>;
+}) {
   return (
     <section aria-labelledby="contract-result-heading" className="grid gap-3 rounded-lg border p-4">
       <h2 id="contract-result-heading" className="text-lg font-semibold">
@@ -126,7 +133,10 @@ export function ContractResultPanel({ result }: { result: ContractResult }) {
         {result.success.map((s) => (
           <li key={s.index} className="grid gap-1 rounded-md border p-3 text-sm">
             <span className="font-medium">
-              Call {s.index + 1}: {s.method} {s.status ? `· ${s.status}` : ''}
+              Call {s.index + 1}: {s.method} {(() => {
+                const status = items.find((i) => i.index === s.index)?.status ?? s.status;
+                return status ? `· ${status}` : '';
+              })()}
             </span>
             {s.decoded ? (
               <dl className="grid gap-x-4 gap-y-1 font-mono text-xs sm:grid-cols-2">
@@ -177,11 +187,19 @@ export function ContractResultPanel({ result }: { result: ContractResult }) {
   );
 }
 
-export function ContractPanels({ review, result }: { review: ContractReview; result: unknown }) {
+export function ContractPanels({
+  review,
+  result,
+  items,
+}: {
+  review: ContractReview;
+  result: unknown;
+  items?: Array<{ index: number; status: string | null }>;
+}) {
   return (
     <>
       <ContractReviewPanel review={review} />
-      {isContractResult(result) ? <ContractResultPanel result={result} /> : null}
+      {isContractResult(result) ? <ContractResultPanel result={result} items={items} /> : null}
     </>
   );
 }
