@@ -21,6 +21,9 @@ test('on a phone every page has a menu, fits the screen and hydrates cleanly', a
   const pages = [
     { path: `/wallets/${treasury.id}`, heading: /Treasury/ },
     { path: `/wallets/${treasury.id}/transactions`, heading: /Treasury/ },
+    { path: `/wallets/${treasury.id}/webhooks`, heading: /Treasury/ },
+    { path: `/wallets/${treasury.id}/withdraw`, heading: /Treasury/ },
+    { path: `/wallets/${treasury.id}/addresses`, heading: /Treasury/ },
     { path: '/audit', heading: 'Audit log' },
     { path: '/approvals', heading: 'Approvals' },
   ];

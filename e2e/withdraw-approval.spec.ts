@@ -81,6 +81,14 @@ test('finance requests three withdrawals from a CSV; finance2 approves; it settl
   }
   await expect(timeline.getByText('Transaction hash').first()).toBeVisible();
   await expect(timeline.getByText('Confirmations').first()).toBeVisible();
+  await expect(finance.getByText('Approvals 1 of 1')).toBeVisible();
+  // The list counts the same approvals as the detail, also once the request has settled.
+  await finance.goto('/approvals?scope=mine');
+  const listed = finance.getByRole('row').filter({
+    has: finance.getByRole('link', { name: '3 recipients: 3.75 USDC' }),
+  });
+  await expect(listed.first()).toContainText('1 / 1');
+  await expect(listed.first()).toContainText('Success');
   await financeContext.close();
   await approverContext.close();
 });

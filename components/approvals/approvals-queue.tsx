@@ -4,18 +4,18 @@ import Link from 'next/link';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { RelativeTime, useNow } from '@/components/ui/relative-time';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { approvalsUrl, type ApprovalScope as Scope } from '@/lib/approvals/search-params';
 import { formatRelative, formatUsd } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { StatusBadge } from './status-badge';
 import type { RequestSummaryDto } from './types';
 
-const SCOPES = [
+const SCOPES: ReadonlyArray<{ id: Scope; label: string }> = [
   { id: 'needs-me', label: 'Needs your approval' },
   { id: 'open', label: 'In progress' },
   { id: 'mine', label: 'My requests' },
   { id: 'all', label: 'All' },
-] as const;
-type Scope = (typeof SCOPES)[number]['id'];
+];
 
 const EMPTY: Record<Scope, string> = {
   'needs-me': 'Nothing is waiting for your approval.',
@@ -48,7 +48,7 @@ export function ApprovalsQueue({ scope, initial }: { scope: Scope; initial: Requ
         {SCOPES.map((s) => (
           <Link
             key={s.id}
-            href={`/approvals?scope=${s.id}`}
+            href={approvalsUrl('/approvals', { scope: s.id })}
             aria-current={s.id === scope ? 'page' : undefined}
             className={cn(
               '-mb-px border-b-2 border-transparent px-3 py-2 text-sm hover:text-foreground',

@@ -39,7 +39,8 @@ export function RetryTransactionButton({
   const [pending, startTransition] = useTransition();
   const queryClient = useQueryClient();
   const router = useRouter();
-  if (transaction.status !== 'FAILED') return null;
+  // The service retries failed outgoing transactions; a deposit is the sender's to send again.
+  if (transaction.status !== 'FAILED' || transaction.type === 'DEPOSIT') return null;
 
   const confirm = () =>
     startTransition(async () => {

@@ -2,14 +2,12 @@ import type { Metadata } from 'next';
 import { ApprovalsQueue } from '@/components/approvals/approvals-queue';
 import { NotificationsList } from '@/components/approvals/notifications-list';
 import { PageHeader } from '@/components/shell/page-header';
+import { loadApprovalsSearchParams } from '@/lib/approvals/search-params';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { toSummaryDto } from '@/lib/server/approvals/dto';
 import { requirePage } from '@/lib/server/page-guard';
 
 export const metadata: Metadata = { title: 'Approvals' };
-
-const SCOPES = ['needs-me', 'open', 'mine', 'all'] as const;
-type Scope = (typeof SCOPES)[number];
 
 export default async function ApprovalsPage({
   searchParams,
@@ -17,8 +15,7 @@ export default async function ApprovalsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const actor = await requirePage('withdraw.approve');
-  const raw = (await searchParams).scope;
-  const scope: Scope = SCOPES.includes(raw as Scope) ? (raw as Scope) : 'needs-me';
+  const { scope } = await loadApprovalsSearchParams(searchParams);
   const engine = await getApprovalEngine();
   const [rows, notifications] = await Promise.all([
     engine.list(actor, scope),

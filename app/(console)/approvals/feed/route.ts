@@ -1,10 +1,11 @@
 // The approvals queue as JSON, read by the queue's TanStack Query (key ['approvals', 'list', scope]).
 import { z } from 'zod';
+import { APPROVAL_SCOPES } from '@/lib/approvals/search-params';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { toSummaryDto } from '@/lib/server/approvals/dto';
 import { withPermission } from '@/lib/server/route';
 
-const query = z.object({ scope: z.enum(['needs-me', 'open', 'mine', 'all']).default('needs-me') });
+const query = z.object({ scope: z.enum(APPROVAL_SCOPES).default('needs-me') });
 
 export const GET = withPermission(
   'read',
