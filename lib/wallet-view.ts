@@ -68,6 +68,11 @@ export interface WalletView {
 export interface AddressPage {
   data: Address[];
   meta: PageMeta;
+  /**
+   * 'known': the service lists no addresses (no extension); these are the child addresses the console has
+   * seen in its own requests and in webhooks, each read with #5.
+   */
+  source?: 'service' | 'known';
 }
 
 /** One asset held by a child address, from the service's balances extension. */

@@ -128,52 +128,66 @@ export function AddressList({
             <Skeleton key={i} className="h-10 w-full" />
           ))}
         </div>
+      ) : page.source === 'known' && page.data.length === 0 ? (
+        <p className="rounded-md border p-8 text-center text-sm text-muted-foreground">
+          This custody service does not list a wallet&apos;s addresses, and the console has not seen any of
+          this wallet&apos;s child addresses yet (in its requests or webhooks). Open an address from a
+          transaction.
+        </p>
       ) : page.data.length === 0 ? (
         <div className="rounded-md border p-8 text-center">
           <p className="font-medium">No addresses match.</p>
           <p className="mt-1 text-sm text-muted-foreground">Try another search or type.</p>
         </div>
       ) : (
-        <div className="rounded-md border" aria-busy={navigating || query.isFetching}>
-          <Table aria-labelledby="addresses-heading">
-            <TableHeader>
-              <TableRow>
-                <TableHead scope="col">Name</TableHead>
-                <TableHead scope="col">Address</TableHead>
-                <TableHead scope="col">Type</TableHead>
-                <TableHead scope="col">AML</TableHead>
-                <TableHead scope="col">Auto-sweep</TableHead>
-                <TableHead scope="col">Created</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {page.data.map((a) => (
-                <TableRow key={a.id}>
-                  <TableCell className="font-medium">
-                    <Link
-                      href={`${base}/${encodeURIComponent(a.id)}`}
-                      className="underline-offset-4 hover:underline"
-                    >
-                      {a.name ?? 'Unnamed address'}
-                    </Link>
-                  </TableCell>
-                  <TableCell>
-                    <AddressText value={a.address} blockchain={blockchain} network={network} />
-                  </TableCell>
-                  <TableCell>
-                    <Badge variant="outline">
-                      {a.type === 'INTERNAL' ? 'Internal' : a.type === 'EXTERNAL' ? 'External' : a.type}
-                    </Badge>
-                  </TableCell>
-                  <TableCell>
-                    <AmlBadge aml={a.configurations.aml} />
-                  </TableCell>
-                  <TableCell>{a.configurations.disableAutoSweep ? 'Off' : 'On'}</TableCell>
-                  <TableCell className="whitespace-nowrap">{formatDate(a.createdAt)}</TableCell>
+        <div className="grid gap-2">
+          {page.source === 'known' ? (
+            <p className="text-sm text-muted-foreground">
+              This custody service does not list a wallet&apos;s addresses: these are the child addresses the
+              console has seen in its requests and webhooks.
+            </p>
+          ) : null}
+          <div className="rounded-md border" aria-busy={navigating || query.isFetching}>
+            <Table aria-labelledby="addresses-heading">
+              <TableHeader>
+                <TableRow>
+                  <TableHead scope="col">Name</TableHead>
+                  <TableHead scope="col">Address</TableHead>
+                  <TableHead scope="col">Type</TableHead>
+                  <TableHead scope="col">AML</TableHead>
+                  <TableHead scope="col">Auto-sweep</TableHead>
+                  <TableHead scope="col">Created</TableHead>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHeader>
+              <TableBody>
+                {page.data.map((a) => (
+                  <TableRow key={a.id}>
+                    <TableCell className="font-medium">
+                      <Link
+                        href={`${base}/${encodeURIComponent(a.id)}`}
+                        className="underline-offset-4 hover:underline"
+                      >
+                        {a.name ?? 'Unnamed address'}
+                      </Link>
+                    </TableCell>
+                    <TableCell>
+                      <AddressText value={a.address} blockchain={blockchain} network={network} />
+                    </TableCell>
+                    <TableCell>
+                      <Badge variant="outline">
+                        {a.type === 'INTERNAL' ? 'Internal' : a.type === 'EXTERNAL' ? 'External' : a.type}
+                      </Badge>
+                    </TableCell>
+                    <TableCell>
+                      <AmlBadge aml={a.configurations.aml} />
+                    </TableCell>
+                    <TableCell>{a.configurations.disableAutoSweep ? 'Off' : 'On'}</TableCell>
+                    <TableCell className="whitespace-nowrap">{formatDate(a.createdAt)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
         </div>
       )}
 

@@ -15,7 +15,8 @@ vi.mock('./runtime', () => ({
 
 const { capabilitiesOf, probeCapabilities } = await import('./capabilities');
 const { sharedReadsFor } = await import('./upstream-reads');
-const { loadAddressBalances, loadAddressTransactions } = await import('./wallet-views');
+const { loadAddressBalances, loadAddresses, loadAddressTransactions } = await import('./wallet-views');
+const { webhookEvents } = await import('@/lib/db/schema');
 
 let testDb: TestDatabase;
 let sandbox: Sandbox;
@@ -27,7 +28,11 @@ let mode: 'full' | 'spec' = 'full';
 const serviceFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
   const request = input instanceof Request ? input : new Request(input, init);
   const pathname = new URL(request.url).pathname.replace(/^\/sandbox/, '');
-  if (mode === 'spec' && /^\/v1\/wallets\/[^/]+\/addresses\/[^/]+\/balances$/.test(pathname))
+  if (
+    mode === 'spec' &&
+    (/^\/v1\/wallets\/[^/]+\/addresses\/[^/]+\/balances$/.test(pathname) ||
+      /^\/v1\/wallets\/[^/]+\/addresses$/.test(pathname))
+  )
     return Response.json(
       { statusCode: 404, message: `Cannot GET ${pathname}`, error: 'Not Found' },
       { status: 404 },
@@ -212,5 +217,32 @@ describe('loadAddressBalances', () => {
       status: 404,
       error: 'This wallet is not connected to the console.',
     });
+  });
+});
+
+describe('loadAddresses', () => {
+  it('without the address list shows the child addresses the console has seen, read with #5', async () => {
+    const address = child(true);
+    await testDb.db.insert(webhookEvents).values({
+      dedupeKey: `seen-${address.id}`,
+      walletId: wallet.id,
+      event: 'deposit.success',
+      transactionId: crypto.randomUUID(),
+      status: 'SUCCESS',
+      type: 'DEPOSIT',
+      reference: 'seen',
+      payload: { addressId: address.id },
+      receivedAt: new Date(),
+    });
+    mode = 'spec';
+    forget();
+    const page = await loadAddresses(wallet.id, { page: 1, limit: 20 });
+    if (!page.ok) throw new Error(page.error);
+    expect(page.data.source).toBe('known');
+    expect(page.data.data.map((a) => a.id)).toContain(address.id);
+    expect(page.data.meta.totalItems).toBe(page.data.data.length);
+    const filtered = await loadAddresses(wallet.id, { page: 1, limit: 20, search: 'no-such-name' });
+    if (!filtered.ok) throw new Error(filtered.error);
+    expect(filtered.data.data).toEqual([]);
   });
 });

@@ -24,7 +24,7 @@ import {
 import { describeFailure } from './errors';
 import { redactAddress, redactTransaction, redactWallet } from './redaction';
 import { getRuntime } from './runtime';
-import { childAddressesFor } from './wallet-addresses';
+import { childAddressesFor, knownAddressIds, lookUpAddresses } from './wallet-addresses';
 import { custodyFor, custodyTransport, findWalletConnection, openApiKey } from './wallets';
 
 export type Loaded<T> = { ok: true; data: T } | { ok: false; status: number; error: string };
@@ -137,9 +137,52 @@ export async function loadAddresses(
     });
     return { ok: true, data: { data: page.data.map((a) => redactAddress(a)), meta: page.meta } };
   } catch (error) {
-    if (isMissingEndpoint(error)) return { ok: false, status: 501, error: ADDRESSES_NOT_OFFERED };
+    if (isMissingEndpoint(error)) return knownAddressesPage(client, walletId, filters, requestId);
     const { message, status } = describeFailure(error, requestId, `addresses of ${walletId}`);
     return { ok: false, status, error: message };
+  }
+}
+
+/**
+ * Without the address list: the child addresses the console has seen, each read with #5, filtered and
+ * paged here (at most MAX_KNOWN_ADDRESSES of them).
+ */
+async function knownAddressesPage(
+  client: NonNullable<Awaited<ReturnType<typeof custodyFor>>>,
+  walletId: string,
+  filters: AddressFilters,
+  requestId: string | null,
+): Promise<Loaded<AddressPage>> {
+  try {
+    const known = await lookUpAddresses(client, walletId, await knownAddressIds(walletId));
+    const search = filters.search?.toLowerCase();
+    const matching = known.filter(
+      (a) =>
+        (!filters.type || (a.type ?? 'INTERNAL') === filters.type) &&
+        (!search ||
+          a.address.toLowerCase().includes(search) ||
+          (a.name ?? '').toLowerCase().includes(search)),
+    );
+    const totalPages = Math.max(1, Math.ceil(matching.length / filters.limit));
+    const currentPage = Math.min(filters.page, totalPages);
+    const data = matching.slice((currentPage - 1) * filters.limit, currentPage * filters.limit);
+    return {
+      ok: true,
+      data: {
+        data: data.map((a) => redactAddress(a)),
+        meta: {
+          currentPage,
+          itemCount: data.length,
+          itemsPerPage: filters.limit,
+          totalItems: matching.length,
+          totalPages,
+        },
+        source: 'known',
+      },
+    };
+  } catch (error) {
+    const { message, status } = describeFailure(error, requestId, `known addresses of ${walletId}`);
+    return { ok: false, status, error: `${ADDRESSES_NOT_OFFERED} ${message}` };
   }
 }
 
