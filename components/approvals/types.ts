@@ -73,31 +73,14 @@ export interface RequestSummaryDto {
   expiresAt: string;
 }
 
-export type ResolutionVerdict = 'paid' | 'not_paid' | 'failed';
+// Browser-safe approval types shared with the engine live in lib/approvals.
+export {
+  RESOLUTION_LABELS,
+  type ResolutionVerdict,
+  type RetryReview,
+} from '@/lib/approvals/types';
 
-export const RESOLUTION_LABELS: Record<ResolutionVerdict, string> = {
-  paid: 'Paid: the service shows the transaction',
-  not_paid: 'Not paid: the service shows no such transaction',
-  failed: 'Failed: the service shows the transaction failed',
-};
-
-/** The review of a retry of a FAILED transaction (#1): what the service showed of the transaction. */
-export interface RetryReview {
-  kind: 'retry';
-  wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
-  transaction: {
-    id: string;
-    reference: string | null;
-    status: string | null;
-    type: string | null;
-    amount: string | null;
-    symbol: string | null;
-    recipientAddress: string | null;
-    hash: string | null;
-  };
-  warnings: string[];
-  builtAt: string;
-}
+import type { ResolutionVerdict } from '@/lib/approvals/types';
 
 export interface RequestDetailDto extends RequestSummaryDto {
   review: WithdrawalReview;

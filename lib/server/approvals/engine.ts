@@ -18,6 +18,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import type { ResolutionVerdict } from '@/lib/approvals/types';
 import { type CustodyClient, CustodyError, createCustodyClient, type TransportOptions } from '@/lib/custody';
 import {
   approvalPolicies,
@@ -125,7 +126,7 @@ function fail(error: string, status = 409): { ok: false; error: string; status: 
   return { ok: false, error, status };
 }
 
-export type ResolutionVerdict = 'paid' | 'not_paid' | 'failed';
+export type { ResolutionVerdict };
 
 export const RESOLUTION_WORDS: Record<ResolutionVerdict, string> = {
   paid: 'paid',

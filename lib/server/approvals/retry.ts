@@ -2,7 +2,7 @@ import 'server-only';
 // Retrying a FAILED transaction (#1) moves money again: an operation type like a withdrawal, with four eyes,
 // policy, freeze and exactly-once submission.
 import { z } from 'zod';
-import type { RetryReview } from '@/components/approvals/types';
+import type { RetryReview } from '@/lib/approvals/types';
 import { looksLikeMissingEndpoint, lookUpTransactions } from './lookup';
 import type { BuiltReview, OperationType, SubmitOutcome } from './types';
 
