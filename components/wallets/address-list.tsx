@@ -140,7 +140,8 @@ export function AddressList({
           <p className="mt-1 text-sm text-muted-foreground">Try another search or type.</p>
         </div>
       ) : (
-        <div className="grid gap-2">
+        // Block layout, not grid: a grid item would grow to the table's width on a phone.
+        <div className="min-w-0 space-y-2">
           {page.source === 'known' ? (
             <p className="text-sm text-muted-foreground">
               This custody service does not list a wallet&apos;s addresses: these are the child addresses the
