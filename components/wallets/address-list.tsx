@@ -71,16 +71,16 @@ export function AddressList({
           go({ search: search.trim() || undefined, page: 1 });
         }}
       >
-        <div className="grid gap-1.5">
+        <div className="grid min-w-0 max-w-full gap-1.5">
           <Label htmlFor="address-search">Search by name or address</Label>
-          <div className="flex gap-2">
+          <div className="flex min-w-0 gap-2">
             <Input
               id="address-search"
               type="search"
               value={search}
               maxLength={100}
               onChange={(e) => setSearch(e.target.value)}
-              className="w-72"
+              className="w-72 min-w-0 max-w-full"
               placeholder="e.g. Operating float or 0x12…"
             />
             <Button type="submit" variant="secondary">
