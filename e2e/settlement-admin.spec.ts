@@ -109,6 +109,7 @@ test.describe('settlement, whitelist and beneficiaries (admin)', () => {
     await page.goto(`/wallets/${wallet().id}/beneficiaries`);
     await expectAccessible(page);
     const rows = page.getByRole('table', { name: 'Beneficiaries' }).getByRole('row');
+    await expect(rows.nth(1)).toBeVisible();
     const before = await rows.count();
     const firstRow = rows.nth(1);
     const name = (await firstRow.getByRole('cell').first().textContent())?.trim() ?? '';
@@ -131,6 +132,8 @@ test.describe('settlement, whitelist and beneficiaries (admin)', () => {
     const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
     await admin.goto(`/wallets/${w.id}/beneficiaries`);
     const rows = admin.getByRole('table', { name: 'Beneficiaries' }).getByRole('row');
+    // Count once the list has rendered (a header row and at least one beneficiary).
+    await expect(rows.nth(1)).toBeVisible();
     const countBefore = await rows.count();
     const name = (await rows.nth(1).getByRole('cell').first().textContent())?.trim() ?? '';
     await rows
