@@ -4,11 +4,11 @@ import Link from 'next/link';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { RelativeTime, useNow } from '@/components/ui/relative-time';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import type { RequestSummaryDto } from '@/lib/approvals/requests';
 import { approvalsUrl, type ApprovalScope as Scope } from '@/lib/approvals/search-params';
 import { formatRelative, formatUsd } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { StatusBadge } from './status-badge';
-import type { RequestSummaryDto } from './types';
 
 const SCOPES: ReadonlyArray<{ id: Scope; label: string }> = [
   { id: 'needs-me', label: 'Needs your approval' },

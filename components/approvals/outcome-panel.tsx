@@ -18,9 +18,9 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useNow } from '@/components/ui/relative-time';
+import { RESOLUTION_LABELS, RESUBMIT_ACKNOWLEDGEMENT, type RequestDetailDto } from '@/lib/approvals/requests';
 import { formatDateTime } from '@/lib/format';
 import { type ResolutionFormValues, resolutionSchema } from '@/lib/validation/resolution';
-import { RESOLUTION_LABELS, RESUBMIT_ACKNOWLEDGEMENT, type RequestDetailDto } from './types';
 
 type ActionOutcome = { ok: boolean; error?: string; fieldErrors?: Record<string, string> };
 

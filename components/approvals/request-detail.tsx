@@ -24,13 +24,13 @@ import {
 import { Label } from '@/components/ui/label';
 import { RelativeTime, useNow } from '@/components/ui/relative-time';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { MOVING_STATUSES, type RequestDetailDto, type RetryReview } from '@/lib/approvals/requests';
 import { explorerUrl, formatDateTime, formatUsd, shortAddress } from '@/lib/format';
 import { OutcomePanel } from './outcome-panel';
 import { RetryReviewPanel } from './retry-review-panel';
 import { ReviewPanel } from './review-panel';
 import { SignedTransactions } from './signed-transactions';
 import { StatusBadge } from './status-badge';
-import { MOVING_STATUSES, type RequestDetailDto, type RetryReview } from './types';
 
 const TIMELINE_LABELS: Record<string, string> = {
   requested: 'Requested',

@@ -1,7 +1,7 @@
 // The review of a retry of a FAILED transaction (#1): the transaction as the service showed it.
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { Badge } from '@/components/ui/badge';
-import type { RetryReview } from './types';
+import type { RetryReview } from '@/lib/approvals/requests';
 
 export function RetryReviewPanel({
   review,

@@ -1,9 +1,9 @@
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import type { WithdrawalReview } from '@/lib/approvals/requests';
 import { explorerUrl, formatAmount, formatUsd } from '@/lib/format';
 import { CopyButton } from './copy-button';
-import type { WithdrawalReview } from './types';
 
 function arrival(seconds: number | null) {
   if (seconds === null) return '—';

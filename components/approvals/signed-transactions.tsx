@@ -1,7 +1,8 @@
 // Sign-only withdrawals (#14): each signed transaction decoded for people, with copy, and the per-item errors.
+
+import type { SignOnlyResult, WithdrawalReview } from '@/lib/approvals/requests';
 import { formatAmount } from '@/lib/format';
 import { CopyButton } from './copy-button';
-import type { SignOnlyResult, WithdrawalReview } from './types';
 
 export function SignedTransactions({ result, review }: { result: SignOnlyResult; review: WithdrawalReview }) {
   return (

@@ -1,5 +1,5 @@
 import { Badge } from '@/components/ui/badge';
-import { STATUS_LABELS } from './types';
+import { STATUS_LABELS } from '@/lib/approvals/requests';
 
 const VARIANTS: Record<string, 'default' | 'secondary' | 'outline' | 'success' | 'warning' | 'destructive'> =
   {

@@ -19,6 +19,7 @@ import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
+import type { FeeOutcome, ReadOutcome } from '@/lib/approvals/contracts';
 import {
   ERC20_PRESET,
   isReadMethod,
@@ -39,7 +40,6 @@ import {
   type TokenUnits,
 } from '@/lib/validation/abi-units';
 import { addressKey, checkEvmAddress } from '@/lib/validation/addresses';
-import type { FeeOutcome, ReadOutcome } from './types';
 
 export interface ContractBuilderProps {
   walletId: string;

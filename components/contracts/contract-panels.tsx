@@ -3,7 +3,7 @@ import { AlertTriangleIcon } from 'lucide-react';
 import { CopyButton } from '@/components/approvals/copy-button';
 import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import type { ContractResult, ContractReview } from './types';
+import type { ContractResult, ContractReview } from '@/lib/approvals/contracts';
 
 export function isContractReview(review: unknown): review is ContractReview {
   const kind = (review as { kind?: unknown } | null)?.kind;

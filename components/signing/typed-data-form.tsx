@@ -13,6 +13,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
+import type { TypedDataReview } from '@/lib/approvals/signing';
 import {
   buildPermit,
   buildTransferWithAuthorization,
@@ -21,7 +22,6 @@ import {
   type TypedDataDocument,
 } from '@/lib/validation/typed-data';
 import { TypedDataReviewPanel } from './typed-data-review-panel';
-import type { TypedDataReview } from './types';
 
 export interface TypedDataFormProps {
   walletId: string;

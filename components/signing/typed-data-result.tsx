@@ -1,7 +1,7 @@
 // The signature with the console's own check: the address it recovers to must be the signing address.
 import { CheckCircle2Icon, XCircleIcon } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import type { TypedDataResult } from './types';
+import type { TypedDataResult } from '@/lib/approvals/signing';
 
 export function TypedDataResultPanel({ result }: { result: TypedDataResult }) {
   const rows: Array<[string, string]> = [

@@ -1,7 +1,7 @@
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { Badge } from '@/components/ui/badge';
+import type { TypedDataReview } from '@/lib/approvals/signing';
 import { formatAmount, formatDateTime } from '@/lib/format';
-import type { TypedDataReview } from './types';
 
 export interface TypedDataReviewPanelProps {
   review: TypedDataReview;

@@ -2,10 +2,10 @@
 // generic request page: it hands over what it has and this picks the renderer by the review's kind.
 import { TypedDataResultPanel } from '@/components/signing/typed-data-result';
 import { TypedDataReviewPanel } from '@/components/signing/typed-data-review-panel';
-import type { TypedDataResult, TypedDataReview } from '@/components/signing/types';
+import type { TypedDataResult, TypedDataReview } from '@/lib/approvals/signing';
+import type { SwapResult, SwapReview } from '@/lib/approvals/swaps';
 import { SwapResultPanel } from './swap-result';
 import { SwapReviewPanel } from './swap-review-panel';
-import type { SwapResult, SwapReview } from './types';
 
 const OWN_KINDS = new Set(['swap', 'typedDataSign']);
 

@@ -16,6 +16,7 @@ import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
+import type { SwapReview } from '@/lib/approvals/swaps';
 import { formatAssetAmount, formatUsd } from '@/lib/format';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';
 import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
@@ -27,7 +28,6 @@ import {
   validateSwap,
 } from '@/lib/validation/swaps';
 import { SwapReviewPanel } from './swap-review-panel';
-import type { SwapReview } from './types';
 
 export interface SwapFormProps {
   walletId: string;

@@ -1,7 +1,7 @@
 // The swap's outcome as the custody service answered it: rate, amount received and asset.
 import { Badge } from '@/components/ui/badge';
+import type { SwapResult } from '@/lib/approvals/swaps';
 import { formatAmount, formatSignificant } from '@/lib/format';
-import type { SwapResult } from './types';
 
 export interface SwapResultPanelProps {
   result: SwapResult;

@@ -1,7 +1,7 @@
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { Badge } from '@/components/ui/badge';
+import type { SwapReview } from '@/lib/approvals/swaps';
 import { formatAmount, formatAssetAmount, formatSignificant, formatUsd } from '@/lib/format';
-import type { SwapReview } from './types';
 
 export interface SwapReviewPanelProps {
   review: SwapReview;

@@ -11,13 +11,13 @@ import {
   sourceBalancesAction,
 } from '@/app/(console)/wallets/[walletId]/withdraw/actions';
 import { ReviewPanel } from '@/components/approvals/review-panel';
-import type { WithdrawalReview } from '@/components/approvals/types';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
+import type { WithdrawalReview } from '@/lib/approvals/requests';
 import { formatAssetAmount, formatUsd } from '@/lib/format';
 import { checkRecipientAddress } from '@/lib/validation/addresses';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';

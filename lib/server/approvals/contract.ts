@@ -15,7 +15,7 @@ import type {
   ContractReview,
   ContractReviewCall,
   DecodedContractTransaction,
-} from '@/components/contracts/types';
+} from '@/lib/approvals/contracts';
 import type { CallsBody } from '@/lib/custody';
 import { CustodyError } from '@/lib/custody/errors';
 import { readTokenUnits } from '@/lib/server/contract-tokens';

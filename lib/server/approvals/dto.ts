@@ -6,7 +6,7 @@ import type {
   RequestSummaryDto,
   SignOnlyResult,
   WithdrawalReview,
-} from '@/components/approvals/types';
+} from '@/lib/approvals/requests';
 import type { OperationRequestRow } from '@/lib/db/schema';
 import type { ApprovalEngine, EngineActor, ResolutionProposal } from './engine';
 import { operationType } from './registry';

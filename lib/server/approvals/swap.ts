@@ -2,7 +2,7 @@ import 'server-only';
 // Swaps from a child address (#20) as an operation type of the approval engine.
 import { parseUnits } from 'viem';
 import { z } from 'zod';
-import type { SwapResult, SwapReview } from '@/components/swaps/types';
+import type { SwapResult, SwapReview } from '@/lib/approvals/swaps';
 import { formatAssetAmount } from '@/lib/format';
 import { exceedsBalance, usdValueOf } from '@/lib/validation/amounts';
 import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';

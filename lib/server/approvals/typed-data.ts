@@ -3,7 +3,7 @@ import 'server-only';
 // permit can move funds later, so it takes the same four eyes as a withdrawal.
 import { getAddress, isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem';
 import { z } from 'zod';
-import type { TypedDataResult, TypedDataReview } from '@/components/signing/types';
+import type { TypedDataResult, TypedDataReview } from '@/lib/approvals/signing';
 import {
   checkTypedData,
   describeTypedData,

@@ -3,7 +3,7 @@ import 'server-only';
 // operation types of the approval engine.
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { ReviewItem, WithdrawalReview } from '@/components/approvals/types';
+import type { ReviewItem, WithdrawalReview } from '@/lib/approvals/requests';
 import type { Transaction } from '@/lib/custody/schemas';
 import { operationRequests } from '@/lib/db/schema';
 import { formatAssetAmount } from '@/lib/format';

@@ -1,6 +1,6 @@
 'use server';
 import { z } from 'zod';
-import type { FeeOutcome, ReadOutcome } from '@/components/contracts/types';
+import type { FeeOutcome, ReadOutcome } from '@/lib/approvals/contracts';
 import type { CallsBody } from '@/lib/custody';
 import { lookUpTypedAddress } from '@/lib/server/address-lookup';
 import { getApprovalEngine } from '@/lib/server/approvals';

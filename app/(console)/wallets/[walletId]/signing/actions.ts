@@ -1,6 +1,6 @@
 'use server';
 import { z } from 'zod';
-import type { TypedDataReview } from '@/components/signing/types';
+import type { TypedDataReview } from '@/lib/approvals/signing';
 import { lookUpTypedAddress } from '@/lib/server/address-lookup';
 import {
   type CheckedOperation,

@@ -1,6 +1,6 @@
 'use server';
 import { z } from 'zod';
-import type { SwapReview } from '@/components/swaps/types';
+import type { SwapReview } from '@/lib/approvals/swaps';
 import { lookUpTypedAddress, verifyTypedSource } from '@/lib/server/address-lookup';
 import { sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
 import {

@@ -1,6 +1,6 @@
 'use server';
 import { z } from 'zod';
-import type { WithdrawalReview } from '@/components/approvals/types';
+import type { WithdrawalReview } from '@/lib/approvals/requests';
 import { lookUpTypedAddress, verifyTypedSource } from '@/lib/server/address-lookup';
 import { sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
 import { createOperationRequest, previewOperation } from '@/lib/server/approvals/request-actions';
