@@ -127,9 +127,12 @@ test('a failed delivery resent and delivered leaves the Failed filter and reads 
   await expect(page.getByLabel('Delivery status')).toHaveValue('failed');
 
   // Under Resolved (and Delivered) it reads as delivered after a failure, with both sends.
+  // The live badge can hydrate before the table streamed below it: choose again until the table takes it.
   await waitForHydration(page);
-  await page.getByLabel('Delivery status').selectOption('resolved');
-  await expect(page).toHaveURL(/status=resolved/);
+  await expect(async () => {
+    await page.getByLabel('Delivery status').selectOption('resolved');
+    await expect(page).toHaveURL(/status=resolved/, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   const resolved = deliveryRow(page, transactionId);
   await expect(resolved).toHaveCount(1);
   await expect(resolved).toContainText('Delivered');
