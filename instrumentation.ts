@@ -1,16 +1,27 @@
-// Runs once when the server starts: validates the configuration, migrates, seeds, starts the sandbox.
+// Runs once when the server starts: validates the configuration, then opens the database, migrates, seeds and
+// starts the sandbox in the background, so the server answers (health says "starting") while that runs.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { ConfigError } = await import('@/lib/config/env');
-  try {
-    const { getRuntime } = await import('@/lib/server/runtime');
-    await getRuntime();
-  } catch (error) {
+  const stopOnBadConfiguration = (error: unknown) => {
     if (error instanceof ConfigError) {
       console.error(error.message);
       // A bad configuration stops the server here rather than failing on the first request.
       globalThis.process.exit(1);
     }
+  };
+  try {
+    const { getConfig } = await import('@/lib/config');
+    getConfig();
+  } catch (error) {
+    stopOnBadConfiguration(error);
     throw error;
   }
+  const { getRuntime } = await import('@/lib/server/runtime');
+  const { logger } = await import('@/lib/server/logger');
+  getRuntime().catch((error) => {
+    stopOnBadConfiguration(error);
+    // Requests retry the start-up; health answers 503 meanwhile.
+    logger.error({ err: { name: error?.name, message: error?.message } }, 'the console could not start');
+  });
 }

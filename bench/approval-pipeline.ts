@@ -32,7 +32,8 @@ async function pool<T>(items: T[], size: number, run: (item: T, index: number) =
 
 export async function approvalPipelineBench(): Promise<Record<string, number | string>> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-approvals-'));
-  const handle = await openDatabase({ dataDir: 'memory://', schema });
+  // DATABASE_URL: that PostgreSQL database (bench/index.ts gives each run a new one); in-memory PGlite otherwise.
+  const handle = await openDatabase({ url: process.env.DATABASE_URL, dataDir: 'memory://', schema });
   await runMigrations(handle, CONSOLE_MIGRATIONS);
   const db = handle.db as ConsoleDb;
   const sandbox = await createSandbox({

@@ -103,6 +103,7 @@ test.describe('contract calls', () => {
     );
     await admin.getByRole('button', { name: 'Request write' }).click();
     const actionRequest = await captured;
+    await admin.getByRole('button', { name: 'Create write request' }).click();
     await admin.getByRole('link', { name: 'Open the request' }).click();
     await expect(admin.getByRole('heading', { name: /Write 1 contract call: approve/ })).toBeVisible();
     const reviewTable = admin.getByRole('table', { name: 'Contract calls' });
@@ -206,6 +207,7 @@ test.describe('contract calls', () => {
     expect(body).toContain('"1500000"');
     expect(body).not.toContain('"1.5"');
 
+    await admin.getByRole('button', { name: 'Create write request' }).click();
     await admin.getByRole('link', { name: 'Open the request' }).click();
     await expect(admin.getByRole('heading', { name: /Write 1 contract call: transfer/ })).toBeVisible();
     const calls = admin.getByRole('table', { name: 'Contract calls' });

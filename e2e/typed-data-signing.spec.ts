@@ -50,9 +50,11 @@ test('an admin requests a permit signature, finance approves, the signature is v
   await expectAccessible(admin);
 
   // An unlimited allowance is flagged in the review.
+  await admin.getByRole('button', { name: 'Back to edit' }).click();
   await admin.getByLabel('Value (token units)').fill('max');
   await admin.getByRole('button', { name: 'Review signature' }).click();
   await expect(review.getByText(/Unlimited value/)).toBeVisible();
+  await admin.getByRole('button', { name: 'Back to edit' }).click();
   await admin.getByLabel('Value (token units)').fill('25');
   await admin.getByRole('button', { name: 'Review signature' }).click();
   await expect(review.getByText(/Unlimited value/)).toHaveCount(0);

@@ -1,9 +1,13 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
 import Link from 'next/link';
+import { useMemo } from 'react';
+import { DataTable } from '@/components/data-table/data-table';
+import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
+import { useDataTable } from '@/components/data-table/use-data-table';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { RelativeTime, useNow } from '@/components/ui/relative-time';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { RequestSummaryDto } from '@/lib/approvals/requests';
 import { approvalsUrl, type ApprovalScope as Scope } from '@/lib/approvals/search-params';
 import { formatRelative, formatUsd } from '@/lib/format';
@@ -24,8 +28,75 @@ const EMPTY: Record<Scope, string> = {
   all: 'No requests yet.',
 };
 
+const helper = createDataTableColumnHelper<RequestSummaryDto>();
+
+/** Time left to approve a pending request; `now` is null until mounted (server and client render alike). */
+function timeLeft(request: RequestSummaryDto, now: number | null): string {
+  if (request.status !== 'PENDING_APPROVAL' || now === null) return '—';
+  return new Date(request.expiresAt).getTime() > now
+    ? formatRelative(request.expiresAt, now).replace(/^in /, '')
+    : 'expired';
+}
+
+function queueColumns(now: number | null): ColumnDef<DataTableFeatures, RequestSummaryDto, unknown>[] {
+  return helper.columns([
+    helper.display({
+      id: 'request',
+      header: 'Request',
+      meta: { label: 'Request' },
+      cell: ({ row }) => (
+        <>
+          <Link
+            className="font-medium underline-offset-4 hover:underline"
+            href={`/approvals/${row.original.id}`}
+          >
+            {row.original.summary}
+          </Link>
+          <span className="block text-xs text-muted-foreground">{row.original.typeLabel}</span>
+        </>
+      ),
+    }),
+    helper.display({
+      id: 'requester',
+      header: 'Requester',
+      meta: { label: 'Requester' },
+      cell: ({ row }) => row.original.requesterEmail,
+    }),
+    helper.display({
+      id: 'amount',
+      header: 'Amount',
+      meta: { label: 'Amount', className: 'text-right' },
+      cell: ({ row }) => formatUsd(row.original.amountUsd),
+    }),
+    helper.display({
+      id: 'status',
+      header: 'Status',
+      meta: { label: 'Status' },
+      cell: ({ row }) => <StatusBadge status={row.original.status} />,
+    }),
+    helper.display({
+      id: 'approvals',
+      header: 'Approvals',
+      meta: { label: 'Approvals' },
+      cell: ({ row }) => `${row.original.approvals} / ${row.original.requiredApprovals}`,
+    }),
+    helper.display({
+      id: 'age',
+      header: 'Age',
+      meta: { label: 'Age' },
+      cell: ({ row }) => <RelativeTime iso={row.original.createdAt} />,
+    }),
+    helper.display({
+      id: 'timeLeft',
+      header: 'Time left',
+      meta: { label: 'Time left' },
+      cell: ({ row }) => timeLeft(row.original, now),
+    }),
+  ]) as ColumnDef<DataTableFeatures, RequestSummaryDto, unknown>[];
+}
+
 async function fetchList(scope: Scope): Promise<RequestSummaryDto[]> {
-  const res = await fetch(`/approvals/feed?scope=${scope}`, { cache: 'no-store' });
+  const res = await fetch(approvalsUrl('/approvals/feed', { scope }), { cache: 'no-store' });
   const body = (await res.json()) as { data?: RequestSummaryDto[]; message?: string };
   if (!res.ok || !body.data) throw new Error(body.message ?? `HTTP ${res.status}`);
   return body.data;
@@ -39,6 +110,8 @@ export function ApprovalsQueue({ scope, initial }: { scope: Scope; initial: Requ
     refetchInterval: 10_000,
   });
   const now = useNow();
+  const columns = useMemo(() => queueColumns(now), [now]);
+  const table = useDataTable({ data, columns, getRowId: (r) => r.id });
   return (
     <section aria-labelledby="queue-heading" className="grid gap-3">
       <h2 id="queue-heading" className="sr-only">
@@ -67,52 +140,7 @@ export function ApprovalsQueue({ scope, initial }: { scope: Scope; initial: Requ
       {data.length === 0 ? (
         <p className="rounded-md border p-6 text-center text-muted-foreground">{EMPTY[scope]}</p>
       ) : (
-        <Table aria-label={SCOPES.find((s) => s.id === scope)?.label}>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Request</TableHead>
-              <TableHead>Requester</TableHead>
-              <TableHead className="text-right">Amount</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead>Approvals</TableHead>
-              <TableHead>Age</TableHead>
-              <TableHead>Time left</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {data.map((r) => (
-              <TableRow key={r.id}>
-                <TableCell>
-                  <Link
-                    className="font-medium underline-offset-4 hover:underline"
-                    href={`/approvals/${r.id}`}
-                  >
-                    {r.summary}
-                  </Link>
-                  <span className="block text-xs text-muted-foreground">{r.typeLabel}</span>
-                </TableCell>
-                <TableCell>{r.requesterEmail}</TableCell>
-                <TableCell className="text-right">{formatUsd(r.amountUsd)}</TableCell>
-                <TableCell>
-                  <StatusBadge status={r.status} />
-                </TableCell>
-                <TableCell>
-                  {r.approvals} / {r.requiredApprovals}
-                </TableCell>
-                <TableCell>
-                  <RelativeTime iso={r.createdAt} />
-                </TableCell>
-                <TableCell>
-                  {r.status !== 'PENDING_APPROVAL' || now === null
-                    ? '—'
-                    : new Date(r.expiresAt).getTime() > now
-                      ? formatRelative(r.expiresAt, now).replace(/^in /, '')
-                      : 'expired'}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <DataTable table={table} label={SCOPES.find((s) => s.id === scope)?.label ?? 'Requests'} />
       )}
     </section>
   );

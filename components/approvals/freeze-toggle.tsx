@@ -1,23 +1,14 @@
 'use client';
 import { SnowflakeIcon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
-import { setFreezeAction } from '@/app/(console)/admin/policy/actions';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { setFreezeAction } from '@/lib/actions/policy';
 
 /** The emergency freeze: while on, nothing is submitted upstream; approved requests wait. */
 export function FreezeToggle({ frozen }: { frozen: boolean }) {
   const router = useRouter();
-  const [open, setOpen] = useState(false);
-  const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
   const next = !frozen;
   return (
@@ -31,52 +22,39 @@ export function FreezeToggle({ frozen }: { frozen: boolean }) {
           : 'Off: approved requests are submitted as soon as the last approval lands.'}
       </p>
       <div>
-        <Button variant={frozen ? 'default' : 'destructive'} onClick={() => setOpen(true)}>
-          {frozen ? 'Lift the freeze' : 'Freeze submissions'}
-        </Button>
+        <ConfirmDialog
+          trigger={
+            <Button variant={frozen ? 'default' : 'destructive'}>
+              {frozen ? 'Lift the freeze' : 'Freeze submissions'}
+            </Button>
+          }
+          title={next ? 'Freeze all submissions?' : 'Lift the freeze?'}
+          description={
+            next
+              ? 'Nothing will be sent to the custody service until the freeze is lifted. Every page shows a banner.'
+              : 'Every approved request waiting now is submitted at once.'
+          }
+          confirmLabel={next ? 'Freeze' : 'Lift freeze'}
+          destructive={next}
+          onConfirm={async () => {
+            const result = await setFreezeAction({ enabled: next });
+            if (!result.ok) {
+              setMessage(result.error);
+              return true;
+            }
+            setMessage(
+              result.data.enabled
+                ? 'Submissions are frozen.'
+                : `Freeze lifted; ${result.data.submitted} approved ${result.data.submitted === 1 ? 'request' : 'requests'} submitted.`,
+            );
+            router.refresh();
+            return true;
+          }}
+        />
       </div>
       <p role="status" className="text-sm">
         {message}
       </p>
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>{next ? 'Freeze all submissions?' : 'Lift the freeze?'}</DialogTitle>
-            <DialogDescription>
-              {next
-                ? 'Nothing will be sent to the custody service until the freeze is lifted. Every page shows a banner.'
-                : 'Every approved request waiting now is submitted at once.'}
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button
-              variant={next ? 'destructive' : 'default'}
-              disabled={pending}
-              onClick={() =>
-                startTransition(async () => {
-                  const result = await setFreezeAction({ enabled: next });
-                  setOpen(false);
-                  if (!result.ok) {
-                    setMessage(result.error);
-                    return;
-                  }
-                  setMessage(
-                    result.data.enabled
-                      ? 'Submissions are frozen.'
-                      : `Freeze lifted; ${result.data.submitted} approved ${result.data.submitted === 1 ? 'request' : 'requests'} submitted.`,
-                  );
-                  router.refresh();
-                })
-              }
-            >
-              {next ? 'Freeze' : 'Lift freeze'}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
     </section>
   );
 }

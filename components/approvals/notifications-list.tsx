@@ -2,9 +2,9 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useTransition } from 'react';
-import { markNotificationsReadAction } from '@/app/(console)/approvals/actions';
 import { Button } from '@/components/ui/button';
 import { RelativeTime } from '@/components/ui/relative-time';
+import { markNotificationsReadAction } from '@/lib/actions/approvals';
 
 export interface NotificationDto {
   id: string;
@@ -35,7 +35,7 @@ export function NotificationsList({ initial }: { initial: NotificationDto[] }) {
             disabled={pending}
             onClick={() =>
               startTransition(async () => {
-                await markNotificationsReadAction();
+                await markNotificationsReadAction(undefined);
                 router.refresh();
               })
             }

@@ -5,19 +5,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, useTransition } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
-import {
-  checkRequestAction,
-  confirmResolutionAction,
-  discardResolutionAction,
-  proposeResolutionAction,
-  resubmitRequestAction,
-} from '@/app/(console)/approvals/actions';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useNow } from '@/components/ui/relative-time';
+import { Textarea } from '@/components/ui/textarea';
+import {
+  checkRequestAction,
+  confirmResolutionAction,
+  discardResolutionAction,
+  proposeResolutionAction,
+  resubmitRequestAction,
+} from '@/lib/actions/approvals';
 import { RESOLUTION_LABELS, RESUBMIT_ACKNOWLEDGEMENT, type RequestDetailDto } from '@/lib/approvals/requests';
 import { formatDateTime } from '@/lib/format';
 import { type ResolutionFormValues, resolutionSchema } from '@/lib/validation/resolution';
@@ -30,7 +31,7 @@ export interface OutcomePanelProps {
   run(action: () => Promise<ActionOutcome>, success: string): void;
   pending: boolean;
   /** The two-factor code for a resubmission, or null when it is missing (the field then says so). */
-  codeForSubmission(): { twoFactorCode?: string } | null;
+  codeForSubmission(): Promise<{ twoFactorCode?: string } | null>;
 }
 
 function when(iso: string | null): string {
@@ -228,7 +229,7 @@ function ResubmitButton({
       }
       onConfirm={async () => {
         if (unknown && !acknowledged) return false;
-        const code = codeForSubmission();
+        const code = await codeForSubmission();
         if (!code) return false;
         run(
           () =>
@@ -366,15 +367,18 @@ function ResolutionForm({ data, run }: Pick<OutcomePanelProps, 'data' | 'run'>) 
                 id={`resolution-tx-${i}`}
                 className="font-mono"
                 autoComplete="off"
+                aria-invalid={errors.transactionIds?.[i]?.value ? true : undefined}
+                aria-describedby={errors.transactionIds?.[i]?.value ? `resolution-tx-${i}-error` : undefined}
                 {...form.register(`transactionIds.${i}.value`)}
               />
             </Field>
           ))
         : null}
       <Field id="resolution-note" label="Where you checked and what you saw" error={errors.note?.message}>
-        <textarea
+        <Textarea
           id="resolution-note"
-          className="min-h-20 rounded-md border border-input bg-background px-3 py-2 text-sm"
+          aria-invalid={errors.note ? true : undefined}
+          aria-describedby={errors.note ? 'resolution-note-error' : undefined}
           {...form.register('note')}
         />
       </Field>

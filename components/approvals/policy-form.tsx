@@ -1,9 +1,13 @@
 'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, useTransition } from 'react';
-import { updatePolicyAction } from '@/app/(console)/admin/policy/actions';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { updatePolicyAction } from '@/lib/actions/policy';
+import { policySchema } from '@/lib/validation/policy';
 
 export interface PolicyFormProps {
   operationType: string;
@@ -13,6 +17,8 @@ export interface PolicyFormProps {
   expirySeconds: number;
 }
 
+const FIELDS = ['approvals', 'thresholdUsd', 'expiryMinutes'] as const;
+
 export function PolicyForm({
   operationType,
   label,
@@ -20,35 +26,45 @@ export function PolicyForm({
   thresholdUsd,
   expirySeconds,
 }: PolicyFormProps) {
-  const [values, setValues] = useState({
-    approvals: String(approvals),
-    thresholdUsd: thresholdUsd === null ? '' : String(thresholdUsd),
-    expiryMinutes: String(Math.round((expirySeconds / 60) * 1000) / 1000),
+  const form = useForm<z.input<typeof policySchema>, unknown, z.output<typeof policySchema>>({
+    resolver: zodResolver(policySchema),
+    defaultValues: {
+      operationType,
+      approvals: String(approvals),
+      thresholdUsd: thresholdUsd === null ? '' : String(thresholdUsd),
+      expiryMinutes: String(Math.round((expirySeconds / 60) * 1000) / 1000),
+    },
   });
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors } = form.formState;
   const [banner, setBanner] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const id = (name: string) => `${operationType}-${name}`;
+
+  // The action parses the fields as typed (the form's own schema), so it gets them before conversion.
+  const onSubmit = form.handleSubmit(() => {
+    startTransition(async () => {
+      setSaved(null);
+      const result = await updatePolicyAction(form.getValues());
+      if (result.ok) {
+        setBanner(null);
+        setSaved(`${label} policy saved.`);
+        return;
+      }
+      setBanner(result.error);
+      for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
+        const name = FIELDS.find((f) => f === field);
+        if (name) form.setError(name, { message });
+      }
+    });
+  });
+
   return (
     <form
       aria-label={`${label} policy`}
       className="grid gap-3 rounded-lg border p-4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        startTransition(async () => {
-          setSaved(null);
-          const result = await updatePolicyAction({ operationType, ...values });
-          if (result.ok) {
-            setErrors({});
-            setBanner(null);
-            setSaved(`${label} policy saved.`);
-          } else {
-            setErrors(result.fieldErrors ?? {});
-            setBanner(result.error);
-          }
-        });
-      }}
+      onSubmit={onSubmit}
+      noValidate
     >
       <h2 className="font-semibold">{label}</h2>
       {banner ? (
@@ -60,40 +76,40 @@ export function PolicyForm({
         <Field
           id={id('approvals')}
           label={`${label}: approvers needed`}
-          error={errors.approvals}
+          error={errors.approvals?.message}
           hint="Besides the requester; at least 1"
         >
           <Input
             id={id('approvals')}
             inputMode="numeric"
-            value={values.approvals}
-            onChange={(e) => setValues({ ...values, approvals: e.target.value })}
+            aria-invalid={Boolean(errors.approvals)}
+            {...form.register('approvals')}
           />
         </Field>
         <Field
           id={id('threshold')}
           label={`${label}: one more approver above (USD)`}
-          error={errors.thresholdUsd}
+          error={errors.thresholdUsd?.message}
           hint="Empty: no threshold"
         >
           <Input
             id={id('threshold')}
             inputMode="decimal"
-            value={values.thresholdUsd}
-            onChange={(e) => setValues({ ...values, thresholdUsd: e.target.value })}
+            aria-invalid={Boolean(errors.thresholdUsd)}
+            {...form.register('thresholdUsd')}
           />
         </Field>
         <Field
           id={id('expiry')}
           label={`${label}: open for (minutes)`}
-          error={errors.expiryMinutes}
+          error={errors.expiryMinutes?.message}
           hint="1440 = 24 hours"
         >
           <Input
             id={id('expiry')}
             inputMode="decimal"
-            value={values.expiryMinutes}
-            onChange={(e) => setValues({ ...values, expiryMinutes: e.target.value })}
+            aria-invalid={Boolean(errors.expiryMinutes)}
+            {...form.register('expiryMinutes')}
           />
         </Field>
       </div>

@@ -1,31 +1,29 @@
 'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { SnowflakeIcon } from 'lucide-react';
 import Link from 'next/link';
 import { useState, useTransition } from 'react';
-import {
-  approveRequestAction,
-  cancelRequestAction,
-  rejectRequestAction,
-} from '@/app/(console)/approvals/actions';
+import { Controller, useForm } from 'react-hook-form';
 import { ContractPanels, isContractReview } from '@/components/contracts/contract-panels';
-import { isOwnKind, OperationPanels } from '@/components/swaps/operation-panels';
+import { OperationPanels } from '@/components/swaps/operation-panels';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 import { RelativeTime, useNow } from '@/components/ui/relative-time';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { MOVING_STATUSES, type RequestDetailDto, type RetryReview } from '@/lib/approvals/requests';
+import { Textarea } from '@/components/ui/textarea';
+import { approveRequestAction, cancelRequestAction, rejectRequestAction } from '@/lib/actions/approvals';
+import { MOVING_STATUSES, type RequestDetailDto } from '@/lib/approvals/requests';
 import { explorerUrl, formatDateTime, formatUsd, shortAddress } from '@/lib/format';
+import {
+  type ApproveFormValues,
+  approveSchema,
+  type RejectFormValues,
+  rejectSchema,
+} from '@/lib/validation/approvals';
 import { OutcomePanel } from './outcome-panel';
 import { RetryReviewPanel } from './retry-review-panel';
 import { ReviewPanel } from './review-panel';
@@ -85,6 +83,7 @@ function timelineDetail(kind: string, detail: Record<string, unknown>): string {
 }
 
 type TimelineEvent = RequestDetailDto['timeline'][number];
+type ActionOutcome = { ok: boolean; error?: string; fieldErrors?: Record<string, string> };
 
 /** Per-transaction steps that a batch repeats for every item: shown as one line each, with one detail per item. */
 const PER_ITEM = new Set(['hash', 'confirmations', 'item_succeeded', 'item_failed']);
@@ -128,27 +127,39 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
   });
   const [pending, startTransition] = useTransition();
   const now = useNow();
-  const [rejecting, setRejecting] = useState(false);
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  // Held in memory only for the one call that submits; cleared after it.
-  const [twoFactorCode, setTwoFactorCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
+  // The code is held in memory only for the one call that submits, and cleared after it.
+  const codeForm = useForm<ApproveFormValues>({
+    resolver: zodResolver(approveSchema),
+    defaultValues: { requestId: initial.id, twoFactorCode: '' },
+  });
+  const codeError = codeForm.formState.errors.twoFactorCode?.message;
+  const rejectForm = useForm<RejectFormValues>({
+    resolver: zodResolver(rejectSchema),
+    defaultValues: { requestId: initial.id, reason: '' },
+  });
+  const reasonError = rejectForm.formState.errors.reason?.message;
 
-  function run(action: () => Promise<{ ok: boolean; error?: string }>, success: string) {
+  /** Runs an action, says how it went and refreshes the request; resolves whether it succeeded. */
+  async function perform(action: () => Promise<ActionOutcome>, success: string): Promise<boolean> {
     setActionError(null);
     setNotice(null);
+    const result = await action();
+    if (result.ok) setNotice(success);
+    else {
+      setActionError(result.error ?? 'The action failed.');
+      // A code the server refuses goes back under the field.
+      const codeRefusal = result.fieldErrors?.twoFactorCode;
+      if (codeRefusal) codeForm.setError('twoFactorCode', { type: 'server', message: codeRefusal });
+    }
+    await queryClient.invalidateQueries({ queryKey: ['approvals'] });
+    return result.ok;
+  }
+
+  function run(action: () => Promise<ActionOutcome>, success: string) {
     startTransition(async () => {
-      const result = await action();
-      if (result.ok) {
-        setNotice(success);
-        setRejecting(false);
-      } else {
-        setActionError(result.error ?? 'The action failed.');
-      }
-      await queryClient.invalidateQueries({ queryKey: ['approvals'] });
+      await perform(action, success);
     });
   }
 
@@ -156,18 +167,26 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
     data.requiresTwoFactor === true &&
     ((data.can.approve && data.approvals + 1 >= data.requiredApprovals) || data.can.resubmit);
   const lastApproval = data.approvals + 1 >= data.requiredApprovals;
-  const isRetry = (data.review as unknown as { kind?: string }).kind === 'retry';
   /** The code for the submitting call, or null (and a field error) when it is not 6 digits. */
-  function codeForSubmission(): { twoFactorCode?: string } | null {
+  async function codeForSubmission(): Promise<{ twoFactorCode?: string } | null> {
     if (!needsCode) return {};
-    if (!/^\d{6}$/.test(twoFactorCode.trim())) {
-      setCodeError('Enter the 6-digit two-factor code.');
-      return null;
-    }
-    setCodeError(null);
-    const code = twoFactorCode.trim();
-    setTwoFactorCode('');
+    if (!(await codeForm.trigger('twoFactorCode'))) return null;
+    const code = codeForm.getValues('twoFactorCode')?.trim();
+    codeForm.reset({ requestId: data.id, twoFactorCode: '' });
     return { twoFactorCode: code };
+  }
+
+  async function reject(): Promise<boolean> {
+    let rejected = false;
+    await rejectForm.handleSubmit(async (values) => {
+      rejected = await perform(async () => {
+        const result = await rejectRequestAction(values);
+        if (!result.ok && result.fieldErrors?.reason)
+          rejectForm.setError('reason', { type: 'server', message: result.fieldErrors.reason });
+        return result;
+      }, 'Request rejected.');
+    })();
+    return rejected;
   }
 
   const slug = data.review.wallet.slug;
@@ -202,29 +221,34 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
         </div>
         <div className="flex flex-wrap items-end gap-2">
           {needsCode ? (
-            <div className="grid gap-1">
-              <Label htmlFor="two-factor-code">Two-factor code</Label>
-              <input
-                id="two-factor-code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                className="h-9 w-32 rounded-md border border-input bg-background px-3 font-mono text-sm"
-                value={twoFactorCode}
-                aria-invalid={codeError ? true : undefined}
-                aria-describedby={codeError ? 'two-factor-code-error' : 'two-factor-code-hint'}
-                onChange={(e) => setTwoFactorCode(e.target.value.replace(/\D/g, ''))}
+            <Field
+              id="two-factor-code"
+              label="Two-factor code"
+              hint="Your approval submits: used once, never stored."
+              error={codeError}
+              className="gap-1"
+            >
+              <Controller
+                control={codeForm.control}
+                name="twoFactorCode"
+                render={({ field }) => (
+                  <Input
+                    id="two-factor-code"
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    maxLength={6}
+                    className="w-32 font-mono"
+                    name={field.name}
+                    ref={field.ref}
+                    value={field.value ?? ''}
+                    onBlur={field.onBlur}
+                    aria-invalid={codeError ? true : undefined}
+                    aria-describedby={codeError ? 'two-factor-code-error' : 'two-factor-code-hint'}
+                    onChange={(e) => field.onChange(e.target.value.replace(/\D/g, ''))}
+                  />
+                )}
               />
-              {codeError ? (
-                <p id="two-factor-code-error" className="text-xs font-medium text-destructive">
-                  {codeError}
-                </p>
-              ) : (
-                <p id="two-factor-code-hint" className="text-xs text-muted-foreground">
-                  Your approval submits: used once, never stored.
-                </p>
-              )}
-            </div>
+            </Field>
           ) : null}
           {data.can.approve ? (
             <>
@@ -240,7 +264,7 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
                     : `Your approval is recorded; ${data.requiredApprovals - data.approvals - 1} more needed before anything is sent.`
                 }
                 onConfirm={async () => {
-                  const code = codeForSubmission();
+                  const code = await codeForSubmission();
                   if (!code) return true;
                   run(async () => {
                     const result = await approveRequestAction({ requestId: data.id, ...code });
@@ -256,9 +280,32 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
                   return true;
                 }}
               />
-              <Button variant="outline" disabled={pending} onClick={() => setRejecting(true)}>
-                Reject
-              </Button>
+              <ConfirmDialog
+                trigger={
+                  <Button variant="outline" disabled={pending}>
+                    Reject
+                  </Button>
+                }
+                title="Reject this request"
+                description="The requester sees your reason. Nothing is sent upstream."
+                confirmLabel="Reject request"
+                cancelLabel="Keep it open"
+                destructive
+                error={actionError}
+                onOpenChange={(open) => {
+                  if (open) setActionError(null);
+                }}
+                onConfirm={reject}
+              >
+                <Field id="reject-reason" label="Reason" error={reasonError}>
+                  <Textarea
+                    id="reject-reason"
+                    aria-invalid={reasonError ? true : undefined}
+                    aria-describedby={reasonError ? 'reject-reason-error' : undefined}
+                    {...rejectForm.register('reason')}
+                  />
+                </Field>
+              </ConfirmDialog>
             </>
           ) : null}
           {data.can.cancel ? (
@@ -309,26 +356,24 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
       ) : null}
       <OutcomePanel data={data} run={run} pending={pending} codeForSubmission={codeForSubmission} />
 
-      {/* Swaps and typed-data signatures bring their own review and result (kind set by their operation type). */}
-      {isRetry ? (
-        <RetryReviewPanel
-          review={data.review as unknown as RetryReview}
-          requiredApprovals={data.requiredApprovals}
-        />
+      {/* Each operation kind brings its own review and result. */}
+      {data.review.kind === 'retry' ? (
+        <RetryReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
       ) : isContractReview(data.review) ? (
         <ContractPanels review={data.review} result={data.result} items={data.items} />
-      ) : isOwnKind(data.review) ? (
+      ) : data.review.kind === 'withdraw' || data.review.kind === 'withdrawSign' ? (
+        <>
+          <ReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
+          {data.result ? <SignedTransactions result={data.result} review={data.review} /> : null}
+        </>
+      ) : (
+        // Swaps and typed-data signatures.
         <OperationPanels
           review={data.review}
           result={data.result}
           items={data.items}
           requiredApprovals={data.requiredApprovals}
         />
-      ) : (
-        <>
-          <ReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
-          {data.result ? <SignedTransactions result={data.result} review={data.review} /> : null}
-        </>
       )}
 
       {data.items.some((i) => i.transactionId || i.status) ? (
@@ -416,57 +461,6 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
           Payload SHA-256: <span className="font-mono break-all">{data.payloadHash}</span>
         </p>
       </section>
-
-      <Dialog open={rejecting} onOpenChange={setRejecting}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Reject this request</DialogTitle>
-            <DialogDescription>The requester sees your reason. Nothing is sent upstream.</DialogDescription>
-          </DialogHeader>
-          <form
-            className="grid gap-3"
-            onSubmit={(event) => {
-              event.preventDefault();
-              if (reason.trim().length < 3) {
-                setReasonError('Give a reason of at least 3 characters.');
-                return;
-              }
-              setReasonError(null);
-              run(() => rejectRequestAction({ requestId: data.id, reason }), 'Request rejected.');
-            }}
-          >
-            <div className="grid gap-1.5">
-              <Label htmlFor="reject-reason">Reason</Label>
-              <textarea
-                id="reject-reason"
-                className="min-h-20 rounded-md border border-input bg-background px-3 py-2 text-sm"
-                value={reason}
-                aria-invalid={reasonError ? true : undefined}
-                aria-describedby={reasonError ? 'reject-reason-error' : undefined}
-                onChange={(e) => setReason(e.target.value)}
-              />
-              {reasonError ? (
-                <p id="reject-reason-error" className="text-xs font-medium text-destructive">
-                  {reasonError}
-                </p>
-              ) : null}
-            </div>
-            {actionError ? (
-              <p role="alert" className="text-sm text-destructive">
-                {actionError}
-              </p>
-            ) : null}
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => setRejecting(false)}>
-                Keep it open
-              </Button>
-              <Button type="submit" variant="destructive" disabled={pending}>
-                Reject request
-              </Button>
-            </DialogFooter>
-          </form>
-        </DialogContent>
-      </Dialog>
     </div>
   );
 }

@@ -1,9 +1,11 @@
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
+import { ReviewFacts } from '@/components/operations/review-facts';
+import { ReviewHeader } from '@/components/operations/review-header';
 import { Badge } from '@/components/ui/badge';
+import { CopyButton } from '@/components/ui/copy-button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { WithdrawalReview } from '@/lib/approvals/requests';
 import { explorerUrl, formatAmount, formatUsd } from '@/lib/format';
-import { CopyButton } from './copy-button';
 
 function arrival(seconds: number | null) {
   if (seconds === null) return '—';
@@ -20,76 +22,49 @@ export function ReviewPanel({
   const sourceUrl = explorerUrl(review.wallet.slug, review.wallet.network, 'address', review.source.address);
   return (
     <section aria-labelledby="review-heading" className="grid gap-4 rounded-lg border p-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="review-heading" className="text-lg font-semibold">
-          Review
-        </h2>
-        <div className="flex gap-2">
-          {review.wallet.network === 'mainnet' ? (
-            <Badge variant="destructive">Mainnet</Badge>
-          ) : (
-            <Badge variant="outline">Testnet</Badge>
-          )}
-          {review.kind === 'withdrawSign' ? <Badge variant="secondary">Sign only</Badge> : null}
-        </div>
-      </div>
-      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
-        <div>
-          <dt className="text-muted-foreground">Wallet</dt>
-          <dd>
-            {review.wallet.name} · {review.wallet.blockchain}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">From</dt>
-          <dd className="flex items-center gap-1 font-mono text-xs break-all">
-            {review.source.kind === 'master' ? 'Master wallet ' : `${review.source.name ?? 'Child address'} `}
-            {sourceUrl ? (
-              <a className="underline" href={sourceUrl} target="_blank" rel="noreferrer">
-                {review.source.address}
-              </a>
-            ) : (
-              review.source.address
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Total value</dt>
-          <dd>
-            {review.totals.byAsset.map((a) => `${formatAmount(a.amount)} ${a.symbol}`).join(' + ')} (
-            {formatUsd(review.totals.usd)})
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Network fee estimate</dt>
-          <dd>
-            {review.fee.total === null
-              ? 'unavailable'
-              : `${formatAmount(review.fee.total)} ${review.fee.symbol}`}{' '}
-            ({formatUsd(review.fee.totalUsd)})
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">{review.nativeBalance.symbol} balance now → after</dt>
-          <dd>
-            {review.nativeBalance.before === null ? '—' : formatAmount(review.nativeBalance.before)} →{' '}
-            {review.nativeBalance.after === null ? '—' : formatAmount(review.nativeBalance.after)}{' '}
-            {review.nativeBalance.symbol}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Estimated arrival</dt>
-          <dd>
-            {review.kind === 'withdrawSign' ? 'Not broadcast' : arrival(review.estimatedArrivalSeconds)}
-          </dd>
-        </div>
-        {requiredApprovals !== undefined ? (
-          <div>
-            <dt className="text-muted-foreground">Approvals needed</dt>
-            <dd>{requiredApprovals}</dd>
-          </div>
-        ) : null}
-      </dl>
+      <ReviewHeader headingId="review-heading" network={review.wallet.network}>
+        {review.kind === 'withdrawSign' ? <Badge variant="secondary">Sign only</Badge> : null}
+      </ReviewHeader>
+      <ReviewFacts
+        requiredApprovals={requiredApprovals}
+        facts={[
+          { label: 'Wallet', value: `${review.wallet.name} · ${review.wallet.blockchain}` },
+          {
+            label: 'From',
+            className: 'flex items-center gap-1 font-mono text-xs break-all',
+            value: (
+              <>
+                {review.source.kind === 'master'
+                  ? 'Master wallet '
+                  : `${review.source.name ?? 'Child address'} `}
+                {sourceUrl ? (
+                  <a className="underline" href={sourceUrl} target="_blank" rel="noreferrer">
+                    {review.source.address}
+                  </a>
+                ) : (
+                  review.source.address
+                )}
+              </>
+            ),
+          },
+          {
+            label: 'Total value',
+            value: `${review.totals.byAsset.map((a) => `${formatAmount(a.amount)} ${a.symbol}`).join(' + ')} (${formatUsd(review.totals.usd)})`,
+          },
+          {
+            label: 'Network fee estimate',
+            value: `${review.fee.total === null ? 'unavailable' : `${formatAmount(review.fee.total)} ${review.fee.symbol}`} (${formatUsd(review.fee.totalUsd)})`,
+          },
+          {
+            label: `${review.nativeBalance.symbol} balance now → after`,
+            value: `${review.nativeBalance.before === null ? '—' : formatAmount(review.nativeBalance.before)} → ${review.nativeBalance.after === null ? '—' : formatAmount(review.nativeBalance.after)} ${review.nativeBalance.symbol}`,
+          },
+          {
+            label: 'Estimated arrival',
+            value: review.kind === 'withdrawSign' ? 'Not broadcast' : arrival(review.estimatedArrivalSeconds),
+          },
+        ]}
+      />
       {review.fee.error ? <p className="text-sm text-destructive">Fee estimate: {review.fee.error}</p> : null}
       <ReviewWarnings warnings={review.warnings} />
       <Table aria-label="Recipients">
@@ -111,7 +86,7 @@ export function ReviewPanel({
               <TableCell>
                 <span className="flex items-center gap-1">
                   <span className="font-mono text-xs break-all">{item.address}</span>
-                  <CopyButton value={item.address} label={`recipient ${item.index + 1} address`} />
+                  <CopyButton value={item.address} label={`Copy recipient ${item.index + 1} address`} />
                 </span>
                 {item.note ? (
                   <span className="block text-xs text-muted-foreground">Note: {item.note}</span>

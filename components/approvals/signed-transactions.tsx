@@ -1,8 +1,8 @@
 // Sign-only withdrawals (#14): each signed transaction decoded for people, with copy, and the per-item errors.
 
+import { CopyButton } from '@/components/ui/copy-button';
 import type { SignOnlyResult, WithdrawalReview } from '@/lib/approvals/requests';
 import { formatAmount } from '@/lib/format';
-import { CopyButton } from './copy-button';
 
 export function SignedTransactions({ result, review }: { result: SignOnlyResult; review: WithdrawalReview }) {
   return (
@@ -62,7 +62,7 @@ export function SignedTransactions({ result, review }: { result: SignOnlyResult;
               <code className="max-h-24 flex-1 overflow-auto rounded bg-muted p-2 font-mono text-xs break-all">
                 {s.signedTransaction}
               </code>
-              <CopyButton value={s.signedTransaction} label={`signed transaction ${s.index + 1}`} />
+              <CopyButton value={s.signedTransaction} label={`Copy signed transaction ${s.index + 1}`} />
             </div>
           </article>
         );

@@ -1,5 +1,5 @@
 import { Badge } from '@/components/ui/badge';
-import { STATUS_LABELS } from '@/lib/approvals/requests';
+import { statusLabel } from '@/lib/approvals/statuses';
 
 const VARIANTS: Record<string, 'default' | 'secondary' | 'outline' | 'success' | 'warning' | 'destructive'> =
   {
@@ -21,7 +21,7 @@ const VARIANTS: Record<string, 'default' | 'secondary' | 'outline' | 'success' |
 export function StatusBadge({ status, label }: { status: string; label?: string }) {
   return (
     <Badge variant={VARIANTS[status] ?? 'outline'} data-status={status}>
-      {label ?? STATUS_LABELS[status] ?? status}
+      {label ?? statusLabel(status)}
     </Badge>
   );
 }

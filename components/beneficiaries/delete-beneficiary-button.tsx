@@ -2,9 +2,9 @@
 import { Trash2Icon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { toast } from 'sonner';
-import { deleteBeneficiaryAction } from '@/app/(console)/wallets/[walletId]/beneficiaries/actions';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { deleteBeneficiaryAction } from '@/lib/actions/beneficiaries';
 
 export function DeleteBeneficiaryButton({
   walletId,

@@ -1,7 +1,10 @@
 // Review and result of contract write and sign-only requests, inside the generic approval request page.
-import { AlertTriangleIcon } from 'lucide-react';
-import { CopyButton } from '@/components/approvals/copy-button';
+
+import { ReviewWarnings } from '@/components/approvals/review-warnings';
+import { ReviewFacts } from '@/components/operations/review-facts';
+import { ReviewHeader } from '@/components/operations/review-header';
 import { Badge } from '@/components/ui/badge';
+import { CopyButton } from '@/components/ui/copy-button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { ContractResult, ContractReview } from '@/lib/approvals/contracts';
 
@@ -14,56 +17,41 @@ function isContractResult(result: unknown): result is ContractResult {
   return isContractReview(result) && Array.isArray((result as unknown as ContractResult).success);
 }
 
-export function ContractReviewPanel({ review }: { review: ContractReview }) {
+export function ContractReviewPanel({
+  review,
+  requiredApprovals,
+}: {
+  review: ContractReview;
+  requiredApprovals?: number;
+}) {
   return (
     <section aria-labelledby="contract-review-heading" className="grid gap-4 rounded-lg border p-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="contract-review-heading" className="text-lg font-semibold">
-          Review
-        </h2>
-        <div className="flex gap-2">
-          {review.wallet.network === 'mainnet' ? (
-            <Badge variant="destructive">Mainnet</Badge>
-          ) : (
-            <Badge variant="outline">Testnet</Badge>
-          )}
-          <Badge variant="secondary">{review.kind === 'contractSign' ? 'Sign only' : 'Broadcast'}</Badge>
-        </div>
-      </div>
-      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
-        <div>
-          <dt className="text-muted-foreground">Wallet</dt>
-          <dd>
-            {review.wallet.name} · {review.wallet.blockchain}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">From</dt>
-          <dd className="font-mono text-xs break-all">
-            {review.source.name ? `${review.source.name} ` : ''}
-            {review.source.address}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Network fee (total)</dt>
-          <dd>
-            {review.fee.total === null ? '—' : `${review.fee.total} ${review.fee.symbol}`}
-            {review.fee.error ? (
-              <span className="block text-xs text-destructive">{review.fee.error}</span>
-            ) : null}
-          </dd>
-        </div>
-      </dl>
-      {review.warnings.length ? (
-        <ul className="grid gap-1 text-sm" aria-label="Warnings">
-          {review.warnings.map((w) => (
-            <li key={w} className="flex items-center gap-2">
-              <AlertTriangleIcon aria-hidden className="size-4 text-amber-600" />
-              {w}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <ReviewHeader headingId="contract-review-heading" network={review.wallet.network}>
+        <Badge variant="secondary">{review.kind === 'contractSign' ? 'Sign only' : 'Broadcast'}</Badge>
+      </ReviewHeader>
+      <ReviewFacts
+        requiredApprovals={requiredApprovals}
+        facts={[
+          { label: 'Wallet', value: `${review.wallet.name} · ${review.wallet.blockchain}` },
+          {
+            label: 'From',
+            value: `${review.source.name ? `${review.source.name} ` : ''}${review.source.address}`,
+            className: 'font-mono text-xs break-all',
+          },
+          {
+            label: 'Network fee (total)',
+            value: (
+              <>
+                {review.fee.total === null ? '—' : `${review.fee.total} ${review.fee.symbol}`}
+                {review.fee.error ? (
+                  <span className="block text-xs text-destructive">{review.fee.error}</span>
+                ) : null}
+              </>
+            ),
+          },
+        ]}
+      />
+      <ReviewWarnings warnings={review.warnings} />
       <Table aria-label="Contract calls">
         <TableHeader>
           <TableRow>
@@ -168,7 +156,7 @@ export function ContractResultPanel({
             {s.signedTransaction ? (
               <div className="flex items-center gap-2">
                 <span className="truncate font-mono text-xs">{s.signedTransaction}</span>
-                <CopyButton value={s.signedTransaction} label={`signed transaction ${s.index + 1}`} />
+                <CopyButton value={s.signedTransaction} label={`Copy signed transaction ${s.index + 1}`} />
               </div>
             ) : null}
           </li>

@@ -20,6 +20,11 @@ export interface DataTableProps<TData extends RowData> {
   virtualizeAbove?: number;
   /** Dims the rows while a refetch is running, so stale rows are visibly stale. */
   isFetching?: boolean;
+  /**
+   * Names the scroll box and lets the keyboard reach it, for a table wider than a phone whose rows hold
+   * nothing focusable (axe: scrollable-region-focusable). Tables with links or activatable rows need none.
+   */
+  scrollRegionLabel?: string;
   className?: string;
 }
 
@@ -46,9 +51,10 @@ export function DataTable<TData extends RowData>({
   empty,
   virtualizeAbove = 200,
   isFetching = false,
+  scrollRegionLabel,
   className,
 }: DataTableProps<TData>) {
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const rows = table.getRowModel().rows;
   const virtual = rows.length > virtualizeAbove;
   const virtualizer = useVirtualizer({
@@ -109,11 +115,18 @@ export function DataTable<TData extends RowData>({
     items.length > 0 ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
 
   return (
-    <div
+    <section
       ref={scrollRef}
-      className={cn('relative w-full overflow-auto rounded-md border', virtual && 'max-h-[70vh]', className)}
+      className={cn(
+        'relative w-full overflow-auto rounded-md border',
+        virtual && 'max-h-[70vh]',
+        scrollRegionLabel && 'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+        className,
+      )}
+      // Named, it is a region landmark; unnamed, a section is a plain box.
+      aria-label={scrollRegionLabel}
       // A scrolling region must be reachable by keyboard (axe: scrollable-region-focusable).
-      tabIndex={virtual && !onRowActivate ? 0 : undefined}
+      tabIndex={scrollRegionLabel !== undefined || (virtual && !onRowActivate) ? 0 : undefined}
     >
       {/* A refresh shows as a thin bar, not as dimmed rows: dimming would put the text below contrast. */}
       {isFetching ? (
@@ -174,6 +187,6 @@ export function DataTable<TData extends RowData>({
           )}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

@@ -5,7 +5,6 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { saveAddressRuleAction } from '@/app/(console)/wallets/[walletId]/settlement/actions';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -19,6 +18,7 @@ import {
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
+import { createAddressRuleAction, updateAddressRuleAction } from '@/lib/actions/settlement';
 import { type AutoSettlementRule, SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
 import { ORDER_EXPLANATIONS, type RuleForm, ruleFormSchema } from '@/lib/validation/settlement';
 
@@ -161,7 +161,9 @@ export function RuleEditor(props: RuleEditorProps) {
   const onSubmit = form.handleSubmit((values) => {
     setError(null);
     startTransition(async () => {
-      const result = await saveAddressRuleAction({ walletId, addressId, ruleId: rule?.id, rule: values });
+      const result = rule
+        ? await updateAddressRuleAction({ walletId, addressId, ruleId: rule.id, rule: values })
+        : await createAddressRuleAction({ walletId, addressId, rule: values });
       if (!result.ok) {
         setError(result.error);
         for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {

@@ -1,9 +1,9 @@
 'use client';
 import { useRouter } from 'next/navigation';
 import { toast } from 'sonner';
-import { setWalletSettlementAction } from '@/app/(console)/wallets/[walletId]/settlement/actions';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { setWalletSettlementAction } from '@/lib/actions/settlement';
 
 export function WalletSettlementSwitch({
   walletId,

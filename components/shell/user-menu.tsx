@@ -1,7 +1,6 @@
 'use client';
 import { LogOutIcon, UserIcon } from 'lucide-react';
 import { useTransition } from 'react';
-import { signOutAction } from '@/app/(console)/actions';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -12,6 +11,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { signOutAction } from '@/lib/actions/session';
 
 export function UserMenu({ name, email, role }: { name: string; email: string; role: string }) {
   const [pending, startTransition] = useTransition();

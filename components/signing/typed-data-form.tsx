@@ -1,27 +1,27 @@
 'use client';
 // Typed-data signature request: a permit or authorization form, or the raw EIP-712 JSON; then the review.
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
-import {
-  createTypedDataRequestAction,
-  lookUpSigningAddressAction,
-  previewTypedDataAction,
-} from '@/app/(console)/wallets/[walletId]/signing/actions';
-import { ReviewStep } from '@/components/approvals/review-step';
-import { Alert, AlertDescription } from '@/components/ui/alert';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import { RequestFlow } from '@/components/operations/request-flow';
+import { messagesOf, useOperationRequest } from '@/components/operations/use-operation-request';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
-import type { TypedDataReview } from '@/lib/approvals/signing';
+import {
+  createTypedDataRequestAction,
+  lookUpSigningAddressAction,
+  previewTypedDataAction,
+} from '@/lib/actions/signing';
 import {
   buildPermit,
   buildTransferWithAuthorization,
   parseTypedDataText,
   type TypedDataCheck,
-  type TypedDataDocument,
+  type TypedDataFormValues,
+  type TypedDataRequest,
+  typedDataFormSchema,
 } from '@/lib/validation/typed-data';
-import { TypedDataReviewPanel } from './typed-data-review-panel';
 
 export interface TypedDataFormProps {
   walletId: string;
@@ -32,7 +32,6 @@ export interface TypedDataFormProps {
   chainId: number | null;
 }
 
-type Mode = 'permit' | 'transferWithAuthorization' | 'json';
 const OTHER = 'other';
 
 function localInput(date: Date): string {
@@ -50,6 +49,45 @@ function randomNonce(): string {
   return `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
+const TOKEN_FIELDS = ['addressId', 'token', 'name', 'version', 'chainId', 'verifyingContract', 'value'];
+/** The fields each kind of the form shows. */
+const FIELDS_OF: Record<TypedDataFormValues['mode'], string[]> = {
+  permit: [...TOKEN_FIELDS, 'spender', 'nonce', 'deadline'],
+  transferWithAuthorization: [...TOKEN_FIELDS, 'to', 'validAfter', 'validBefore', 'authNonce'],
+  json: ['addressId', 'domain', 'types', 'message'],
+};
+
+/** The document the form describes, from its values and the signing address. */
+function buildDocument(values: TypedDataFormValues, signer: string, decimals: number): TypedDataCheck {
+  const tokenDomain = {
+    name: values.name,
+    version: values.version,
+    chainId: values.chainId,
+    verifyingContract: values.verifyingContract,
+    decimals,
+  };
+  if (values.mode === 'permit')
+    return buildPermit({
+      ...tokenDomain,
+      owner: signer,
+      spender: values.spender,
+      value: values.value,
+      nonce: values.nonce,
+      deadline: unixSeconds(values.deadline),
+    });
+  if (values.mode === 'transferWithAuthorization')
+    return buildTransferWithAuthorization({
+      ...tokenDomain,
+      from: signer,
+      to: values.to,
+      value: values.value,
+      validAfter: unixSeconds(values.validAfter),
+      validBefore: unixSeconds(values.validBefore),
+      nonce: values.authNonce,
+    });
+  return parseTypedDataText(values);
+}
+
 export function TypedDataForm({
   walletId,
   addresses: listed,
@@ -57,21 +95,19 @@ export function TypedDataForm({
   chainId,
   addressSource = 'service',
 }: TypedDataFormProps) {
-  const router = useRouter();
   // Child addresses typed by hand (and checked by the server) join the list for this visit.
   const [typed, setTyped] = useState<AddressOption[]>([]);
   const addresses = [...listed, ...typed.filter((t) => !listed.some((a) => a.id === t.id))];
-  const [mode, setMode] = useState<Mode>('permit');
-  const [addressId, setAddressId] = useState('');
   const first = tokens[0];
-  const [token, setToken] = useState(first?.address ?? OTHER);
-  const [domain, setDomain] = useState({
+  const [defaults] = useState<TypedDataFormValues>(() => ({
+    walletId,
+    addressId: '',
+    mode: 'permit',
+    token: first?.address ?? OTHER,
     name: first?.name ?? '',
     version: '1',
     chainId: chainId === null ? '' : String(chainId),
     verifyingContract: first?.address ?? '',
-  });
-  const [fields, setFields] = useState(() => ({
     spender: '',
     to: '',
     value: '',
@@ -80,117 +116,69 @@ export function TypedDataForm({
     deadline: localInput(new Date(Date.now() + 7 * 24 * 3600 * 1000)),
     validAfter: localInput(new Date()),
     validBefore: localInput(new Date(Date.now() + 24 * 3600 * 1000)),
+    domain: '',
+    types: '',
+    message: '',
   }));
-  const [json, setJson] = useState({ domain: '', types: '', message: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [review, setReview] = useState<{ review: TypedDataReview; requiredApprovals: number } | null>(null);
-  const [pending, startTransition] = useTransition();
-
-  const signer = addresses.find((a) => a.id === addressId)?.address ?? '';
-  const decimals = tokens.find((t) => t.address === token)?.decimals ?? 0;
-
-  const touched = () => {
-    setReview(null);
-    setFormError(null);
-  };
-
-  function build(): TypedDataCheck {
-    const tokenDomain = { ...domain, decimals };
-    if (mode === 'permit')
-      return buildPermit({
-        ...tokenDomain,
-        owner: signer,
-        spender: fields.spender,
-        value: fields.value,
-        nonce: fields.nonce,
-        deadline: unixSeconds(fields.deadline),
-      });
-    if (mode === 'transferWithAuthorization')
-      return buildTransferWithAuthorization({
-        ...tokenDomain,
-        from: signer,
-        to: fields.to,
-        value: fields.value,
-        validAfter: unixSeconds(fields.validAfter),
-        validBefore: unixSeconds(fields.validBefore),
-        nonce: fields.authNonce,
-      });
-    return parseTypedDataText(json);
-  }
-
-  function validate(): TypedDataDocument | null {
-    const errs: Record<string, string> = {};
-    if (!addressId) errs.addressId = 'Choose the signing address.';
-    const check = build();
-    if (!check.ok) {
-      for (const [key, message] of Object.entries(check.fieldErrors)) {
-        // Owner and from are the signing address: their error belongs to the address picker.
-        const at = key === 'owner' || key === 'from' ? 'addressId' : key;
-        if (at !== 'addressId' || !errs.addressId) errs[at] = message;
+  const signerOf = (addressId: string) => addresses.find((a) => a.id === addressId)?.address ?? '';
+  const decimalsOf = (token: string) => tokens.find((t) => t.address === token)?.decimals ?? 0;
+  const flow = useOperationRequest<TypedDataFormValues, TypedDataRequest>({
+    schema: typedDataFormSchema,
+    defaultValues: defaults,
+    toInput: (values) => {
+      const check = buildDocument(values, signerOf(values.addressId), decimalsOf(values.token));
+      if (!check.ok) {
+        const fieldErrors: Record<string, string> = {};
+        for (const [key, message] of Object.entries(check.fieldErrors)) {
+          // Owner and from are the signing address: their error belongs to the address picker.
+          const at =
+            key === 'owner' || key === 'from'
+              ? 'addressId'
+              : key === 'nonce' && values.mode === 'transferWithAuthorization'
+                ? 'authNonce'
+                : key;
+          fieldErrors[at] ??= message;
+        }
+        // A problem no field of this kind shows (a JSON part of a permit, say) is said in the banner.
+        const shown = Object.keys(fieldErrors).some((key) => FIELDS_OF[values.mode].includes(key));
+        return shown ? { ok: false, fieldErrors } : { ok: false, fieldErrors, error: check.error };
       }
-      if (Object.keys(errs).length === 0) setFormError(check.error);
-    }
-    setErrors(errs);
-    return Object.keys(errs).length === 0 && check.ok ? check.value : null;
-  }
-
-  function input(doc: TypedDataDocument) {
-    return {
-      walletId,
-      addressId,
-      domain: doc.domain,
-      types: doc.types,
-      message: doc.message,
-      primaryType: doc.primaryType,
-    };
-  }
-
-  function toReview() {
-    setFormError(null);
-    const doc = validate();
-    if (!doc) return;
-    startTransition(async () => {
-      const result = await previewTypedDataAction(input(doc));
-      if (!result.ok) {
-        setErrors(result.fieldErrors ?? {});
-        setFormError(result.error);
-        return;
-      }
-      setReview(result.data);
-    });
-  }
-
-  function create() {
-    const doc = validate();
-    if (!doc) return;
-    startTransition(async () => {
-      const result = await createTypedDataRequestAction(input(doc));
-      if (!result.ok) {
-        setErrors(result.fieldErrors ?? {});
-        setFormError(result.error);
-        setReview(null);
-        return;
-      }
-      router.push(`/approvals/${result.data.id}`);
-    });
-  }
+      const doc = check.value;
+      return {
+        ok: true,
+        input: {
+          walletId,
+          addressId: values.addressId,
+          domain: doc.domain,
+          types: doc.types,
+          message: doc.message,
+          primaryType: doc.primaryType,
+        },
+      };
+    },
+    preview: previewTypedDataAction,
+    create: createTypedDataRequestAction,
+  });
+  const { register, control, setValue, getValues, clearErrors, formState } = flow.form;
+  const values = useWatch({ control }) as TypedDataFormValues;
+  const { mode, token } = values;
+  const signer = signerOf(values.addressId);
+  const errors = messagesOf(formState.errors);
 
   function editAsJson() {
-    const check = build();
+    const current = getValues();
+    const check = buildDocument(current, signerOf(current.addressId), decimalsOf(current.token));
     if (check.ok) {
       const { domain: d, types, message } = check.value;
-      setJson({
-        domain: JSON.stringify(d, null, 2),
-        types: JSON.stringify(types, null, 2),
-        message: JSON.stringify(message, null, 2),
-      });
+      setValue('domain', JSON.stringify(d, null, 2));
+      setValue('types', JSON.stringify(types, null, 2));
+      setValue('message', JSON.stringify(message, null, 2));
     }
-    setMode('json');
-    touched();
+    setValue('mode', 'json');
+    clearErrors();
   }
 
-  const err = (id: string) => ({
+  const err = (id: keyof TypedDataFormValues) => ({
     'aria-invalid': errors[id] ? true : undefined,
     'aria-describedby': errors[id] ? `${id}-error` : undefined,
   });
@@ -199,13 +187,15 @@ export function TypedDataForm({
       <Field id="token" label="Token">
         <NativeSelect
           id="token"
-          value={token}
-          onChange={(e) => {
-            const picked = tokens.find((t) => t.address === e.target.value);
-            setToken(e.target.value);
-            if (picked) setDomain((d) => ({ ...d, name: picked.name, verifyingContract: picked.address }));
-            touched();
-          }}
+          {...register('token', {
+            onChange: (e) => {
+              const picked = tokens.find((t) => t.address === e.target.value);
+              if (picked) {
+                setValue('name', picked.name);
+                setValue('verifyingContract', picked.address);
+              }
+            },
+          })}
         >
           {tokens.map((t) => (
             <option key={t.address} value={t.address}>
@@ -223,80 +213,38 @@ export function TypedDataForm({
         <Input
           id="verifyingContract"
           className="font-mono"
-          value={domain.verifyingContract}
           readOnly={token !== OTHER}
           {...err('verifyingContract')}
-          onChange={(e) => {
-            setDomain((d) => ({ ...d, verifyingContract: e.target.value }));
-            touched();
-          }}
+          {...register('verifyingContract')}
         />
       </Field>
       <Field id="name" label="Domain name" error={errors.name}>
-        <Input
-          id="name"
-          value={domain.name}
-          {...err('name')}
-          onChange={(e) => {
-            setDomain((d) => ({ ...d, name: e.target.value }));
-            touched();
-          }}
-        />
+        <Input id="name" {...err('name')} {...register('name')} />
       </Field>
       <Field id="version" label="Domain version" error={errors.version}>
-        <Input
-          id="version"
-          value={domain.version}
-          {...err('version')}
-          onChange={(e) => {
-            setDomain((d) => ({ ...d, version: e.target.value }));
-            touched();
-          }}
-        />
+        <Input id="version" {...err('version')} {...register('version')} />
       </Field>
       <Field id="chainId" label="Chain id" error={errors.chainId}>
-        <Input
-          id="chainId"
-          inputMode="numeric"
-          value={domain.chainId}
-          {...err('chainId')}
-          onChange={(e) => {
-            setDomain((d) => ({ ...d, chainId: e.target.value }));
-            touched();
-          }}
-        />
+        <Input id="chainId" inputMode="numeric" {...err('chainId')} {...register('chainId')} />
       </Field>
     </div>
   );
 
-  const setField = (key: keyof typeof fields) => (e: React.ChangeEvent<HTMLInputElement>) => {
-    setFields((f) => ({ ...f, [key]: e.target.value }));
-    touched();
-  };
-
   return (
-    <div className="grid gap-4">
+    <RequestFlow
+      flow={flow}
+      confirmLabel="Create signature request"
+      notice="Nothing is signed when you create the request"
+    >
       <form
         aria-label="Typed-data signature"
         className="grid max-w-3xl gap-4"
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          toReview();
-        }}
+        onSubmit={flow.requestReview}
       >
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id="addressId" label="Signing address" error={errors.addressId}>
-            <NativeSelect
-              id="addressId"
-              value={addressId}
-              {...err('addressId')}
-              onChange={(e) => {
-                setAddressId(e.target.value);
-                setErrors(({ addressId: _, ...rest }) => rest);
-                touched();
-              }}
-            >
+            <NativeSelect id="addressId" {...err('addressId')} {...register('addressId')}>
               <option value="">Choose an address</option>
               {addresses.map((a) => (
                 <option key={a.id} value={a.id}>
@@ -312,23 +260,14 @@ export function TypedDataForm({
                 lookUp={lookUpSigningAddressAction}
                 onFound={(found) => {
                   setTyped((list) => (list.some((a) => a.id === found.id) ? list : [...list, found]));
-                  setAddressId(found.id);
-                  setErrors(({ addressId: _, ...rest }) => rest);
-                  touched();
+                  setValue('addressId', found.id);
+                  clearErrors('addressId');
                 }}
               />
             </div>
           ) : null}
           <Field id="kind" label="Kind">
-            <NativeSelect
-              id="kind"
-              value={mode}
-              onChange={(e) => {
-                setMode(e.target.value as Mode);
-                setErrors({});
-                touched();
-              }}
-            >
+            <NativeSelect id="kind" {...register('mode', { onChange: () => clearErrors() })}>
               <option value="permit">EIP-2612 Permit</option>
               <option value="transferWithAuthorization">EIP-3009 TransferWithAuthorization</option>
               <option value="json">Any typed data (JSON editor)</option>
@@ -347,13 +286,7 @@ export function TypedDataForm({
         {mode === 'permit' ? (
           <div className="grid gap-4 sm:grid-cols-2">
             <Field id="spender" label="Spender" error={errors.spender}>
-              <Input
-                id="spender"
-                className="font-mono"
-                value={fields.spender}
-                {...err('spender')}
-                onChange={setField('spender')}
-              />
+              <Input id="spender" className="font-mono" {...err('spender')} {...register('spender')} />
             </Field>
             <Field
               id="value"
@@ -364,10 +297,9 @@ export function TypedDataForm({
               <Input
                 id="value"
                 inputMode="decimal"
-                value={fields.value}
                 aria-invalid={errors.value ? true : undefined}
                 aria-describedby={errors.value ? 'value-error' : 'value-hint'}
-                onChange={setField('value')}
+                {...register('value')}
               />
             </Field>
             <Field
@@ -379,20 +311,13 @@ export function TypedDataForm({
               <Input
                 id="nonce"
                 inputMode="numeric"
-                value={fields.nonce}
                 aria-invalid={errors.nonce ? true : undefined}
                 aria-describedby={errors.nonce ? 'nonce-error' : 'nonce-hint'}
-                onChange={setField('nonce')}
+                {...register('nonce')}
               />
             </Field>
             <Field id="deadline" label="Deadline" error={errors.deadline}>
-              <Input
-                id="deadline"
-                type="datetime-local"
-                value={fields.deadline}
-                {...err('deadline')}
-                onChange={setField('deadline')}
-              />
+              <Input id="deadline" type="datetime-local" {...err('deadline')} {...register('deadline')} />
             </Field>
           </div>
         ) : null}
@@ -400,54 +325,33 @@ export function TypedDataForm({
         {mode === 'transferWithAuthorization' ? (
           <div className="grid gap-4 sm:grid-cols-2">
             <Field id="to" label="To" error={errors.to}>
-              <Input
-                id="to"
-                className="font-mono"
-                value={fields.to}
-                {...err('to')}
-                onChange={setField('to')}
-              />
+              <Input id="to" className="font-mono" {...err('to')} {...register('to')} />
             </Field>
             <Field
               id="value"
               label={token === OTHER ? 'Value (base units)' : 'Value (token units)'}
               error={errors.value}
             >
-              <Input
-                id="value"
-                inputMode="decimal"
-                value={fields.value}
-                {...err('value')}
-                onChange={setField('value')}
-              />
+              <Input id="value" inputMode="decimal" {...err('value')} {...register('value')} />
             </Field>
             <Field id="validAfter" label="Valid after" error={errors.validAfter}>
               <Input
                 id="validAfter"
                 type="datetime-local"
-                value={fields.validAfter}
                 {...err('validAfter')}
-                onChange={setField('validAfter')}
+                {...register('validAfter')}
               />
             </Field>
             <Field id="validBefore" label="Valid before" error={errors.validBefore}>
               <Input
                 id="validBefore"
                 type="datetime-local"
-                value={fields.validBefore}
                 {...err('validBefore')}
-                onChange={setField('validBefore')}
+                {...register('validBefore')}
               />
             </Field>
-            <Field id="authNonce" label="Nonce (32 bytes)" error={errors.nonce}>
-              <Input
-                id="authNonce"
-                className="font-mono"
-                value={fields.authNonce}
-                aria-invalid={errors.nonce ? true : undefined}
-                aria-describedby={errors.nonce ? 'authNonce-error' : undefined}
-                onChange={setField('authNonce')}
-              />
+            <Field id="authNonce" label="Nonce (32 bytes)" error={errors.authNonce}>
+              <Input id="authNonce" className="font-mono" {...err('authNonce')} {...register('authNonce')} />
             </Field>
           </div>
         ) : null}
@@ -467,26 +371,17 @@ export function TypedDataForm({
                   id={`json-${key}`}
                   className="min-h-32 rounded-md border border-input bg-background px-3 py-2 font-mono text-xs"
                   spellCheck={false}
-                  value={json[key]}
                   aria-invalid={errors[key] ? true : undefined}
                   aria-describedby={errors[key] ? `json-${key}-error` : undefined}
-                  onChange={(e) => {
-                    setJson((j) => ({ ...j, [key]: e.target.value }));
-                    touched();
-                  }}
+                  {...register(key)}
                 />
               </Field>
             ))}
           </div>
         ) : null}
 
-        {formError ? (
-          <Alert variant="destructive">
-            <AlertDescription>{formError}</AlertDescription>
-          </Alert>
-        ) : null}
         <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={pending}>
+          <Button type="submit" disabled={flow.pending}>
             Review signature
           </Button>
           {mode !== 'json' ? (
@@ -496,17 +391,6 @@ export function TypedDataForm({
           ) : null}
         </div>
       </form>
-      {review ? (
-        <ReviewStep
-          notice="Nothing is signed when you create the request"
-          createLabel="Create signature request"
-          pending={pending}
-          onCreate={create}
-          onEdit={() => setReview(null)}
-        >
-          <TypedDataReviewPanel review={review.review} requiredApprovals={review.requiredApprovals} />
-        </ReviewStep>
-      ) : null}
-    </div>
+    </RequestFlow>
   );
 }

@@ -1,11 +1,11 @@
 // Review and result of the operation types that are not withdrawals (swap, typed-data signature), for the
-// generic request page: it hands over what it has and this picks the renderer by the review's kind.
+// generic request page: the review comes from the panel map, the result by the review's kind.
+import { OperationReviewPanel } from '@/components/operations/review-panels';
 import { TypedDataResultPanel } from '@/components/signing/typed-data-result';
-import { TypedDataReviewPanel } from '@/components/signing/typed-data-review-panel';
-import type { TypedDataResult, TypedDataReview } from '@/lib/approvals/signing';
-import type { SwapResult, SwapReview } from '@/lib/approvals/swaps';
+import type { OperationReview } from '@/lib/approvals/kinds';
+import type { TypedDataResult } from '@/lib/approvals/signing';
+import type { SwapResult } from '@/lib/approvals/swaps';
 import { SwapResultPanel } from './swap-result';
-import { SwapReviewPanel } from './swap-review-panel';
 
 const OWN_KINDS = new Set(['swap', 'typedDataSign']);
 
@@ -21,17 +21,16 @@ export interface OperationPanelsProps {
 }
 
 export function OperationPanels({ review, result, items, requiredApprovals }: OperationPanelsProps) {
-  if (review.kind === 'swap')
-    return (
-      <>
-        <SwapReviewPanel review={review as SwapReview} requiredApprovals={requiredApprovals} />
-        {result ? <SwapResultPanel result={result as SwapResult} status={items[0]?.status ?? null} /> : null}
-      </>
-    );
   return (
     <>
-      <TypedDataReviewPanel review={review as TypedDataReview} requiredApprovals={requiredApprovals} />
-      {result ? <TypedDataResultPanel result={result as TypedDataResult} /> : null}
+      <OperationReviewPanel review={review as OperationReview} requiredApprovals={requiredApprovals} />
+      {result ? (
+        review.kind === 'swap' ? (
+          <SwapResultPanel result={result as SwapResult} status={items[0]?.status ?? null} />
+        ) : (
+          <TypedDataResultPanel result={result as TypedDataResult} />
+        )
+      ) : null}
     </>
   );
 }

@@ -1,33 +1,32 @@
 'use client';
 // Swap request: fill in, review what will happen, create the request (nothing is sent until approved).
 import { useQuery } from '@tanstack/react-query';
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
-import {
-  createSwapRequestAction,
-  lookUpSwapAddressAction,
-  previewSwapAction,
-  swapBalancesAction,
-} from '@/app/(console)/wallets/[walletId]/swaps/actions';
-import { ReviewStep } from '@/components/approvals/review-step';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import { RequestFlow } from '@/components/operations/request-flow';
+import { messagesOf, useOperationRequest } from '@/components/operations/use-operation-request';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
-import type { SwapReview } from '@/lib/approvals/swaps';
+import {
+  createSwapRequestAction,
+  lookUpSwapAddressAction,
+  previewSwapAction,
+  swapBalancesAction,
+} from '@/lib/actions/swaps';
 import { formatAssetAmount, formatUsd } from '@/lib/format';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';
 import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
 import {
   SWAP_ORDERS,
   type SwapFormValues,
-  type SwapOrder,
   swapAmountLimit,
+  swapFormSchema,
   validateSwap,
 } from '@/lib/validation/swaps';
-import { SwapReviewPanel } from './swap-review-panel';
 
 export interface SwapFormProps {
   walletId: string;
@@ -40,8 +39,6 @@ export interface SwapFormProps {
   balancesAvailable?: boolean;
 }
 
-type Values = Omit<SwapFormValues, 'walletId'>;
-
 export function SwapForm({
   walletId,
   addresses: listed,
@@ -50,22 +47,31 @@ export function SwapForm({
   addressSource = 'service',
   balancesAvailable = true,
 }: SwapFormProps) {
-  const router = useRouter();
   // Child addresses typed by hand (and checked by the server) join the list for this visit.
   const [typed, setTyped] = useState<AddressOption[]>([]);
   const addresses = [...listed, ...typed.filter((t) => !listed.some((a) => a.id === t.id))];
-  const [values, setValues] = useState<Values>({
-    addressId: initialAddressId ?? '',
-    fromAssetId: '',
-    toAssetId: '',
-    amount: '',
-    order: 'RECOMMENDED',
-    metadata: '',
+  const flow = useOperationRequest<SwapFormValues>({
+    schema: swapFormSchema,
+    defaultValues: {
+      walletId,
+      addressId: initialAddressId ?? '',
+      fromAssetId: '',
+      toAssetId: '',
+      amount: '',
+      order: 'RECOMMENDED',
+      metadata: '',
+    },
+    // The amount against the address's balance as the form knows it; the action checks it again.
+    toInput: (values) => {
+      const check = validateSwap(values, withBalances);
+      return check.ok ? { ok: true, input: values } : { ok: false, fieldErrors: check.fieldErrors };
+    },
+    preview: previewSwapAction,
+    create: createSwapRequestAction,
   });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [review, setReview] = useState<{ review: SwapReview; requiredApprovals: number } | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { register, control, setValue, formState } = flow.form;
+  const values = useWatch({ control }) as SwapFormValues;
+  const errors = messagesOf(formState.errors);
 
   const balances = useQuery({
     queryKey: ['swaps', 'balances', walletId, values.addressId],
@@ -85,48 +91,7 @@ export function SwapForm({
     };
   });
 
-  function set<K extends keyof Values>(key: K, value: Values[K]) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setReview(null);
-    setErrors((e) => {
-      const { [key]: _, ...rest } = e;
-      return rest;
-    });
-  }
-
-  function toReview() {
-    setFormError(null);
-    const check = validateSwap(values, withBalances);
-    if (!check.ok) {
-      setErrors(check.fieldErrors);
-      return;
-    }
-    startTransition(async () => {
-      const result = await previewSwapAction({ walletId, ...values });
-      if (!result.ok) {
-        setErrors(result.fieldErrors ?? {});
-        setFormError(result.error);
-        return;
-      }
-      setReview(result.data);
-    });
-  }
-
-  function create() {
-    setFormError(null);
-    startTransition(async () => {
-      const result = await createSwapRequestAction({ walletId, ...values });
-      if (!result.ok) {
-        setErrors(result.fieldErrors ?? {});
-        setFormError(result.error);
-        setReview(null);
-        return;
-      }
-      router.push(`/approvals/${result.data.id}`);
-    });
-  }
-
-  const describedBy = (id: string) => (errors[id] ? `${id}-error` : `${id}-hint`);
+  const describedBy = (id: keyof SwapFormValues) => (errors[id] ? `${id}-error` : `${id}-hint`);
   const from = withBalances.find((a) => a.id === values.fromAssetId);
   // Limits known before anything is sent show at the field as the amount is typed, and hold the review.
   const amountLimit = from && values.amount.trim() ? swapAmountLimit(values.amount, from) : null;
@@ -135,23 +100,18 @@ export function SwapForm({
   const amountUsd = amountCheck?.ok && !amountError ? usdValueOf(amountCheck.value, from?.priceUsd) : null;
   const fromBalanceUsd = from?.balance != null ? usdValueOf(from.balance, from.priceUsd) : null;
   return (
-    <div className="grid gap-4">
-      <form
-        aria-label="Swap"
-        className="grid max-w-2xl gap-4"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          toReview();
-        }}
-      >
+    <RequestFlow
+      flow={flow}
+      confirmLabel="Create swap request"
+      notice="Nothing is sent when you create the request"
+    >
+      <form aria-label="Swap" className="grid max-w-2xl gap-4" noValidate onSubmit={flow.requestReview}>
         <Field id="addressId" label="From child address" error={errors.addressId}>
           <NativeSelect
             id="addressId"
-            value={values.addressId}
             aria-invalid={errors.addressId ? true : undefined}
             aria-describedby={errors.addressId ? 'addressId-error' : undefined}
-            onChange={(e) => set('addressId', e.target.value)}
+            {...register('addressId')}
           >
             <option value="">Choose an address</option>
             {addresses.map((a) => (
@@ -167,7 +127,7 @@ export function SwapForm({
             lookUp={lookUpSwapAddressAction}
             onFound={(found) => {
               setTyped((list) => (list.some((a) => a.id === found.id) ? list : [...list, found]));
-              set('addressId', found.id);
+              setValue('addressId', found.id, { shouldValidate: formState.isSubmitted });
             }}
           />
         ) : null}
@@ -198,12 +158,11 @@ export function SwapForm({
           >
             <NativeSelect
               id="fromAssetId"
-              value={values.fromAssetId}
               aria-invalid={errors.fromAssetId ? true : undefined}
               aria-describedby={
                 from?.balance != null || errors.fromAssetId ? describedBy('fromAssetId') : undefined
               }
-              onChange={(e) => set('fromAssetId', e.target.value)}
+              {...register('fromAssetId')}
             >
               <option value="">Choose an asset</option>
               {withBalances.map((a) => (
@@ -219,10 +178,9 @@ export function SwapForm({
           <Field id="toAssetId" label="To asset" error={errors.toAssetId}>
             <NativeSelect
               id="toAssetId"
-              value={values.toAssetId}
               aria-invalid={errors.toAssetId ? true : undefined}
               aria-describedby={errors.toAssetId ? 'toAssetId-error' : undefined}
-              onChange={(e) => set('toAssetId', e.target.value)}
+              {...register('toAssetId')}
             >
               <option value="">Choose an asset</option>
               {assets
@@ -245,24 +203,16 @@ export function SwapForm({
             id="amount"
             inputMode="decimal"
             autoComplete="off"
-            value={values.amount}
             aria-invalid={amountError ? true : undefined}
             aria-describedby={amountError ? 'amount-error' : amountUsd !== null ? 'amount-hint' : undefined}
-            onChange={(e) => set('amount', e.target.value)}
+            {...register('amount')}
           />
         </Field>
         <fieldset className="grid gap-2">
           <legend className="text-sm font-medium">Order</legend>
           {SWAP_ORDERS.map((order) => (
             <label key={order} className="flex items-start gap-2 text-sm">
-              <input
-                type="radio"
-                name="order"
-                value={order}
-                className="mt-1"
-                checked={values.order === order}
-                onChange={() => set('order', order as SwapOrder)}
-              />
+              <input type="radio" value={order} className="mt-1" {...register('order')} />
               <span>
                 <span className="font-medium">{order}</span>
                 <span className="block text-muted-foreground">{ORDER_EXPLANATIONS[order]}</span>
@@ -279,22 +229,16 @@ export function SwapForm({
           <textarea
             id="metadata"
             className="min-h-16 rounded-md border border-input bg-background px-3 py-2 font-mono text-sm"
-            value={values.metadata}
             aria-invalid={errors.metadata ? true : undefined}
             aria-describedby={describedBy('metadata')}
-            onChange={(e) => set('metadata', e.target.value)}
+            {...register('metadata')}
           />
         </Field>
-        {formError ? (
-          <Alert variant="destructive">
-            <AlertDescription>{formError}</AlertDescription>
-          </Alert>
-        ) : null}
         <div className="grid gap-2">
           <div>
             <Button
               type="submit"
-              disabled={pending || amountLimit !== null}
+              disabled={flow.pending || amountLimit !== null}
               aria-describedby={amountLimit ? 'swap-review-blocked' : undefined}
             >
               Review swap
@@ -307,17 +251,6 @@ export function SwapForm({
           ) : null}
         </div>
       </form>
-      {review ? (
-        <ReviewStep
-          notice="Nothing is sent when you create the request"
-          createLabel="Create swap request"
-          pending={pending}
-          onCreate={create}
-          onEdit={() => setReview(null)}
-        >
-          <SwapReviewPanel review={review.review} requiredApprovals={review.requiredApprovals} />
-        </ReviewStep>
-      ) : null}
-    </div>
+    </RequestFlow>
   );
 }

@@ -1,17 +1,20 @@
 'use client';
+import type { ColumnDef } from '@tanstack/react-table';
 import { SearchIcon } from 'lucide-react';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
-import { useEffect, useState, useTransition } from 'react';
+import { useQueryStates } from 'nuqs';
+import { useEffect, useMemo, useState, useTransition } from 'react';
+import { DataTable } from '@/components/data-table/data-table';
+import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
+import { useDataTable } from '@/components/data-table/use-data-table';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { ADDRESS_TYPES } from '@/lib/custody/schemas';
+import { ADDRESS_TYPES, type Address } from '@/lib/custody/schemas';
 import { formatDate } from '@/lib/format';
-import { ADDRESS_PAGE_SIZES, type AddressFilters, addressFiltersToQuery } from '@/lib/validation/wallets';
+import { ADDRESS_PAGE_SIZES, type AddressFilters, addressListSearchParams } from '@/lib/validation/wallets';
 import type { AddressPage } from '@/lib/wallet-view';
 import { AddressText } from './address-text';
 import { AmlBadge } from './aml-badge';
@@ -27,7 +30,74 @@ export interface AddressListProps {
   initialError?: string;
 }
 
-/** The wallet's addresses: search, type filter and paging live in the URL; the server pages and filters. */
+const helper = createDataTableColumnHelper<Address>();
+const EMPTY: Address[] = [];
+
+function addressColumns(
+  base: string,
+  blockchain: string,
+  network: string,
+): ColumnDef<DataTableFeatures, Address, unknown>[] {
+  return helper.columns([
+    helper.display({
+      id: 'name',
+      header: 'Name',
+      meta: { label: 'Name', className: 'font-medium' },
+      cell: ({ row }) => (
+        <Link
+          href={`${base}/${encodeURIComponent(row.original.id)}`}
+          className="underline-offset-4 hover:underline"
+        >
+          {row.original.name ?? 'Unnamed address'}
+        </Link>
+      ),
+    }),
+    helper.display({
+      id: 'address',
+      header: 'Address',
+      meta: { label: 'Address' },
+      cell: ({ row }) => (
+        <AddressText value={row.original.address} blockchain={blockchain} network={network} />
+      ),
+    }),
+    helper.display({
+      id: 'type',
+      header: 'Type',
+      meta: { label: 'Type' },
+      cell: ({ row }) => {
+        const type = row.original.type;
+        return (
+          <Badge variant="outline">
+            {type === 'INTERNAL' ? 'Internal' : type === 'EXTERNAL' ? 'External' : type}
+          </Badge>
+        );
+      },
+    }),
+    helper.display({
+      id: 'aml',
+      header: 'AML',
+      meta: { label: 'AML' },
+      cell: ({ row }) => <AmlBadge aml={row.original.configurations.aml} />,
+    }),
+    helper.display({
+      id: 'autoSweep',
+      header: 'Auto-sweep',
+      meta: { label: 'Auto-sweep' },
+      cell: ({ row }) => (row.original.configurations.disableAutoSweep ? 'Off' : 'On'),
+    }),
+    helper.display({
+      id: 'createdAt',
+      header: 'Created',
+      meta: { label: 'Created', className: 'whitespace-nowrap' },
+      cell: ({ row }) => formatDate(row.original.createdAt),
+    }),
+  ]) as ColumnDef<DataTableFeatures, Address, unknown>[];
+}
+
+/**
+ * The wallet's addresses: search, type filter and paging live in the URL (nuqs, the parsers the server page
+ * reads with); a change re-renders the server page, which pages and filters.
+ */
 export function AddressList({
   walletId,
   blockchain,
@@ -36,19 +106,22 @@ export function AddressList({
   initial,
   initialError,
 }: AddressListProps) {
-  const router = useRouter();
-  const [navigating, startNavigation] = useTransition();
-  const [search, setSearch] = useState(filters.search ?? '');
-  useEffect(() => setSearch(filters.search ?? ''), [filters.search]);
+  const [navigating, startTransition] = useTransition();
+  const [url, setUrl] = useQueryStates(addressListSearchParams, {
+    history: 'push',
+    scroll: false,
+    shallow: false,
+    startTransition,
+  });
+  const [search, setSearch] = useState(url.search ?? '');
+  useEffect(() => setSearch(url.search ?? ''), [url.search]);
+  // The rows are those of the server's filters: they change with the server render the URL change starts.
   const query = useAddressPage(walletId, filters, initial);
   const base = `/wallets/${encodeURIComponent(walletId)}/addresses`;
-
-  const go = (next: Partial<AddressFilters>) => {
-    const merged = { ...filters, ...next };
-    startNavigation(() => router.push(`${base}${addressFiltersToQuery(merged)}`, { scroll: false }));
-  };
+  const columns = useMemo(() => addressColumns(base, blockchain, network), [base, blockchain, network]);
 
   const page = query.data;
+  const table = useDataTable({ data: page?.data ?? EMPTY, columns, getRowId: (a) => a.id });
   const error = page ? null : (query.error?.message ?? initialError ?? null);
   const meta = page?.meta;
   const totalPages = Math.max(1, meta?.totalPages ?? 1);
@@ -68,7 +141,7 @@ export function AddressList({
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => {
           e.preventDefault();
-          go({ search: search.trim() || undefined, page: 1 });
+          void setUrl({ search: search.trim() || null, page: 1 });
         }}
       >
         <div className="grid min-w-0 max-w-full gap-1.5">
@@ -93,8 +166,10 @@ export function AddressList({
           <Label htmlFor="address-type">Type</Label>
           <NativeSelect
             id="address-type"
-            value={filters.type ?? ''}
-            onChange={(e) => go({ type: (e.target.value || undefined) as AddressFilters['type'], page: 1 })}
+            value={url.type ?? ''}
+            onChange={(e) =>
+              void setUrl({ type: (e.target.value || null) as AddressFilters['type'] | null, page: 1 })
+            }
             className="w-40"
           >
             <option value="">All types</option>
@@ -105,11 +180,11 @@ export function AddressList({
             ))}
           </NativeSelect>
         </div>
-        {filters.search || filters.type ? (
+        {url.search || url.type ? (
           <Button
             type="button"
             variant="ghost"
-            onClick={() => go({ search: undefined, type: undefined, page: 1 })}
+            onClick={() => void setUrl({ search: null, type: null, page: 1 })}
           >
             Clear filters
           </Button>
@@ -148,47 +223,7 @@ export function AddressList({
               console has seen in its requests and webhooks.
             </p>
           ) : null}
-          <div className="rounded-md border" aria-busy={navigating || query.isFetching}>
-            <Table aria-labelledby="addresses-heading">
-              <TableHeader>
-                <TableRow>
-                  <TableHead scope="col">Name</TableHead>
-                  <TableHead scope="col">Address</TableHead>
-                  <TableHead scope="col">Type</TableHead>
-                  <TableHead scope="col">AML</TableHead>
-                  <TableHead scope="col">Auto-sweep</TableHead>
-                  <TableHead scope="col">Created</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {page.data.map((a) => (
-                  <TableRow key={a.id}>
-                    <TableCell className="font-medium">
-                      <Link
-                        href={`${base}/${encodeURIComponent(a.id)}`}
-                        className="underline-offset-4 hover:underline"
-                      >
-                        {a.name ?? 'Unnamed address'}
-                      </Link>
-                    </TableCell>
-                    <TableCell>
-                      <AddressText value={a.address} blockchain={blockchain} network={network} />
-                    </TableCell>
-                    <TableCell>
-                      <Badge variant="outline">
-                        {a.type === 'INTERNAL' ? 'Internal' : a.type === 'EXTERNAL' ? 'External' : a.type}
-                      </Badge>
-                    </TableCell>
-                    <TableCell>
-                      <AmlBadge aml={a.configurations.aml} />
-                    </TableCell>
-                    <TableCell>{a.configurations.disableAutoSweep ? 'Off' : 'On'}</TableCell>
-                    <TableCell className="whitespace-nowrap">{formatDate(a.createdAt)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </div>
+          <DataTable table={table} label="Addresses" isFetching={navigating || query.isFetching} />
         </div>
       )}
 
@@ -205,8 +240,10 @@ export function AddressList({
             <NativeSelect
               id="address-page-size"
               className="w-20"
-              value={String(filters.limit)}
-              onChange={(e) => go({ limit: Number(e.target.value), page: 1 })}
+              value={String(url.limit)}
+              onChange={(e) =>
+                void setUrl({ limit: Number(e.target.value) as (typeof ADDRESS_PAGE_SIZES)[number], page: 1 })
+              }
             >
               {ADDRESS_PAGE_SIZES.map((n) => (
                 <option key={n} value={n}>
@@ -218,7 +255,7 @@ export function AddressList({
               variant="outline"
               size="sm"
               disabled={filters.page <= 1 || navigating}
-              onClick={() => go({ page: filters.page - 1 })}
+              onClick={() => void setUrl({ page: filters.page - 1 })}
             >
               Previous
             </Button>
@@ -226,7 +263,7 @@ export function AddressList({
               variant="outline"
               size="sm"
               disabled={filters.page >= totalPages || navigating}
-              onClick={() => go({ page: filters.page + 1 })}
+              onClick={() => void setUrl({ page: filters.page + 1 })}
             >
               Next
             </Button>

@@ -1,6 +1,6 @@
 import { ExternalLinkIcon } from 'lucide-react';
+import { CopyButton } from '@/components/ui/copy-button';
 import { explorerUrl, shortAddress } from '@/lib/format';
-import { CopyButton } from './copy-button';
 
 export interface AddressTextProps {
   value: string;

@@ -2,20 +2,10 @@
 // Resend of one transaction's webhook (#2), for support and admin; the log then shows it as a new send.
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { Send } from 'lucide-react';
-import { useState, useTransition } from 'react';
 import { toast } from 'sonner';
-import { resendWebhookAction } from '@/app/(console)/wallets/[walletId]/webhooks/actions';
 import { Button, type ButtonProps } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { resendWebhookAction } from '@/lib/actions/webhooks';
 import { webhookKeys } from '@/lib/query-keys';
 
 /**
@@ -46,51 +36,35 @@ export function ResendWebhookButton({
   size = 'sm',
   onResent,
 }: ResendWebhookButtonProps) {
-  const [open, setOpen] = useState(false);
-  const [pending, startTransition] = useTransition();
   const queryClient = useQueryClient();
-
-  const confirm = () =>
-    startTransition(async () => {
-      const result = await resendWebhookAction({ walletId, transactionId });
-      if (result.ok) {
-        toast.success('Webhook resent', { description: result.data.message });
-        setOpen(false);
-        refreshDeliveriesSoon(queryClient, walletId);
-        onResent?.();
-      } else {
-        toast.error('Resend failed', { description: result.error });
-      }
-    });
-
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button variant="outline" size={size}>
           <Send aria-hidden />
           Resend webhook
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Resend this webhook?</DialogTitle>
-          <DialogDescription>
-            The custody service delivers <strong className="font-medium text-foreground">{event}</strong>{' '}
-            again to <span className="break-all font-mono text-foreground">{url}</span>. Receivers should
-            treat it as a repeat.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline" disabled={pending}>
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button onClick={confirm} disabled={pending}>
-            {pending ? 'Resending…' : 'Resend'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+      }
+      title="Resend this webhook?"
+      description={
+        <>
+          The custody service delivers <strong className="font-medium text-foreground">{event}</strong> again
+          to <span className="break-all font-mono text-foreground">{url}</span>. Receivers should treat it as
+          a repeat.
+        </>
+      }
+      confirmLabel="Resend"
+      onConfirm={async () => {
+        const result = await resendWebhookAction({ walletId, transactionId });
+        if (!result.ok) {
+          toast.error('Resend failed', { description: result.error });
+          return false;
+        }
+        toast.success('Webhook resent', { description: result.data.message });
+        refreshDeliveriesSoon(queryClient, walletId);
+        onResent?.();
+        return true;
+      }}
+    />
   );
 }

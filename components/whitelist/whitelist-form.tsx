@@ -5,15 +5,12 @@ import Link from 'next/link';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import {
-  type WhitelistResult,
-  whitelistAddressAction,
-} from '@/app/(console)/wallets/[walletId]/whitelist/actions';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { type WhitelistResult, whitelistAddressAction } from '@/lib/actions/whitelist';
 import { type WhitelistForm as WhitelistFormValues, whitelistFormSchema } from '@/lib/validation/settlement';
 
 const EMPTY: WhitelistFormValues = {

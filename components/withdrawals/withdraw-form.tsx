@@ -1,23 +1,21 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import { PlusIcon, Trash2Icon, UploadIcon } from 'lucide-react';
-import { useRouter } from 'next/navigation';
-import { useMemo, useRef, useState, useTransition } from 'react';
-import { type FieldErrors, type Resolver, useFieldArray, useForm, useWatch } from 'react-hook-form';
-import {
-  createWithdrawalRequestAction,
-  lookUpWithdrawSourceAction,
-  previewWithdrawalAction,
-  sourceBalancesAction,
-} from '@/app/(console)/wallets/[walletId]/withdraw/actions';
-import { ReviewPanel } from '@/components/approvals/review-panel';
-import { Alert, AlertDescription } from '@/components/ui/alert';
+import { useMemo, useRef, useState } from 'react';
+import { useFieldArray, useWatch } from 'react-hook-form';
+import { RequestFlow } from '@/components/operations/request-flow';
+import { useOperationRequest } from '@/components/operations/use-operation-request';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
-import type { WithdrawalReview } from '@/lib/approvals/requests';
+import {
+  createWithdrawalRequestAction,
+  lookUpWithdrawSourceAction,
+  previewWithdrawalAction,
+  sourceBalancesAction,
+} from '@/lib/actions/withdrawals';
 import { formatAssetAmount, formatUsd } from '@/lib/format';
 import { checkRecipientAddress } from '@/lib/validation/addresses';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';
@@ -28,9 +26,9 @@ import {
   MAX_RECIPIENTS,
   parseWithdrawalCsv,
   type SourceBalanceMap,
-  validateWithdrawal,
   type WithdrawalFormValues,
   withdrawalLimitErrors,
+  withdrawalSchemaFor,
 } from '@/lib/validation/withdrawals';
 
 export interface WithdrawFormProps {
@@ -51,41 +49,16 @@ export interface WithdrawFormProps {
   canSign: boolean;
 }
 
-/** Puts `rows.1.amount`-style keys into react-hook-form's nested error object. */
-function toFieldErrors(flat: Record<string, string>): FieldErrors<WithdrawalFormValues> {
-  const out: Record<string, unknown> = {};
-  for (const [key, message] of Object.entries(flat)) {
-    const parts = key.split('.');
-    let node = out as Record<string, unknown>;
-    parts.forEach((part, i) => {
-      if (i === parts.length - 1) node[part] = { type: 'validate', message };
-      else {
-        node[part] ??= /^\d+$/.test(parts[i + 1] ?? '') ? [] : {};
-        node = node[part] as Record<string, unknown>;
-      }
-    });
-  }
-  return out as FieldErrors<WithdrawalFormValues>;
-}
-
-type Step = { kind: 'edit' } | { kind: 'review'; review: WithdrawalReview; requiredApprovals: number };
-
 export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
-  const router = useRouter();
   const chain = { isEvmCompatible: context.wallet.isEvmCompatible };
   const firstAsset = context.assets[0]?.id ?? '';
-  // The resolver is kept by the form across renders; it reads the source's latest known balances here.
+  // The form keeps its first schema; the schema reads the source's latest known balances here.
   const balancesRef = useRef<SourceBalanceMap | null>(null);
-  const resolver: Resolver<WithdrawalFormValues> = async (values) => {
-    const result = validateWithdrawal(values, {
-      assets: context.assets,
-      chain,
-      balances: balancesRef.current,
-    });
-    return result.ok ? { values, errors: {} } : { values: {}, errors: toFieldErrors(result.fieldErrors) };
-  };
-  const form = useForm<WithdrawalFormValues>({
-    resolver,
+  const [schema] = useState(() =>
+    withdrawalSchemaFor(() => ({ assets: context.assets, chain, balances: balancesRef.current })),
+  );
+  const flow = useOperationRequest<WithdrawalFormValues>({
+    schema,
     mode: 'onTouched',
     defaultValues: {
       walletId: context.wallet.id,
@@ -93,18 +66,17 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
       source: 'master',
       rows: [emptyRow(firstAsset)],
     },
+    preview: previewWithdrawalAction,
+    create: createWithdrawalRequestAction,
   });
-  const { register, control, handleSubmit, formState, setValue, setError, getValues } = form;
+  const { register, control, formState, setValue, getValues } = flow.form;
   const rows = useFieldArray({ control, name: 'rows' });
   const watched = useWatch({ control, name: 'rows' }) ?? [];
   const kind = useWatch({ control, name: 'kind' });
   const source = useWatch({ control, name: 'source' });
-  const [step, setStep] = useState<Step>({ kind: 'edit' });
-  const [banner, setBanner] = useState<string | null>(null);
   const [csvText, setCsvText] = useState('');
   const [csvErrors, setCsvErrors] = useState<CsvLineError[]>([]);
   const [csvNote, setCsvNote] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
   // Child addresses typed by hand (and checked by the server) join the list for this visit.
   const [typedSources, setTypedSources] = useState<AddressOption[]>([]);
   const sources = [
@@ -149,43 +121,6 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
     [watched],
   );
 
-  function applyServerErrors(result: { error: string; fieldErrors?: Record<string, string> }) {
-    setBanner(result.error);
-    for (const [key, message] of Object.entries(result.fieldErrors ?? {})) {
-      // biome-ignore lint/suspicious/noExplicitAny: keys come from the same schema as the form.
-      setError(key as any, { type: 'server', message });
-    }
-  }
-
-  const onReview = handleSubmit((values) => {
-    setBanner(null);
-    startTransition(async () => {
-      const result = await previewWithdrawalAction(values);
-      if (!result.ok) {
-        applyServerErrors(result);
-        return;
-      }
-      setStep({
-        kind: 'review',
-        review: result.data.review,
-        requiredApprovals: result.data.requiredApprovals,
-      });
-    });
-  });
-
-  function onCreate() {
-    setBanner(null);
-    startTransition(async () => {
-      const result = await createWithdrawalRequestAction(getValues());
-      if (!result.ok) {
-        setStep({ kind: 'edit' });
-        applyServerErrors(result);
-        return;
-      }
-      router.push(`/approvals/${result.data.id}`);
-    });
-  }
-
   function importCsv(text: string) {
     const { rows: parsed, errors } = parseWithdrawalCsv(text, { assets: context.assets, chain });
     setCsvErrors(errors);
@@ -205,331 +140,313 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
         left > 0 ? ` ${left} left out: at most ${MAX_RECIPIENTS} recipients per request.` : ''
       }`,
     );
-    setStep({ kind: 'edit' });
-  }
-
-  if (step.kind === 'review') {
-    return (
-      <div className="grid gap-4">
-        <ReviewPanel review={step.review} requiredApprovals={step.requiredApprovals} />
-        {banner ? (
-          <Alert variant="destructive">
-            <AlertDescription>{banner}</AlertDescription>
-          </Alert>
-        ) : null}
-        <div className="flex gap-2">
-          <Button onClick={onCreate} disabled={pending}>
-            {pending ? 'Creating…' : 'Create request'}
-          </Button>
-          <Button variant="outline" onClick={() => setStep({ kind: 'edit' })} disabled={pending}>
-            Back to edit
-          </Button>
-        </div>
-      </div>
-    );
   }
 
   return (
-    <div className="grid gap-6">
-      <section aria-labelledby="csv-heading" className="grid gap-2 rounded-lg border p-4">
-        <h3 id="csv-heading" className="font-medium">
-          Import recipients from CSV
-        </h3>
-        <p className="text-xs text-muted-foreground">
-          Columns: address,amount,asset,reference,note (asset by symbol; header optional; at most{' '}
-          {MAX_RECIPIENTS} rows).
-        </p>
-        <Label htmlFor="csv-text">Paste CSV</Label>
-        <textarea
-          id="csv-text"
-          className="min-h-20 rounded-md border border-input bg-background px-3 py-2 font-mono text-xs"
-          value={csvText}
-          onChange={(e) => setCsvText(e.target.value)}
-        />
-        <div className="flex flex-wrap items-center gap-2">
-          <Button
-            type="button"
-            variant="outline"
-            size="sm"
-            onClick={() => importCsv(csvText)}
-            disabled={!csvText.trim()}
-          >
-            Import pasted CSV
-          </Button>
-          <Label
-            htmlFor="csv-file"
-            className="inline-flex cursor-pointer items-center gap-1 text-sm underline"
-          >
-            <UploadIcon className="size-4" aria-hidden /> Upload CSV file
-          </Label>
-          <input
-            id="csv-file"
-            type="file"
-            accept=".csv,text/csv"
-            className="sr-only"
-            onChange={async (e) => {
-              const file = e.target.files?.[0];
-              if (file) importCsv(await file.text());
-              e.target.value = '';
-            }}
+    <RequestFlow
+      flow={flow}
+      confirmLabel="Create request"
+      notice="Nothing is sent when you create the request"
+    >
+      <div className="grid gap-6">
+        <section aria-labelledby="csv-heading" className="grid gap-2 rounded-lg border p-4">
+          <h3 id="csv-heading" className="font-medium">
+            Import recipients from CSV
+          </h3>
+          <p className="text-xs text-muted-foreground">
+            Columns: address,amount,asset,reference,note (asset by symbol; header optional; at most{' '}
+            {MAX_RECIPIENTS} rows).
+          </p>
+          <Label htmlFor="csv-text">Paste CSV</Label>
+          <textarea
+            id="csv-text"
+            className="min-h-20 rounded-md border border-input bg-background px-3 py-2 font-mono text-xs"
+            value={csvText}
+            onChange={(e) => setCsvText(e.target.value)}
           />
-        </div>
-        <div aria-live="polite">
-          {csvNote ? <p className="text-sm">{csvNote}</p> : null}
-          {csvErrors.length > 0 ? (
-            <ul aria-label="CSV errors" className="grid gap-1 text-sm text-destructive">
-              {csvErrors.map((e) => (
-                <li key={`${e.line}-${e.message}`}>
-                  Line {e.line}: {e.message}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      </section>
-
-      <form onSubmit={onReview} noValidate className="grid gap-4" aria-label="Withdrawal request">
-        {banner ? (
-          <div
-            role="alert"
-            className="rounded-md border border-destructive/60 px-4 py-3 text-sm text-destructive"
-          >
-            {banner}
-          </div>
-        ) : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field id="kind" label="Type">
-            <NativeSelect
-              id="kind"
-              {...register('kind', {
-                onChange: (e) => {
-                  if (e.target.value === 'withdrawSign') setValue('source', 'master');
-                },
-              })}
-            >
-              <option value="withdraw">Withdraw (broadcast)</option>
-              {canSign ? <option value="withdrawSign">Sign only (not broadcast)</option> : null}
-            </NativeSelect>
-          </Field>
-          <Field id="source" label="From" error={formState.errors.source?.message}>
-            <NativeSelect id="source" {...register('source')}>
-              {(kind === 'withdrawSign' ? sources.filter((s) => s.id === 'master') : sources).map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.label}
-                </option>
-              ))}
-            </NativeSelect>
-          </Field>
-          {context.addressSource === 'known' && kind !== 'withdrawSign' ? (
-            <div className="sm:col-span-2">
-              <AddressIdLookup
-                walletId={context.wallet.id}
-                lookUp={lookUpWithdrawSourceAction}
-                onFound={(found) => {
-                  setTypedSources((list) => (list.some((s) => s.id === found.id) ? list : [...list, found]));
-                  setValue('source', found.id, { shouldValidate: true });
-                }}
-              />
-            </div>
-          ) : null}
-        </div>
-        {context.balances === 'unsupported' ? (
-          <p className="text-sm text-muted-foreground">
-            Balances are not available from this service. The request is not checked against a balance here;
-            the custody service refuses what the source cannot pay.
-          </p>
-        ) : context.balances === 'failed' && source === 'master' ? (
-          <p className="text-sm text-muted-foreground">
-            Balances could not be read just now. The request is not checked against a balance here.
-          </p>
-        ) : source !== 'master' && childBalances.isError ? (
-          <p className="text-sm text-muted-foreground">
-            The balances of this address could not be read just now. The request is not checked against a
-            balance here.
-          </p>
-        ) : null}
-
-        {rows.fields.map((field, index) => {
-          const row = watched[index];
-          const errors = formState.errors.rows?.[index];
-          const asset = context.assets.find((a) => a.id === row?.assetId);
-          const amountCheck =
-            asset && row?.amount ? checkAmount(row.amount, asset.decimals, asset.symbol) : null;
-          const usd = amountCheck?.ok ? usdValueOf(amountCheck.value, asset?.priceUsd) : null;
-          const amountError = errors?.amount?.message ?? limits[`rows.${index}.amount`];
-          const balance = asset ? balanceOf(asset.id) : null;
-          const balanceUsd = balance !== null && asset ? usdValueOf(balance, asset.priceUsd) : null;
-          const dup = duplicates.find((g) => g.includes(index));
-          const id = (name: string) => `rows-${index}-${name}`;
-          return (
-            <fieldset key={field.id} className="grid gap-3 rounded-lg border p-4">
-              <legend className="px-1 text-sm font-medium">Recipient {index + 1}</legend>
-              <div className="grid gap-3 md:grid-cols-[2fr_1fr_1fr]">
-                <Field
-                  id={id('address')}
-                  label={`Recipient ${index + 1} address`}
-                  error={errors?.address?.message}
-                >
-                  <Input
-                    id={id('address')}
-                    autoComplete="off"
-                    spellCheck={false}
-                    className="font-mono"
-                    aria-invalid={errors?.address ? true : undefined}
-                    aria-describedby={errors?.address ? `${id('address')}-error` : undefined}
-                    {...register(`rows.${index}.address`, {
-                      onBlur: (e) => {
-                        const check = checkRecipientAddress(e.target.value, chain);
-                        // A lowercase address is accepted and shown checksummed.
-                        if (check.ok && check.address !== e.target.value)
-                          setValue(`rows.${index}.address`, check.address);
-                      },
-                    })}
-                  />
-                </Field>
-                <Field
-                  id={id('amount')}
-                  label={`Recipient ${index + 1} amount`}
-                  error={amountError}
-                  hint={
-                    usd !== null
-                      ? `≈ ${formatUsd(usd)}`
-                      : asset?.priceUsd
-                        ? undefined
-                        : 'USD value unavailable'
-                  }
-                >
-                  <Input
-                    id={id('amount')}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    aria-invalid={amountError ? true : undefined}
-                    aria-describedby={amountError ? `${id('amount')}-error` : `${id('amount')}-hint`}
-                    {...register(`rows.${index}.amount`)}
-                  />
-                </Field>
-                <Field
-                  id={id('asset')}
-                  label={`Recipient ${index + 1} asset`}
-                  error={errors?.assetId?.message}
-                  hint={
-                    asset && balance !== null
-                      ? `Balance ${formatAssetAmount(balance, asset.decimals, asset.symbol)}${balanceUsd !== null ? ` (≈ ${formatUsd(balanceUsd)})` : ''}`
-                      : undefined
-                  }
-                >
-                  <NativeSelect
-                    id={id('asset')}
-                    aria-describedby={
-                      errors?.assetId
-                        ? `${id('asset')}-error`
-                        : asset && balance !== null
-                          ? `${id('asset')}-hint`
-                          : undefined
-                    }
-                    {...register(`rows.${index}.assetId`)}
-                  >
-                    {context.assets.map((a) => {
-                      const held = balanceOf(a.id);
-                      return (
-                        <option key={a.id} value={a.id}>
-                          {a.symbol}
-                          {held !== null ? ` (balance ${formatAssetAmount(held, a.decimals, a.symbol)})` : ''}
-                        </option>
-                      );
-                    })}
-                  </NativeSelect>
-                </Field>
-              </div>
-              <div className="grid gap-3 md:grid-cols-3">
-                <Field
-                  id={id('reference')}
-                  label={`Recipient ${index + 1} reference (optional)`}
-                  error={errors?.reference?.message}
-                  hint="Generated from the request unless you give one"
-                >
-                  <Input id={id('reference')} autoComplete="off" {...register(`rows.${index}.reference`)} />
-                </Field>
-                <Field
-                  id={id('note')}
-                  label={`Recipient ${index + 1} note (optional)`}
-                  error={errors?.note?.message}
-                >
-                  <Input id={id('note')} autoComplete="off" {...register(`rows.${index}.note`)} />
-                </Field>
-                <Field
-                  id={id('metadata')}
-                  label={`Recipient ${index + 1} metadata JSON (optional)`}
-                  error={errors?.metadata?.message}
-                >
-                  <Input
-                    id={id('metadata')}
-                    autoComplete="off"
-                    className="font-mono"
-                    placeholder='{"invoice": "42"}'
-                    {...register(`rows.${index}.metadata`)}
-                  />
-                </Field>
-              </div>
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                {dup ? (
-                  <p className="text-sm font-medium">
-                    Same recipient and asset as recipient{' '}
-                    {dup
-                      .filter((i) => i !== index)
-                      .map((i) => i + 1)
-                      .join(', ')}
-                    .
-                  </p>
-                ) : (
-                  <span />
-                )}
-                {rows.fields.length > 1 ? (
-                  <Button type="button" variant="ghost" size="sm" onClick={() => rows.remove(index)}>
-                    <Trash2Icon aria-hidden /> Remove recipient {index + 1}
-                  </Button>
-                ) : null}
-              </div>
-            </fieldset>
-          );
-        })}
-
-        <div className="grid gap-2">
-          <div className="flex flex-wrap gap-2">
+          <div className="flex flex-wrap items-center gap-2">
             <Button
               type="button"
               variant="outline"
-              disabled={rows.fields.length >= MAX_RECIPIENTS}
-              aria-describedby={rows.fields.length >= MAX_RECIPIENTS ? 'withdraw-recipient-limit' : undefined}
-              onClick={() => rows.append(emptyRow(firstAsset))}
+              size="sm"
+              onClick={() => importCsv(csvText)}
+              disabled={!csvText.trim()}
             >
-              <PlusIcon aria-hidden /> Add recipient
+              Import pasted CSV
             </Button>
-            <Button
-              type="submit"
-              disabled={pending || limitReasons.length > 0}
-              aria-describedby={limitReasons.length > 0 ? 'withdraw-review-blocked' : undefined}
+            <Label
+              htmlFor="csv-file"
+              className="inline-flex cursor-pointer items-center gap-1 text-sm underline"
             >
-              {pending ? 'Checking…' : 'Review request'}
-            </Button>
+              <UploadIcon className="size-4" aria-hidden /> Upload CSV file
+            </Label>
+            <input
+              id="csv-file"
+              type="file"
+              accept=".csv,text/csv"
+              className="sr-only"
+              onChange={async (e) => {
+                const file = e.target.files?.[0];
+                if (file) importCsv(await file.text());
+                e.target.value = '';
+              }}
+            />
           </div>
-          {rows.fields.length >= MAX_RECIPIENTS ? (
-            <p id="withdraw-recipient-limit" className="text-sm text-muted-foreground">
-              At most {MAX_RECIPIENTS} recipients per request.
-            </p>
-          ) : null}
-          {limitReasons.length > 0 ? (
-            <div id="withdraw-review-blocked" className="text-sm text-destructive">
-              <p className="font-medium">Review is unavailable until this is fixed:</p>
-              <ul className="list-disc pl-5">
-                {limitReasons.map((reason) => (
-                  <li key={reason}>{reason}</li>
+          <div aria-live="polite">
+            {csvNote ? <p className="text-sm">{csvNote}</p> : null}
+            {csvErrors.length > 0 ? (
+              <ul aria-label="CSV errors" className="grid gap-1 text-sm text-destructive">
+                {csvErrors.map((e) => (
+                  <li key={`${e.line}-${e.message}`}>
+                    Line {e.line}: {e.message}
+                  </li>
                 ))}
               </ul>
-            </div>
+            ) : null}
+          </div>
+        </section>
+
+        <form onSubmit={flow.requestReview} noValidate className="grid gap-4" aria-label="Withdrawal request">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field id="kind" label="Type">
+              <NativeSelect
+                id="kind"
+                {...register('kind', {
+                  onChange: (e) => {
+                    if (e.target.value === 'withdrawSign') setValue('source', 'master');
+                  },
+                })}
+              >
+                <option value="withdraw">Withdraw (broadcast)</option>
+                {canSign ? <option value="withdrawSign">Sign only (not broadcast)</option> : null}
+              </NativeSelect>
+            </Field>
+            <Field id="source" label="From" error={formState.errors.source?.message}>
+              <NativeSelect id="source" {...register('source')}>
+                {(kind === 'withdrawSign' ? sources.filter((s) => s.id === 'master') : sources).map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.label}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            {context.addressSource === 'known' && kind !== 'withdrawSign' ? (
+              <div className="sm:col-span-2">
+                <AddressIdLookup
+                  walletId={context.wallet.id}
+                  lookUp={lookUpWithdrawSourceAction}
+                  onFound={(found) => {
+                    setTypedSources((list) =>
+                      list.some((s) => s.id === found.id) ? list : [...list, found],
+                    );
+                    setValue('source', found.id, { shouldValidate: true });
+                  }}
+                />
+              </div>
+            ) : null}
+          </div>
+          {context.balances === 'unsupported' ? (
+            <p className="text-sm text-muted-foreground">
+              Balances are not available from this service. The request is not checked against a balance here;
+              the custody service refuses what the source cannot pay.
+            </p>
+          ) : context.balances === 'failed' && source === 'master' ? (
+            <p className="text-sm text-muted-foreground">
+              Balances could not be read just now. The request is not checked against a balance here.
+            </p>
+          ) : source !== 'master' && childBalances.isError ? (
+            <p className="text-sm text-muted-foreground">
+              The balances of this address could not be read just now. The request is not checked against a
+              balance here.
+            </p>
           ) : null}
-        </div>
-      </form>
-    </div>
+
+          {rows.fields.map((field, index) => {
+            const row = watched[index];
+            const errors = formState.errors.rows?.[index];
+            const asset = context.assets.find((a) => a.id === row?.assetId);
+            const amountCheck =
+              asset && row?.amount ? checkAmount(row.amount, asset.decimals, asset.symbol) : null;
+            const usd = amountCheck?.ok ? usdValueOf(amountCheck.value, asset?.priceUsd) : null;
+            const amountError = errors?.amount?.message ?? limits[`rows.${index}.amount`];
+            const balance = asset ? balanceOf(asset.id) : null;
+            const balanceUsd = balance !== null && asset ? usdValueOf(balance, asset.priceUsd) : null;
+            const dup = duplicates.find((g) => g.includes(index));
+            const id = (name: string) => `rows-${index}-${name}`;
+            return (
+              <fieldset key={field.id} className="grid gap-3 rounded-lg border p-4">
+                <legend className="px-1 text-sm font-medium">Recipient {index + 1}</legend>
+                <div className="grid gap-3 md:grid-cols-[2fr_1fr_1fr]">
+                  <Field
+                    id={id('address')}
+                    label={`Recipient ${index + 1} address`}
+                    error={errors?.address?.message}
+                  >
+                    <Input
+                      id={id('address')}
+                      autoComplete="off"
+                      spellCheck={false}
+                      className="font-mono"
+                      aria-invalid={errors?.address ? true : undefined}
+                      aria-describedby={errors?.address ? `${id('address')}-error` : undefined}
+                      {...register(`rows.${index}.address`, {
+                        onBlur: (e) => {
+                          const check = checkRecipientAddress(e.target.value, chain);
+                          // A lowercase address is accepted and shown checksummed.
+                          if (check.ok && check.address !== e.target.value)
+                            setValue(`rows.${index}.address`, check.address);
+                        },
+                      })}
+                    />
+                  </Field>
+                  <Field
+                    id={id('amount')}
+                    label={`Recipient ${index + 1} amount`}
+                    error={amountError}
+                    hint={
+                      usd !== null
+                        ? `≈ ${formatUsd(usd)}`
+                        : asset?.priceUsd
+                          ? undefined
+                          : 'USD value unavailable'
+                    }
+                  >
+                    <Input
+                      id={id('amount')}
+                      inputMode="decimal"
+                      autoComplete="off"
+                      aria-invalid={amountError ? true : undefined}
+                      aria-describedby={amountError ? `${id('amount')}-error` : `${id('amount')}-hint`}
+                      {...register(`rows.${index}.amount`)}
+                    />
+                  </Field>
+                  <Field
+                    id={id('asset')}
+                    label={`Recipient ${index + 1} asset`}
+                    error={errors?.assetId?.message}
+                    hint={
+                      asset && balance !== null
+                        ? `Balance ${formatAssetAmount(balance, asset.decimals, asset.symbol)}${balanceUsd !== null ? ` (≈ ${formatUsd(balanceUsd)})` : ''}`
+                        : undefined
+                    }
+                  >
+                    <NativeSelect
+                      id={id('asset')}
+                      aria-describedby={
+                        errors?.assetId
+                          ? `${id('asset')}-error`
+                          : asset && balance !== null
+                            ? `${id('asset')}-hint`
+                            : undefined
+                      }
+                      {...register(`rows.${index}.assetId`)}
+                    >
+                      {context.assets.map((a) => {
+                        const held = balanceOf(a.id);
+                        return (
+                          <option key={a.id} value={a.id}>
+                            {a.symbol}
+                            {held !== null
+                              ? ` (balance ${formatAssetAmount(held, a.decimals, a.symbol)})`
+                              : ''}
+                          </option>
+                        );
+                      })}
+                    </NativeSelect>
+                  </Field>
+                </div>
+                <div className="grid gap-3 md:grid-cols-3">
+                  <Field
+                    id={id('reference')}
+                    label={`Recipient ${index + 1} reference (optional)`}
+                    error={errors?.reference?.message}
+                    hint="Generated from the request unless you give one"
+                  >
+                    <Input id={id('reference')} autoComplete="off" {...register(`rows.${index}.reference`)} />
+                  </Field>
+                  <Field
+                    id={id('note')}
+                    label={`Recipient ${index + 1} note (optional)`}
+                    error={errors?.note?.message}
+                  >
+                    <Input id={id('note')} autoComplete="off" {...register(`rows.${index}.note`)} />
+                  </Field>
+                  <Field
+                    id={id('metadata')}
+                    label={`Recipient ${index + 1} metadata JSON (optional)`}
+                    error={errors?.metadata?.message}
+                  >
+                    <Input
+                      id={id('metadata')}
+                      autoComplete="off"
+                      className="font-mono"
+                      placeholder='{"invoice": "42"}'
+                      {...register(`rows.${index}.metadata`)}
+                    />
+                  </Field>
+                </div>
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  {dup ? (
+                    <p className="text-sm font-medium">
+                      Same recipient and asset as recipient{' '}
+                      {dup
+                        .filter((i) => i !== index)
+                        .map((i) => i + 1)
+                        .join(', ')}
+                      .
+                    </p>
+                  ) : (
+                    <span />
+                  )}
+                  {rows.fields.length > 1 ? (
+                    <Button type="button" variant="ghost" size="sm" onClick={() => rows.remove(index)}>
+                      <Trash2Icon aria-hidden /> Remove recipient {index + 1}
+                    </Button>
+                  ) : null}
+                </div>
+              </fieldset>
+            );
+          })}
+
+          <div className="grid gap-2">
+            <div className="flex flex-wrap gap-2">
+              <Button
+                type="button"
+                variant="outline"
+                disabled={rows.fields.length >= MAX_RECIPIENTS}
+                aria-describedby={
+                  rows.fields.length >= MAX_RECIPIENTS ? 'withdraw-recipient-limit' : undefined
+                }
+                onClick={() => rows.append(emptyRow(firstAsset))}
+              >
+                <PlusIcon aria-hidden /> Add recipient
+              </Button>
+              <Button
+                type="submit"
+                disabled={flow.pending || limitReasons.length > 0}
+                aria-describedby={limitReasons.length > 0 ? 'withdraw-review-blocked' : undefined}
+              >
+                {flow.pending ? 'Checking…' : 'Review request'}
+              </Button>
+            </div>
+            {rows.fields.length >= MAX_RECIPIENTS ? (
+              <p id="withdraw-recipient-limit" className="text-sm text-muted-foreground">
+                At most {MAX_RECIPIENTS} recipients per request.
+              </p>
+            ) : null}
+            {limitReasons.length > 0 ? (
+              <div id="withdraw-review-blocked" className="text-sm text-destructive">
+                <p className="font-medium">Review is unavailable until this is fixed:</p>
+                <ul className="list-disc pl-5">
+                  {limitReasons.map((reason) => (
+                    <li key={reason}>{reason}</li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+          </div>
+        </form>
+      </div>
+    </RequestFlow>
   );
 }

@@ -1,6 +1,6 @@
 // Shapes of contract-call reviews and results as the browser sees them (JSON from the server).
 
-export interface ContractReviewCall {
+export type ContractReviewCall = {
   index: number;
   contract: string;
   /** Symbol of the wallet asset at this contract address, when it is one. */
@@ -14,9 +14,9 @@ export interface ContractReviewCall {
   networkFee: string | null;
   reference: string;
   warnings: string[];
-}
+};
 
-export interface ContractReview {
+export type ContractReview = {
   kind: 'contractWrite' | 'contractSign';
   wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
   source: { addressId: string; address: string; name: string | null };
@@ -24,9 +24,9 @@ export interface ContractReview {
   fee: { symbol: string; total: string | null; error: string | null };
   warnings: string[];
   builtAt: string;
-}
+};
 
-export interface DecodedContractTransaction {
+export type DecodedContractTransaction = {
   to: string | null;
   value: string;
   nonce: number | null;
@@ -36,9 +36,9 @@ export interface DecodedContractTransaction {
   args: string[];
   data: string | null;
   error?: string;
-}
+};
 
-export interface ContractResult {
+export type ContractResult = {
   kind: 'contractWrite' | 'contractSign';
   success: Array<{
     index: number;
@@ -51,7 +51,7 @@ export interface ContractResult {
   }>;
   errors: Array<{ index: number; message: string }>;
   message?: string;
-}
+};
 
 /** What the read and fee actions give back. */
 export interface ReadOutcome {

@@ -1,6 +1,8 @@
 // Shapes of approval requests as the browser sees them (JSON from the server: dates as ISO strings).
+import type { OperationReview } from './kinds';
+import { STATUS_LABELS as LABELS, MOVING_STATUSES as MOVING } from './statuses';
 
-export interface ReviewItem {
+export type ReviewItem = {
   index: number;
   address: string;
   amount: string;
@@ -17,9 +19,9 @@ export interface ReviewItem {
   metadata: Record<string, unknown> | null;
   aml: { status: string; provider: string; message: string } | null;
   warnings: string[];
-}
+};
 
-export interface WithdrawalReview {
+export type WithdrawalReview = {
   kind: 'withdraw' | 'withdrawSign';
   wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
   source: { kind: 'master' | 'address'; address: string; name: string | null; addressId: string | null };
@@ -30,9 +32,9 @@ export interface WithdrawalReview {
   estimatedArrivalSeconds: number | null;
   warnings: string[];
   builtAt: string;
-}
+};
 
-export interface DecodedSignedTransaction {
+export type DecodedSignedTransaction = {
   type: string;
   chainId: number | null;
   nonce: number | null;
@@ -44,9 +46,9 @@ export interface DecodedSignedTransaction {
   value: string;
   tokenTransfer: { token: string; recipient: string; amount: string; rawAmount: string } | null;
   error?: string;
-}
+};
 
-export interface SignOnlyResult {
+export type SignOnlyResult = {
   signed: Array<{
     index: number;
     transactionId: string;
@@ -56,7 +58,7 @@ export interface SignOnlyResult {
   }>;
   errors: Array<{ index: number; message: string }>;
   message?: string;
-}
+};
 
 export interface RequestSummaryDto {
   id: string;
@@ -83,7 +85,8 @@ export {
 import type { ResolutionVerdict } from '@/lib/approvals/types';
 
 export interface RequestDetailDto extends RequestSummaryDto {
-  review: WithdrawalReview;
+  /** The review stored with the request, keyed by its `kind` (the operation kind). */
+  review: OperationReview;
   payloadHash: string;
   lastError: string | null;
   rejectReason: string | null;
@@ -158,23 +161,11 @@ export interface RequestDetailDto extends RequestSummaryDto {
 }
 
 /** Statuses after which the page keeps polling (something is still moving upstream). */
-export const MOVING_STATUSES = ['APPROVED', 'SUBMITTING', 'SUBMITTED', 'OUTCOME_UNKNOWN'];
+export const MOVING_STATUSES: readonly string[] = MOVING;
 
 /** The words an approver confirms before resubmitting a request whose first outcome was unknown. */
 export const RESUBMIT_ACKNOWLEDGEMENT =
   'I checked: the custody service shows no payment with these references. Send it again with the same references.';
 
-export const STATUS_LABELS: Record<string, string> = {
-  PENDING_APPROVAL: 'Pending approval',
-  APPROVED: 'Approved',
-  SUBMITTING: 'Submitting',
-  SUBMITTED: 'Submitted',
-  SUCCESS: 'Success',
-  FAILED: 'Failed',
-  REJECTED: 'Rejected',
-  EXPIRED: 'Expired',
-  CANCELLED: 'Cancelled',
-  SUBMIT_FAILED: 'Submit failed',
-  OUTCOME_UNKNOWN: 'Outcome unknown',
-  DUPLICATE: 'Duplicate payment',
-};
+/** Labels of request statuses, looked up by any status string (see `statusLabel` for a fallback). */
+export const STATUS_LABELS: Readonly<Record<string, string>> = LABELS;

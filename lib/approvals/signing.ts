@@ -1,7 +1,7 @@
 // Typed-data signing requests as the browser sees them: the review and the verified signature.
 import type { TypedDataDescription, TypedDataDocument } from '@/lib/validation/typed-data';
 
-export interface TypedDataReview {
+export type TypedDataReview = {
   kind: 'typedDataSign';
   wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
   signer: { addressId: string; address: string; name: string | null };
@@ -11,9 +11,9 @@ export interface TypedDataReview {
   description: TypedDataDescription;
   warnings: string[];
   builtAt: string;
-}
+};
 
-export interface TypedDataResult {
+export type TypedDataResult = {
   kind: 'typedDataSign';
   transactionId: string;
   r: string;
@@ -25,4 +25,4 @@ export interface TypedDataResult {
   expectedAddress: string;
   verified: boolean;
   error: string | null;
-}
+};

@@ -1,6 +1,6 @@
 // Swap requests as the browser sees them: the review stored with the request and the submission's result.
 
-export interface SwapReview {
+export type SwapReview = {
   kind: 'swap';
   wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
   source: { addressId: string; address: string; name: string | null };
@@ -15,13 +15,13 @@ export interface SwapReview {
   metadata: Record<string, unknown> | null;
   warnings: string[];
   builtAt: string;
-}
+};
 
-export interface SwapResult {
+export type SwapResult = {
   kind: 'swap';
   transactionId: string;
   rate: string | null;
   toAmount: string | null;
   toAsset: { symbol: string; name: string | null; address: string | null } | null;
   message: string;
-}
+};

@@ -9,7 +9,7 @@ export const RESOLUTION_LABELS: Record<ResolutionVerdict, string> = {
 };
 
 /** The review of a retry of a FAILED transaction (#1): what the service showed of the transaction. */
-export interface RetryReview {
+export type RetryReview = {
   kind: 'retry';
   wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
   transaction: {
@@ -24,4 +24,4 @@ export interface RetryReview {
   };
   warnings: string[];
   builtAt: string;
-}
+};

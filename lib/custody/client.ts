@@ -133,6 +133,7 @@ const responses = {
   typedDataSign: envelope(schemas.typedDataSignedTransaction),
   webhookPage: pagedEnvelope(schemas.webhookLog),
   webhooks: envelope(z.array(schemas.webhookLog)),
+  balances: schemas.assetBalancesEnvelope,
 };
 
 export function createCustodyClient(options: TransportOptions) {
@@ -217,6 +218,17 @@ export function createCustodyClient(options: TransportOptions) {
           }),
         );
       },
+      /** Extension: the master wallet's balance per asset (`GET /v1/wallets/{walletId}/balances`). */
+      async balances({ walletId }: WalletParams) {
+        return single(
+          await transport.request({
+            method: 'GET',
+            path: path`/v1/wallets/${walletId}/balances`,
+            schema: responses.balances,
+            idempotent: true,
+          }),
+        );
+      },
       /** Extension: one transaction (`GET /v1/wallets/{walletId}/transactions/{id}`). */
       async getTransaction({ walletId, id }: WalletParams & { id: string }) {
         return single(
@@ -239,6 +251,17 @@ export function createCustodyClient(options: TransportOptions) {
             path: path`/v1/wallets/${walletId}/addresses/${addressId}`,
             query: { showPrivateKey },
             schema: responses.address,
+            idempotent: true,
+          }),
+        );
+      },
+      /** Extension: a child address's balance per asset (`GET /v1/wallets/{walletId}/addresses/{addressId}/balances`). */
+      async balances({ walletId, addressId }: AddressParams) {
+        return single(
+          await transport.request({
+            method: 'GET',
+            path: path`/v1/wallets/${walletId}/addresses/${addressId}/balances`,
+            schema: responses.balances,
             idempotent: true,
           }),
         );

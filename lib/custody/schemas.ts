@@ -340,6 +340,32 @@ export function buildSchemas(mode: SchemaMode) {
     deletedAt: timestamp.nullable(),
   });
 
+  /**
+   * One asset's balance from the balances extension (`GET /v1/wallets/{walletId}/balances` and the child
+   * address form). Not in the spec, so always tolerant: only what the console reads is required.
+   */
+  const assetBalance = openWith({
+    asset: openWith({
+      id: z.string(),
+      isActive: z.boolean().optional(),
+      asset: openWith({
+        id: z.string().optional(),
+        symbol: z.string(),
+        decimals: z.number(),
+        name: z.string().nullable().optional(),
+        address: z.string().nullable().optional(),
+      }),
+    }),
+    balance: z.union([z.string(), z.number()]).transform(String),
+    convertedBalance: z.union([z.string(), z.number()]).nullable().optional(),
+  });
+  /** The balances extension's answer; its envelope may lack `statusCode`. */
+  const assetBalancesEnvelope = openWith({
+    data: z.array(assetBalance),
+    message: z.string(),
+    statusCode: int.optional(),
+  });
+
   const webhookLog = obj({
     id: uuid,
     event: z.string(),
@@ -464,6 +490,8 @@ export function buildSchemas(mode: SchemaMode) {
     typedDataSignedTransaction,
     beneficiary,
     webhookLog,
+    assetBalance,
+    assetBalancesEnvelope,
     batchError,
     withdrawSignResult,
     withdrawNetworkFeeSingle,
@@ -548,6 +576,7 @@ export type ContractSignedTransaction = z.output<typeof schemas.contractSignedTr
 export type TypedDataSignedTransaction = z.output<typeof schemas.typedDataSignedTransaction>;
 export type Beneficiary = z.output<typeof schemas.beneficiary>;
 export type WebhookLog = z.output<typeof schemas.webhookLog>;
+export type AssetBalanceRow = z.output<typeof schemas.assetBalance>;
 export type BatchError = z.output<typeof schemas.batchError>;
 export type WithdrawSignResult = z.output<typeof schemas.withdrawSignResult>;
 export type WithdrawSignedItem = WithdrawSignResult['success'][number];

@@ -1,10 +1,12 @@
 // Opens the database: PGlite files under the data directory by default, PostgreSQL when a URL is given.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { AnyDb } from './types';
 
-export interface DatabaseHandle {
-  db: AnyDb;
+/** An open database; `db` is typed by the schema it was opened with (the console's, or none). */
+export interface DatabaseHandle<Db extends AnyDb = AnyDb> {
+  db: Db;
   kind: 'pglite' | 'postgres';
   /** Raw SQL on the same connection (migrations, LISTEN/NOTIFY helpers). */
   close(): Promise<void>;
@@ -13,12 +15,12 @@ export interface DatabaseHandle {
   client: any;
 }
 
-export interface OpenOptions {
+export interface OpenOptions<S extends Record<string, unknown> = Record<string, never>> {
   /** PostgreSQL URL; when absent, PGlite is used. */
   url?: string;
   /** PGlite data directory; `memory://` for a throw-away in-memory database. */
   dataDir?: string;
-  schema?: Record<string, unknown>;
+  schema?: S;
   /**
    * PostgreSQL only: told when an idle pooled connection breaks (server restart, `pg_terminate_backend`).
    * The pool drops that connection and opens a new one for the next query; without a listener the pool's
@@ -27,18 +29,18 @@ export interface OpenOptions {
   onConnectionError?: (error: Error) => void;
 }
 
-export async function openDatabase({
+export async function openDatabase<S extends Record<string, unknown> = Record<string, never>>({
   url,
   dataDir,
-  schema = {},
+  schema = {} as S,
   onConnectionError = () => {},
-}: OpenOptions): Promise<DatabaseHandle> {
+}: OpenOptions<S>): Promise<DatabaseHandle<PgDatabase<PgQueryResultHKT, S>>> {
   if (url) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const pool = new Pool({ connectionString: url, max: 10 });
     pool.on('error', (error) => onConnectionError(error));
-    const db = drizzle({ client: pool, schema }) as unknown as AnyDb;
+    const db = drizzle({ client: pool, schema }) as unknown as PgDatabase<PgQueryResultHKT, S>;
     return { db, kind: 'postgres', client: pool, close: () => pool.end() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -49,7 +51,7 @@ export async function openDatabase({
     mkdirSync(target, { recursive: true, mode: 0o700 });
   }
   const client = await PGlite.create(target);
-  const db = drizzle({ client, schema }) as unknown as AnyDb;
+  const db = drizzle({ client, schema }) as unknown as PgDatabase<PgQueryResultHKT, S>;
   return { db, kind: 'pglite', client, close: () => client.close() };
 }
 

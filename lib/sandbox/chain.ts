@@ -137,8 +137,7 @@ async function include(core: SandboxCore, row: TransactionRow, plan: Plan): Prom
   const gasPrice = core.gasPrice(chain);
   const body = { ...(row.body as TransactionBody) };
   try {
-    await core.db.transaction(async (txq) => {
-      const q = txq as unknown as AnyDb;
+    await core.db.transaction(async (q) => {
       let hash: Hex;
       let gasUsed = 0n;
       switch (plan.kind) {
@@ -262,8 +261,7 @@ async function sweep(core: SandboxCore, row: TransactionRow): Promise<void> {
   const master = getAddress(wallet.address);
   let swept = false;
   try {
-    await core.db.transaction(async (txq) => {
-      const q = txq as unknown as AnyDb;
+    await core.db.transaction(async (q) => {
       await core.adjust(q, asset.id, plan.to, -amount);
       await core.adjust(q, native.id, master, -fee);
       await core.adjust(q, asset.id, master, amount);

@@ -268,6 +268,38 @@ describe('authentication, authorization and errors', () => {
     expect(otherKey.status).toBe(200);
     await limited.stop();
   });
+
+  it('limits outside callers over HTTP only: the console in-process transport is never refused', async () => {
+    const limited = await createSandbox({
+      db: database.db,
+      dbKind: database.kind,
+      encryptionKey: Buffer.alloc(32, 7),
+      seed: 'contract-tests',
+      blockTimeMs: 1000,
+      webhookUrl: 'http://127.0.0.1:9/unused',
+      webhookRetryMs: [],
+      signatureHeader: 'x-test-signature',
+      baseUrl: BASE,
+      dataDir,
+      rateLimit: { limit: 2, windowMs: 60_000 },
+    });
+    const url = `${BASE}/v1/wallets/${w.id}`;
+    const init = { headers: { 'x-api-key': w.apiKey } };
+    const overHttp = () => limited.handle(new Request(url, init));
+    const inProcess = () => limited.fetch(url, init);
+    // Five times the limit in-process, before and after the HTTP window is used up.
+    const before = await Promise.all(Array.from({ length: 10 }, inProcess));
+    expect(before.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect((await overHttp()).status).toBe(200);
+    expect((await overHttp()).status).toBe(200);
+    const refused = await overHttp();
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ statusCode: 429, message: expect.stringMatching(/rate limit/) });
+    const client = createCustodyClient({ baseUrl: BASE, apiKey: w.apiKey, fetch: limited.fetch });
+    for (let i = 0; i < 5; i++) expect((await client.wallets.get({ walletId: w.id })).data.id).toBe(w.id);
+    expect((await overHttp()).status).toBe(429);
+    await limited.stop();
+  });
 });
 
 describe('wallet and address reads', () => {

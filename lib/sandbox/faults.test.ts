@@ -6,8 +6,8 @@ import { createCustodyClient } from '@/lib/custody/client';
 import { createTestSandbox, TEST_SANDBOX_BASE_URL, type TestSandbox } from '@/test/sandbox';
 import { serveSandbox } from '@/test/serve-sandbox';
 import { EXTENSION_ROUTE_KEYS } from './extensions';
+import { ENDPOINTS } from './handlers';
 import type { Sandbox, SandboxCredentials } from './index';
-import { ROUTES } from './router';
 
 type Wallet = SandboxCredentials['wallets'][number];
 
@@ -253,8 +253,8 @@ describe('dropNextAnswer', () => {
 });
 
 describe('specOnly', () => {
-  const extensionRoutes = ROUTES.filter((r) => r.summary.startsWith('Extension:'));
-  const specRoutes = ROUTES.filter((r) => /^#\d+ /.test(r.summary));
+  const extensionRoutes = ENDPOINTS.filter((r) => r.summary.startsWith('Extension:'));
+  const specRoutes = ENDPOINTS.filter((r) => /^#\d+ /.test(r.summary));
 
   function concrete(pattern: string, wallet: Wallet): string {
     const internal = wallet.addresses.find((a) => a.type === 'INTERNAL')!;

@@ -13,9 +13,9 @@ import { SandboxCore } from './core';
 import { sandboxBeneficiaries, sandboxBlockchains, sandboxMeta } from './db/schema';
 import { SEED_LOCK_KEY, TICK_LOCK_KEY, withDatabaseLock } from './exclusive';
 import { type ConsumedFaults, FaultStore } from './faults';
+import type { SandboxContext } from './handlers';
 import { hashApiKey, totpCode } from './keys';
 import { openApiDocument } from './openapi';
-import { Operations } from './operations';
 import {
   authenticate,
   authorizeWallet,
@@ -57,7 +57,7 @@ export interface SandboxOptions {
   fetch?: typeof fetch;
   /** Clock in milliseconds (timestamps, TOTP, rate limit, retry schedule). */
   now?: () => number;
-  /** Per-key rate limit; default 600 requests per 10 s. */
+  /** Per-key rate limit of calls over HTTP (`handle`); default 600 requests per 10 s. In-process calls are not limited. */
   rateLimit?: { limit: number; windowMs: number };
   /** Confirmations before a transaction settles; default 3. */
   confirmations?: number;
@@ -91,9 +91,9 @@ export interface SandboxCredentials {
 }
 
 export interface Sandbox {
-  /** Answers one HTTP request; the path may start with /sandbox or not. */
+  /** Answers one HTTP request from an outside caller (rate-limited per key); the path may start with /sandbox or not. */
   handle(request: Request): Promise<Response>;
-  /** A fetch bound to handle(), for createCustodyClient({ fetch }). */
+  /** The console's in-process transport, for createCustodyClient({ fetch }): handle() without the rate limit. */
   fetch: typeof fetch;
   /** Starts the block timer (one tick per blockTimeMs). */
   start(): void;
@@ -193,8 +193,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       );
     },
   });
-  const ops = new Operations(core);
   const faults = new FaultStore(options.specOnly ?? false);
+  const context: SandboxContext = { core, faults };
   /** Calls held by a `delayNextMs` fault; stop() ends their wait early. */
   const delayed = new Set<{ wake: () => void; done: Promise<unknown> }>();
   const limiter = new RateLimiter(
@@ -280,8 +280,15 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     return done;
   }
 
-  /** The answer to one request, or DROPPED when a fault control has it lost after execution. */
-  async function respond(request: Request): Promise<Response | typeof DROPPED> {
+  /**
+   * The answer to one request, or DROPPED when a fault control has it lost after execution. The rate limit
+   * guards the service from outside callers (`handle`, behind /sandbox/v1); the console's own in-process
+   * calls (`fetch`) are not counted.
+   */
+  async function respond(
+    request: Request,
+    { rateLimited }: { rateLimited: boolean },
+  ): Promise<Response | typeof DROPPED> {
     const url = new URL(request.url);
     let pathname = url.pathname.replace(/\/+$/, '') || '/';
     if (pathname === '/sandbox' || pathname.startsWith('/sandbox/'))
@@ -301,7 +308,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     let response: Response;
     try {
       const { wallet: keyWallet, keyHash } = authenticate(catalog, request);
-      const retryAfter = limiter.hit(keyHash);
+      const retryAfter = rateLimited ? limiter.hit(keyHash) : undefined;
       if (retryAfter !== undefined) {
         throw new HttpError(429, 'Too many requests: rate limit exceeded for this API key', {
           'retry-after': String(retryAfter),
@@ -310,10 +317,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       const wallet = authorizeWallet(catalog, keyWallet, match.params.walletId);
       // Read before any delay: the body must not depend on a caller that may have gone away meanwhile.
       const body = match.route.body ? await readBody(request, match.route.body) : undefined;
-      const handler = match.route.handler(ops, faults);
       const execute = async () => {
         try {
-          const result = await handler({
+          const result = await match.route.handle(context, {
             wallet,
             params: match.params,
             query: url.searchParams,
@@ -341,7 +347,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   /** Over HTTP a lost answer is what a gateway in front of the service would send: 502 and no JSON. */
   async function handleRequest(request: Request): Promise<Response> {
-    const answer = await respond(request);
+    const answer = await respond(request, { rateLimited: true });
     if (answer !== DROPPED) return answer;
     return new Response('Bad Gateway: the upstream connection closed before an answer was sent\n', {
       status: 502,
@@ -355,7 +361,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     const { signal: _ignored, ...rest } = init ?? {};
     const request = input instanceof Request ? input : new Request(input, rest);
     if (signal?.aborted) throw signal.reason;
-    const answer = respond(request);
+    const answer = respond(request, { rateLimited: false });
     // Like fetch, an aborted signal rejects the caller's promise; the request itself runs on.
     const outcome = signal ? await untilAborted(answer, signal) : await answer;
     if (outcome === DROPPED) {

@@ -9,9 +9,10 @@ import {
 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { ContractRevertError, executeErc20, MemoryTokenLedger } from './erc20';
+import { coerceArg, stringifyResult } from './handlers/contracts';
+import { pageMeta, paging } from './handlers/paging';
 import { base32, totpCode, verifyTotp } from './keys';
 import { applyDelta, InsufficientBalanceError, parseAmount, usdValue } from './money';
-import { coerceArg, pageMeta, paging, stringifyResult } from './operations';
 import { quoteSwap } from './rates';
 import { RateLimiter } from './router';
 

@@ -564,7 +564,7 @@ export async function seedSandbox(input: SeedInput): Promise<void> {
     }
     // Payloads are the full Transaction as it was delivered, rendered with the catalog just written.
     const catalog = new Catalog();
-    await catalog.load(q as unknown as AnyDb, encryptionKey);
+    await catalog.load(q, encryptionKey);
     const byId = new Map(transactions.map((t) => [t.id, t]));
     for (const log of logs) {
       const tx = byId.get(log.transactionId);

@@ -6,7 +6,7 @@ import type { Role } from '@/lib/db/schema';
 import { signInSchema } from '@/lib/validation/users';
 import { appendAudit } from './audit';
 import { logger } from './logger';
-import { getDb } from './runtime';
+import { currentDb as getDb } from './services';
 import { type ConsoleToken, SESSION_IDLE_MS, validateToken } from './session';
 import { checkCredentials } from './users';
 

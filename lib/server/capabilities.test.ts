@@ -14,12 +14,6 @@ import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sand
 import { DEFAULT_TRANSACTION_SEARCH, filtersOf } from '@/lib/validation/transactions';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 
-const runtimeHolder: { current: unknown } = { current: undefined };
-vi.mock('./runtime', () => ({
-  getRuntime: async () => runtimeHolder.current,
-  getDb: async () => (runtimeHolder.current as { database: { db: unknown } }).database.db,
-}));
-
 const {
   CAPABILITY_NAMES,
   capabilitiesOf,
@@ -36,7 +30,7 @@ const { searchConsole } = await import('./search');
 const { sharedReadsFor } = await import('./upstream-reads');
 const { forgetWithdrawFormContext, withdrawFormContext } = await import('./approvals');
 
-/** The extension paths of lib/sandbox/router.ts: a spec-only service does not have them. */
+/** The extension paths of lib/sandbox/handlers: a spec-only service does not have them. */
 const EXTENSION_PATHS = [
   /^\/v1\/wallets\/[^/]+\/addresses$/,
   /^\/v1\/wallets\/[^/]+\/transactions$/,
@@ -113,9 +107,10 @@ beforeAll(async () => {
     database: testDb.handle,
     sandbox: { fetch: serviceFetch, credentials: () => sandbox.credentials() },
   };
-  runtimeHolder.current = runtime;
-  const { connectSandboxWallets } = await import('./wallets');
-  await connectSandboxWallets(runtime as never);
+  const { connectSandboxWallets, createCustodyConnections } = await import('./wallets');
+  const services = { ...runtime, custody: createCustodyConnections(runtime as never) };
+  (await import('./services')).provideServices(services as never);
+  await connectSandboxWallets(services as never);
   creds = await sandbox.credentials();
   wallet = creds.wallets[0]!;
   // Connecting starts a probe per wallet; let those finish before the tests change the service.

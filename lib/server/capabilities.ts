@@ -5,12 +5,11 @@ import 'server-only';
 // background when old.
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { type CustodyClient, CustodyError, createCustodyClient, genericMessage } from '@/lib/custody';
-import { type ConsoleDb, walletConnections } from '@/lib/db/schema';
-import { fetchBalances } from './approvals/balances';
+import { type CustodyClient, CustodyError, genericMessage } from '@/lib/custody';
+import { walletConnections } from '@/lib/db/schema';
 import { logger } from './logger';
-import { getRuntime, type Runtime } from './runtime';
-import { custodyTransport, findWalletConnection, openApiKey } from './wallets';
+import { type ConsoleServices, currentServices } from './services';
+import { findWalletConnection } from './wallets';
 
 export const CAPABILITY_NAMES = [
   'walletAddresses',
@@ -158,7 +157,6 @@ const ADDRESS_NOT_FOUND = /\baddress\b.*\bnot found\b/i;
  */
 export async function probeWithClient(
   client: CustodyClient,
-  balances: () => Promise<unknown>,
   walletId: string,
 ): Promise<Record<CapabilityName, ProbeOutcome>> {
   let firstAddressId: string | undefined;
@@ -171,7 +169,7 @@ export async function probeWithClient(
       probe(() => client.wallets.listTransactions({ walletId, limit: 1 })),
       probe(() => client.wallets.getTransaction({ walletId, id: randomUUID() }), TRANSACTION_NOT_FOUND),
       probe(() => client.beneficiaries.list({ walletId, limit: 1 })),
-      probe(balances),
+      probe(() => client.wallets.balances({ walletId })),
     ]);
   const addressRules = firstAddressId
     ? await probe(() => client.addressRules.list({ walletId, addressId: firstAddressId as string }))
@@ -196,24 +194,17 @@ function probeState() {
   return holder[PROBES];
 }
 
-async function runProbe(runtime: Runtime, walletId: string): Promise<Capabilities> {
-  const db = runtime.database.db as ConsoleDb;
+async function runProbe(services: ConsoleServices, walletId: string): Promise<Capabilities> {
+  const db = services.database.db;
   const row = await findWalletConnection(walletId, db);
-  if (!row) return noCapabilities();
-  const connection = {
-    ...custodyTransport(runtime),
-    // Straight to the service: an answer kept from before a change of the service must not decide a probe.
-    fetch: runtime.sandbox ? runtime.sandbox.fetch : (input: string, init: RequestInit) => fetch(input, init),
-    apiKey: openApiKey(runtime, row.id, row.apiKeySealed),
+  const client = await services.custody.clientFor(walletId, {
+    direct: true,
     timeoutMs: PROBE_TIMEOUT_MS,
     budgetMs: PROBE_TIMEOUT_MS,
     retries: 1,
-  };
-  const outcomes = await probeWithClient(
-    createCustodyClient(connection),
-    () => fetchBalances(connection, walletId),
-    walletId,
-  );
+  });
+  if (!row || !client) return noCapabilities();
+  const outcomes = await probeWithClient(client, walletId);
   const previous = row.capabilities ? toCapabilities(row.capabilities) : null;
   const learned = CAPABILITY_NAMES.filter((n) => outcomes[n] !== 'unknown');
   if (learned.length === 0) {
@@ -242,11 +233,11 @@ async function runProbe(runtime: Runtime, walletId: string): Promise<Capabilitie
  * `wallet_connections.capabilities` and returns it. Never throws for an unreachable service: every
  * extension then counts as absent unless an earlier probe found it.
  */
-export function probeCapabilities(walletId: string, runtime?: Runtime): Promise<Capabilities> {
+export function probeCapabilities(walletId: string, services?: ConsoleServices): Promise<Capabilities> {
   const state = probeState();
   const running = state.inFlight.get(walletId);
   if (running) return running;
-  const started = (async () => runProbe(runtime ?? (await getRuntime()), walletId))()
+  const started = (async () => runProbe(services ?? (await currentServices()), walletId))()
     .catch((error: unknown) => {
       state.lastFailed.set(walletId, Date.now());
       logger.warn({ walletId, err: error }, 'capability probe failed');
@@ -262,9 +253,9 @@ export function probeCapabilities(walletId: string, runtime?: Runtime): Promise<
  * runs in the background. Never probed: probed now (a page waits at most the probe's short timeout once),
  * all false when that probe fails or a recent one failed.
  */
-export async function capabilitiesOf(walletId: string): Promise<Capabilities> {
-  const runtime = await getRuntime();
-  const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
+export async function capabilitiesOf(walletId: string, services?: ConsoleServices): Promise<Capabilities> {
+  const runtime = services ?? (await currentServices());
+  const row = await findWalletConnection(walletId, runtime.database.db);
   if (!row) return noCapabilities();
   const state = probeState();
   const failedAt = state.lastFailed.get(walletId);
@@ -287,9 +278,12 @@ export async function hasCapability(walletId: string, name: CapabilityName): Pro
  * Records that an extension answered "no such endpoint" in use (the service changed since the probe). Only
  * that one name changes; the next scheduled probe may find it again.
  */
-export async function markCapabilityMissing(walletId: string, name: CapabilityName): Promise<void> {
-  const runtime = await getRuntime();
-  const db = runtime.database.db as ConsoleDb;
+export async function markCapabilityMissing(
+  walletId: string,
+  name: CapabilityName,
+  services?: ConsoleServices,
+): Promise<void> {
+  const { db } = (services ?? (await currentServices())).database;
   await db
     .update(walletConnections)
     .set({

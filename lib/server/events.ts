@@ -94,7 +94,8 @@ export function notifyReassembler(deliver: (payload: string) => void): (notifica
     }
     const match = /^part:([0-9a-f-]{36}):(\d+):(\d+):([A-Za-z0-9+/=]*)$/.exec(notification);
     if (!match) return;
-    const [, id, indexText, countText, data] = match as unknown as [string, string, string, string, string];
+    // Every group of the pattern takes part in a match: the defaults never apply.
+    const [, id = '', indexText = '', countText = '', data = ''] = match;
     const index = Number(indexText);
     const count = Number(countText);
     if (count < 1 || count > MAX_PARTS || index >= count) return;

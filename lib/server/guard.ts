@@ -1,10 +1,11 @@
 import 'server-only';
 import { headers } from 'next/headers';
+import { cache } from 'react';
 import type { Role } from '@/lib/db/schema';
 import { appendAudit } from './audit';
 import { auth } from './auth';
 import { type Action, can } from './permissions';
-import { getDb } from './runtime';
+import { currentDb as getDb } from './services';
 
 export interface Actor {
   id: string;
@@ -26,9 +27,15 @@ export async function currentRequestId(): Promise<string | null> {
   }
 }
 
+/**
+ * The request's session, resolved once per request: the layouts and the page of one render (and an action's or a
+ * route handler's repeated checks, where React keeps a request scope) share one decryption and one validation.
+ */
+const requestSession = cache(() => auth());
+
 /** The signed-in person, with the session re-validated against the database (version, disabled). */
 export async function currentActor(): Promise<Actor | null> {
-  const session = await auth();
+  const session = await requestSession();
   const user = session?.user;
   if (!user?.id) return null;
   return {
@@ -49,7 +56,7 @@ export type Authorization =
  * password, and the role's permission for the action. Denials are audited.
  */
 export async function authorize(action: Action, target?: string): Promise<Authorization> {
-  const session = await auth();
+  const session = await requestSession();
   const user = session?.user;
   if (!user?.id)
     return { ok: false, status: 401, error: 'Your session has ended. Sign in again.', actor: null };

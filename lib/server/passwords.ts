@@ -1,21 +1,24 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import bcrypt from 'bcryptjs';
+// Native bcrypt: hashing and verifying run on libuv's thread pool, never on the event loop.
+import { hash, verify } from '@node-rs/bcrypt';
 
 const COST = 12;
 
 export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, COST);
+  return hash(password, { cost: COST });
 }
 
-export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return bcrypt.compare(password, hash);
+/** Verifies `$2a$`, `$2b$` and `$2y$` hashes alike (the console's older hashes are `$2a$`/`$2b$`). */
+export function verifyPassword(password: string, passwordHash: string): Promise<boolean> {
+  return verify(password, passwordHash);
 }
 
-// Compared against when the email is unknown, so both paths cost the same time.
-const DUMMY_HASH = bcrypt.hashSync('no-such-user-password', COST);
+// Compared against when the email is unknown, so both paths cost the same time. A constant of the same
+// cost as real hashes: nothing is hashed when the module loads.
+const DUMMY_HASH = '$2b$12$RiOzEf4HuR6sDFOcbsgs9OfBuUUHo3xXVbhXhF7lpxgfdlu4zprcK';
 export function burnPasswordCheck(password: string): Promise<boolean> {
-  return bcrypt.compare(password, DUMMY_HASH);
+  return verify(password, DUMMY_HASH);
 }
 
 /** A one-time password: 20 characters from an alphabet without look-alikes. */

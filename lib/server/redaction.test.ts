@@ -1,12 +1,16 @@
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { type Address, schemas, type Transaction, type Wallet, type WebhookLog } from '@/lib/custody/schemas';
 import * as fx from '@/lib/custody/test-fixtures';
+import { createLogger } from './logger';
 import {
   maskKey,
   redactAddress,
+  redactInput,
   redactTransaction,
   redactWallet,
   redactWebhookLog,
+  SECRET_KEYS,
   stripSecrets,
 } from './redaction';
 
@@ -155,5 +159,41 @@ describe('helpers', () => {
       showPrivateKey: true,
       hash: `0x${'a'.repeat(64)}`,
     });
+  });
+});
+
+describe('the one list of secret keys', () => {
+  const VALUE = 'secret-value-0123456789';
+
+  /** What one log line of `fields` writes, nested as a field of a logged object and one level deeper. */
+  function logged(fields: Record<string, unknown>): string {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const log = createLogger(sink);
+    log.level = 'info';
+    log.info({ ...fields, request: fields, outer: { inner: fields } }, 'line');
+    return lines.join('');
+  }
+
+  it.each(SECRET_KEYS)('%s is removed from log lines, audit inputs and custody resources', (name) => {
+    const line = logged({ [name]: VALUE, ordinary: 'kept-value' });
+    expect(line).toContain('kept-value');
+    expect(line).not.toContain(VALUE);
+
+    const audited = redactInput({ [name]: VALUE, nested: { [name]: VALUE }, ordinary: 'kept' });
+    expect(audited).toEqual({ [name]: '[redacted]', nested: { [name]: '[redacted]' }, ordinary: 'kept' });
+
+    const stripped = stripSecrets({ [name]: VALUE, nested: { [name]: VALUE }, ordinary: 'kept' });
+    expect(stripped).toEqual({ nested: {}, ordinary: 'kept' });
+  });
+
+  it('matches names in any case for audit inputs and resources', () => {
+    expect(redactInput({ APIKEY: VALUE })).toEqual({ APIKEY: '[redacted]' });
+    expect(stripSecrets({ Authorization: VALUE, Token: VALUE })).toEqual({});
   });
 });

@@ -1,5 +1,6 @@
 import 'server-only';
-// Redaction of custody resources before they leave the server (RSC props, JSON, action results, logs).
+// Redaction before anything leaves the server: custody resources (RSC props, JSON, action results), audit
+// inputs and log lines all go by the one list of secret field names below.
 // DESIGN.md, "Secrets": the wallet's `business` object carries seed phrases, `apiCredential.key` is the
 // wallet's API key, an address read with showPrivateKey carries the private key. One function per shape.
 import type { Address, ApiCredential, Transaction, Wallet, WebhookLog } from '@/lib/custody/schemas';
@@ -7,9 +8,52 @@ import type { RedactedApiCredential, RedactedWallet } from '@/lib/wallet-view';
 
 export type { RedactedApiCredential, RedactedWallet };
 
-// Field names that hold secrets, wherever they appear. `showPrivateKey`-style flags are booleans and kept.
-const SECRET_KEY =
-  /(seed|mnemonic|phrase|xprv|xpriv|private_?key|privkey|secret|password|passcode|apikey|api_key|^key$|^code$|^otp$|^totp)/i;
+/**
+ * The one list of field names whose values are secrets, wherever they appear: log lines (pino paths, by exact
+ * name), audit inputs and custody resources (by name, any case). Names not on it are still caught by
+ * SECRET_NAME_PATTERN when they look like a secret.
+ */
+export const SECRET_KEYS = [
+  'apiKey',
+  'api_key',
+  'x-api-key',
+  'key',
+  'password',
+  'newPassword',
+  'currentPassword',
+  'passwordHash',
+  'passcode',
+  'mnemonic',
+  'seed',
+  'seedPhrase',
+  'phrase',
+  'privateKey',
+  'private_key',
+  'privkey',
+  'xprv',
+  'xpriv',
+  'code',
+  'otp',
+  'totp',
+  'totpSecret',
+  'secret',
+  'authSecret',
+  'encryptionKey',
+  'token',
+  'authorization',
+  'cookie',
+] as const;
+
+const SECRET_NAMES = new Set(SECRET_KEYS.map((name) => name.toLowerCase()));
+// Names the list does not spell out but that hold secrets all the same (`walletSeed`, `clientSecret`, ...).
+const SECRET_NAME_PATTERN =
+  /(seed|mnemonic|phrase|xprv|xpriv|private_?key|privkey|secret|password|passcode|api_?key|^key$|^code$|^otp$|^totp)/i;
+
+/** True when a field of this name holds a secret. */
+export function isSecretKey(name: string): boolean {
+  return SECRET_NAMES.has(name.toLowerCase()) || SECRET_NAME_PATTERN.test(name);
+}
+
 // A BIP-39 phrase (12 to 24 lowercase words) stored under a name we do not know.
 const MNEMONIC_VALUE = /^\s*(?:[a-z]{3,8}\s+){11,23}[a-z]{3,8}\s*$/;
 const MAX_DEPTH = 12;
@@ -29,11 +73,38 @@ function strip(value: unknown, depth: number): unknown {
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
-      if (SECRET_KEY.test(key) && typeof inner !== 'boolean') continue;
+      if (isSecretKey(key) && typeof inner !== 'boolean') continue;
       out[key] = strip(inner, depth + 1);
     }
     return out;
   }
+  return value;
+}
+
+/**
+ * An input as the audit log keeps it: secret-named values replaced (empty ones kept, so the log shows the
+ * field was left blank), deep structures and long strings cut short.
+ */
+export function redactInput(input: Record<string, unknown>): Record<string, unknown> {
+  return redactInputValue(input, 0) as Record<string, unknown>;
+}
+
+function redactInputValue(value: unknown, depth: number): unknown {
+  if (depth > 6) return '[truncated]';
+  if (Array.isArray(value)) return value.slice(0, 50).map((v) => redactInputValue(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] =
+        isSecretKey(k) && typeof v !== 'boolean'
+          ? v === undefined || v === null || v === ''
+            ? v
+            : '[redacted]'
+          : redactInputValue(v, depth + 1);
+    }
+    return out;
+  }
+  if (typeof value === 'string' && value.length > 500) return `${value.slice(0, 500)}…`;
   return value;
 }
 

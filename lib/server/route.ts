@@ -11,36 +11,62 @@ export interface RouteContext<Q> {
   params: Record<string, string | string[]>;
 }
 
+type RouteHandler = (
+  request: Request,
+  context: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
+
+type QueryParams = Record<string, string>;
+type ReadQuery<Q> = (raw: QueryParams) => { ok: true; query: Q } | { ok: false; message: string };
+
 /**
  * Wraps a route handler: session, permission and query validation first, then the handler;
  * typed failures become JSON with 401, 403, 422, or the upstream's status and message.
+ * Without a query schema the handler gets the query string's parameters as they are.
  */
-export function withPermission<Q = Record<string, string>>(
+export function withPermission(
+  action: Action,
+  handler: (ctx: RouteContext<QueryParams>) => Promise<Response>,
+): RouteHandler;
+export function withPermission<Q>(
   action: Action,
   handler: (ctx: RouteContext<Q>) => Promise<Response>,
-  querySchema?: z.ZodType<Q>,
-) {
-  return async (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => {
+  querySchema: z.ZodType<Q>,
+): RouteHandler;
+export function withPermission<Q>(
+  action: Action,
+  ...args:
+    | [handler: (ctx: RouteContext<QueryParams>) => Promise<Response>]
+    | [handler: (ctx: RouteContext<Q>) => Promise<Response>, querySchema: z.ZodType<Q>]
+): RouteHandler {
+  if (args.length === 1) return guarded(action, args[0], (raw) => ({ ok: true, query: raw }));
+  const [handler, querySchema] = args;
+  return guarded(action, handler, (raw) => {
+    const parsed = querySchema.safeParse(raw);
+    return parsed.success
+      ? { ok: true, query: parsed.data }
+      : { ok: false, message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+  });
+}
+
+function guarded<Q>(
+  action: Action,
+  handler: (ctx: RouteContext<Q>) => Promise<Response>,
+  readQuery: ReadQuery<Q>,
+): RouteHandler {
+  return async (request, context) => {
     const authz = await authorize(action);
     if (!authz.ok)
       return Response.json({ statusCode: authz.status, message: authz.error }, { status: authz.status });
-    const raw = Object.fromEntries(new URL(request.url).searchParams);
-    let query = raw as unknown as Q;
-    if (querySchema) {
-      const parsed = querySchema.safeParse(raw);
-      if (!parsed.success) {
-        return Response.json(
-          {
-            statusCode: 422,
-            message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-          },
-          { status: 422 },
-        );
-      }
-      query = parsed.data;
-    }
+    const read = readQuery(Object.fromEntries(new URL(request.url).searchParams));
+    if (!read.ok) return Response.json({ statusCode: 422, message: read.message }, { status: 422 });
     try {
-      return await handler({ actor: authz.actor, query, request, params: (await context.params) ?? {} });
+      return await handler({
+        actor: authz.actor,
+        query: read.query,
+        request,
+        params: (await context.params) ?? {},
+      });
     } catch (error) {
       const { message, status } = describeFailure(
         error,

@@ -1,18 +1,18 @@
 import 'server-only';
-import { type ConsoleConfig, getConfig } from '@/lib/config';
-import { CONSOLE_MIGRATIONS, type DatabaseHandle, openDatabase, runMigrations } from '@/lib/db/connection';
-import { schema } from '@/lib/db/schema';
-import type { Sandbox } from '@/lib/sandbox';
+// Wires the console once per process: configuration, database, embedded sandbox, custody connections, the
+// approval loop. Route entry points and the action wrapper start it; library modules receive what it built.
+import { getConfig } from '@/lib/config';
+import { CONSOLE_MIGRATIONS, openDatabase, runMigrations } from '@/lib/db/connection';
+import { type ConsoleDb, schema } from '@/lib/db/schema';
+import { startApprovalsLoop } from './approvals';
+import { probeCapabilities } from './capabilities';
 import { logger } from './logger';
+import { writeServerNote } from './server-lock';
+import { type ConsoleServices, provideServices } from './services';
+import { seedDemoUsers } from './users';
+import { connectSandboxWallets, createCustodyConnections } from './wallets';
 
-export interface Runtime {
-  config: ConsoleConfig;
-  database: DatabaseHandle;
-  /** The embedded custody service; present only in sandbox mode. */
-  sandbox?: Sandbox;
-  /** PGlite only: lets command-line tools reach this server instead of the data directory. */
-  serverNote?: import('./server-lock').ServerNote;
-}
+export type Runtime = ConsoleServices;
 
 const RUNTIME = Symbol.for('custody-console.runtime');
 type Holder = { [RUNTIME]?: Promise<Runtime> };
@@ -36,20 +36,20 @@ async function boot(): Promise<Runtime> {
   });
   await runMigrations(database, CONSOLE_MIGRATIONS);
   log.info({ database: database.kind, sandboxMode: config.sandboxMode }, 'database ready');
-  const runtime: Runtime = { config, database };
-  if (config.sandboxMode) {
-    const { startSandbox } = await import('./sandbox-boot');
-    runtime.sandbox = await startSandbox(runtime);
-    const { connectSandboxWallets } = await import('./wallets');
-    await connectSandboxWallets(runtime);
+  // Loaded only in sandbox mode: against the real service the embedded one is never part of the process.
+  const sandbox = config.sandboxMode
+    ? await (await import('./sandbox-boot')).startSandbox(config, database)
+    : undefined;
+  const parts = { config, database, sandbox };
+  const runtime: Runtime = { ...parts, custody: createCustodyConnections(parts) };
+  if (sandbox) {
+    const walletIds = await connectSandboxWallets(runtime);
+    // Not awaited: start-up does not wait for the probes; a page that needs one before it ends joins it.
+    void Promise.all(walletIds.map((id) => probeCapabilities(id, runtime)));
+    await seedDemoUsers(database.db);
   }
-  const { seedDemoUsers } = await import('./users');
-  if (config.sandboxMode) await seedDemoUsers(database.db);
-  void import('./approvals').then((approvals) => approvals.startApprovalsLoop(runtime));
-  if (database.kind === 'pglite') {
-    const { writeServerNote } = await import('./server-lock');
-    runtime.serverNote = writeServerNote(config.dataDir, config.env.PORT);
-  }
+  startApprovalsLoop(runtime);
+  if (database.kind === 'pglite') runtime.serverNote = writeServerNote(config.dataDir, config.env.PORT);
   return runtime;
 }
 
@@ -57,14 +57,19 @@ async function boot(): Promise<Runtime> {
 export function getRuntime(): Promise<Runtime> {
   const holder = globalThis as Holder;
   if (!holder[RUNTIME]) {
-    holder[RUNTIME] = boot().catch((error) => {
+    const started = boot().catch((error) => {
       holder[RUNTIME] = undefined;
+      provideServices(undefined);
       throw error;
     });
+    holder[RUNTIME] = started;
+    // Library modules that app code calls with plain arguments wait for this same start.
+    provideServices(started);
   }
   return holder[RUNTIME];
 }
 
-export async function getDb() {
-  return (await getRuntime()).database.db as import('@/lib/db/schema').ConsoleDb;
+/** The console's database, typed by its schema. */
+export async function getDb(): Promise<ConsoleDb> {
+  return (await getRuntime()).database.db;
 }

@@ -1,10 +1,10 @@
 import 'server-only';
+import type { ConsoleConfig } from '@/lib/config';
+import type { DatabaseHandle } from '@/lib/db/connection';
 import { createSandbox, type Sandbox } from '@/lib/sandbox';
-import type { Runtime } from './runtime';
 
 /** Starts the embedded custody service on the console's database (sandbox mode only). */
-export async function startSandbox(runtime: Runtime): Promise<Sandbox> {
-  const { config, database } = runtime;
+export async function startSandbox(config: ConsoleConfig, database: DatabaseHandle): Promise<Sandbox> {
   const env = config.env;
   const sandbox = await createSandbox({
     db: database.db,

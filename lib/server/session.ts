@@ -1,10 +1,16 @@
 import 'server-only';
-import type { ConsoleDb } from '@/lib/db/schema';
+import { eq } from 'drizzle-orm';
+import { type ConsoleDb, users } from '@/lib/db/schema';
 import type { Role } from '@/lib/roles';
-import { findUserById } from './users';
 
 export const SESSION_ABSOLUTE_MS = 8 * 60 * 60 * 1000;
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
+/**
+ * How long one read of a user's session version, role and disabled flag is reused by this process. Changes made
+ * through this process end sessions at once (`forgetSessionState`); changes made by another console instance on
+ * the same database take effect within this window.
+ */
+export const SESSION_STATE_TTL_MS = 5_000;
 
 /** What the console keeps in its session token (signed and encrypted by next-auth). */
 export interface ConsoleToken {
@@ -20,6 +26,70 @@ export interface ConsoleToken {
   name?: string | null;
 }
 
+interface UserState {
+  role: Role;
+  name: string;
+  sessionVersion: number;
+  disabled: boolean;
+  mustChangePassword: boolean;
+}
+
+interface Entry {
+  at: number;
+  state: Promise<UserState | undefined>;
+}
+
+// Per database handle, so separate databases (tests, command-line tools) never share entries.
+const STATES = new WeakMap<ConsoleDb, Map<string, Entry>>();
+const ALL_STATES = new Set<Map<string, Entry>>();
+
+async function readUserState(db: ConsoleDb, uid: string): Promise<UserState | undefined> {
+  const [row] = await db
+    .select({
+      role: users.role,
+      name: users.name,
+      sessionVersion: users.sessionVersion,
+      disabledAt: users.disabledAt,
+      mustChangePassword: users.mustChangePassword,
+    })
+    .from(users)
+    .where(eq(users.id, uid))
+    .limit(1);
+  if (!row) return undefined;
+  return {
+    role: row.role,
+    name: row.name,
+    sessionVersion: row.sessionVersion,
+    disabled: row.disabledAt !== null,
+    mustChangePassword: row.mustChangePassword,
+  };
+}
+
+/** The user's state, read at most once per window; concurrent callers share one read. */
+function userState(db: ConsoleDb, uid: string, now: number): Promise<UserState | undefined> {
+  let states = STATES.get(db);
+  if (!states) {
+    states = new Map();
+    STATES.set(db, states);
+    ALL_STATES.add(states);
+  }
+  const cached = states.get(uid);
+  if (cached && now >= cached.at && now - cached.at < SESSION_STATE_TTL_MS) return cached.state;
+  const state = readUserState(db, uid);
+  const entry = { at: now, state };
+  states.set(uid, entry);
+  // A failed read is not kept: the next request asks again.
+  state.catch(() => {
+    if (states.get(uid) === entry) states.delete(uid);
+  });
+  return state;
+}
+
+/** Drops what this process remembers about a user's sessions: the next request reads the database. */
+export function forgetSessionState(uid: string): void {
+  for (const states of ALL_STATES) states.delete(uid);
+}
+
 /**
  * Decides whether a session still stands: absolute lifetime, idle time, and the user's current
  * session version (a disabled user, a changed role or password ends every session at once).
@@ -32,7 +102,7 @@ export async function validateToken(
   if (!token.uid || !token.loginAt || !token.lastSeen) return null;
   if (now - token.loginAt > SESSION_ABSOLUTE_MS) return null;
   if (now - token.lastSeen > SESSION_IDLE_MS) return null;
-  const user = await findUserById(db, token.uid);
-  if (!user || user.disabledAt || user.sessionVersion !== token.sv) return null;
+  const user = await userState(db, token.uid, now);
+  if (!user || user.disabled || user.sessionVersion !== token.sv) return null;
   return { ...token, role: user.role, mcp: user.mustChangePassword, name: user.name, lastSeen: now };
 }

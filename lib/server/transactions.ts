@@ -132,7 +132,7 @@ function decimalOf(value: string | null | undefined): number | null {
 }
 
 /**
- * The order of the wallet-wide list's `sort` (lib/sandbox/operations.ts), for rows the console sorts itself:
+ * The order of the wallet-wide list's `sort` (lib/sandbox/handlers/transactions.ts), for rows the console sorts itself:
  * amounts as numbers, missing values last whatever the direction, ties by date, then id, in the same
  * direction.
  */

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { type ConsoleDb, loginAttempts, type Role, type UserRow, users } from '@/lib/db/schema';
 import type { AnyDb } from '@/lib/db/types';
 import { burnPasswordCheck, generateOneTimePassword, hashPassword, verifyPassword } from './passwords';
+import { forgetSessionState } from './session';
 
 export const DEMO_PASSWORD = 'custody-demo';
 export const DEMO_USERS: { email: string; name: string; role: Role }[] = [
@@ -65,6 +66,7 @@ async function updateUser(db: ConsoleDb, id: string, patch: Partial<UserRow>): P
     .set({ ...patch, sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
     .where(eq(users.id, id))
     .returning();
+  forgetSessionState(id);
   return row;
 }
 

@@ -8,7 +8,7 @@ import { CustodyError } from '@/lib/custody/errors';
 import type { Address } from '@/lib/custody/schemas';
 import { type ConsoleDb, operationRequests, webhookEvents } from '@/lib/db/schema';
 import { type Capabilities, viaExtension } from './capabilities';
-import { getDb } from './runtime';
+import { currentDb as getDb } from './services';
 import { runPool } from './webhooks';
 
 /** At most this many remembered addresses are offered (and read with #5) per page load. */

@@ -3,9 +3,12 @@ import 'server-only';
 // caller before they get here; here they are only sealed and stored.
 import { eq } from 'drizzle-orm';
 import type { Wallet } from '@/lib/custody/schemas';
-import { type ConsoleDb, walletConnections } from '@/lib/db/schema';
-import type { Runtime } from './runtime';
+import { walletConnections } from '@/lib/db/schema';
+import type { ConsoleServices } from './services';
 import { PREVIOUS_KEY_GRACE_MS, sealApiKey } from './wallets';
+
+/** What changing the list needs: the database, and the configuration's key that seals API keys. */
+type Runtime = Pick<ConsoleServices, 'config' | 'database'>;
 
 export async function insertWalletConnection(
   runtime: Runtime,
@@ -13,7 +16,7 @@ export async function insertWalletConnection(
   apiKey: string,
   createdBy: string,
 ) {
-  const db = runtime.database.db as ConsoleDb;
+  const { db } = runtime.database;
   const [row] = await db
     .insert(walletConnections)
     .values({
@@ -36,7 +39,7 @@ export async function insertWalletConnection(
  * deliveries signed before the rotation reached the service may still arrive.
  */
 export async function replaceWalletKey(runtime: Runtime, walletId: string, apiKey: string, now = new Date()) {
-  const db = runtime.database.db as ConsoleDb;
+  const { db } = runtime.database;
   return db.transaction(async (tx) => {
     const [current] = await tx
       .select()
@@ -60,7 +63,7 @@ export async function replaceWalletKey(runtime: Runtime, walletId: string, apiKe
 }
 
 export async function deleteWalletConnection(runtime: Runtime, walletId: string) {
-  const db = runtime.database.db as ConsoleDb;
+  const { db } = runtime.database;
   const [row] = await db.delete(walletConnections).where(eq(walletConnections.id, walletId)).returning();
   return row;
 }

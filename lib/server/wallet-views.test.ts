@@ -3,15 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
-
-const runtimeHolder: { current: unknown } = { current: undefined };
-vi.mock('./runtime', () => ({
-  getRuntime: async () => runtimeHolder.current,
-  getDb: async () => (runtimeHolder.current as { database: { db: unknown } }).database.db,
-}));
 
 const { capabilitiesOf, probeCapabilities } = await import('./capabilities');
 const { sharedReadsFor } = await import('./upstream-reads');
@@ -85,9 +79,10 @@ beforeAll(async () => {
     database: testDb.handle,
     sandbox: { fetch: serviceFetch, credentials: () => sandbox.credentials() },
   };
-  runtimeHolder.current = runtime;
-  const { connectSandboxWallets } = await import('./wallets');
-  await connectSandboxWallets(runtime as never);
+  const { connectSandboxWallets, createCustodyConnections } = await import('./wallets');
+  const services = { ...runtime, custody: createCustodyConnections(runtime as never) };
+  (await import('./services')).provideServices(services as never);
+  await connectSandboxWallets(services as never);
   const creds = await sandbox.credentials();
   wallet = creds.wallets.find((w) => w.name.startsWith('Payouts')) ?? creds.wallets[0]!;
   await Promise.all(creds.wallets.map((w) => probeCapabilities(w.id)));

@@ -1,10 +1,8 @@
 import 'server-only';
 // What the wallet pages and their route handlers show, read through the connected wallet's key and
 // redacted before it is returned. Failures are values: the pages render the upstream's message.
-import { z } from 'zod';
-import { CustodyError, createTransport, path } from '@/lib/custody';
+import { type CustodyClient, CustodyError } from '@/lib/custody';
 import type { Address, AutoSettlementRule, Beneficiary, WalletAutoSettlement } from '@/lib/custody/schemas';
-import type { ConsoleDb } from '@/lib/db/schema';
 import type { AddressFilters } from '@/lib/validation/wallets';
 import type {
   AddressBalances,
@@ -23,9 +21,8 @@ import {
 } from './capabilities';
 import { describeFailure } from './errors';
 import { redactAddress, redactTransaction, redactWallet } from './redaction';
-import { getRuntime } from './runtime';
 import { childAddressesFor, knownAddressIds, lookUpAddresses } from './wallet-addresses';
-import { custodyFor, custodyTransport, findWalletConnection, openApiKey } from './wallets';
+import { custodyFor, findWalletConnection } from './wallets';
 
 export type Loaded<T> = { ok: true; data: T } | { ok: false; status: number; error: string };
 
@@ -33,47 +30,11 @@ const NOT_CONNECTED = 'This wallet is not connected to the console.';
 const ADDRESSES_NOT_OFFERED =
   "This custody service does not list a wallet's addresses; open an address from its transactions or webhooks.";
 
-// Extension of the service (`GET /v1/wallets/{walletId}/balances`, also served by the sandbox); the typed
-// client has no function for it yet, so it is read here and ignored where the service lacks it.
-const balancesEnvelope = z.looseObject({
-  data: z.array(
-    z.looseObject({
-      asset: z.looseObject({
-        id: z.string(),
-        isActive: z.boolean().optional(),
-        asset: z.looseObject({
-          id: z.string(),
-          symbol: z.string(),
-          decimals: z.number(),
-          name: z.string().nullable().optional(),
-        }),
-      }),
-      balance: z.union([z.string(), z.number()]).transform(String),
-      convertedBalance: z.union([z.string(), z.number()]).nullable().optional(),
-    }),
-  ),
-  message: z.string(),
-  statusCode: z.number().optional(),
-});
-
-async function readBalances(walletId: string) {
-  const runtime = await getRuntime();
-  const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
-  if (!row) return null;
-  const transport = createTransport({
-    ...custodyTransport(runtime),
-    apiKey: openApiKey(runtime, row.id, row.apiKeySealed),
-  });
+/** The wallet's balances extension; null where the service lacks it (the page falls back to #4's totals). */
+async function readBalances(client: CustodyClient, walletId: string) {
   try {
-    const { data } = await transport.request({
-      method: 'GET',
-      path: path`/v1/wallets/${walletId}/balances`,
-      schema: balancesEnvelope,
-      idempotent: true,
-    });
-    return data;
+    return (await client.wallets.balances({ walletId })).data;
   } catch (error) {
-    // A service without the extension: fall back to #4's totals.
     if (error instanceof CustodyError && [400, 404, 405, 501].includes(error.status)) return null;
     throw error;
   }
@@ -95,7 +56,7 @@ export async function loadWalletView(
   try {
     const [walletResult, balanceRows] = await Promise.all([
       client.wallets.get({ walletId }),
-      readBalances(walletId).catch(() => null),
+      readBalances(client, walletId).catch(() => null),
     ]);
     const wallet = redactWallet(walletResult.data);
     const balances: AssetBalance[] = wallet.assets.map((entry) => {
@@ -148,7 +109,7 @@ export async function loadAddresses(
  * paged here (at most MAX_KNOWN_ADDRESSES of them).
  */
 async function knownAddressesPage(
-  client: NonNullable<Awaited<ReturnType<typeof custodyFor>>>,
+  client: CustodyClient,
   walletId: string,
   filters: AddressFilters,
   requestId: string | null,
@@ -203,24 +164,6 @@ export async function loadAddress(
   }
 }
 
-/** The balances extension for one child address; throws when the service answers an error. */
-async function readAddressBalances(walletId: string, addressId: string) {
-  const runtime = await getRuntime();
-  const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
-  if (!row) return null;
-  const transport = createTransport({
-    ...custodyTransport(runtime),
-    apiKey: openApiKey(runtime, row.id, row.apiKeySealed),
-  });
-  const { data } = await transport.request({
-    method: 'GET',
-    path: path`/v1/wallets/${walletId}/addresses/${addressId}/balances`,
-    schema: balancesEnvelope,
-    idempotent: true,
-  });
-  return data;
-}
-
 /**
  * A child address's balances through the balances extension; a service without it is an answer
  * (`available: false`: the balances are unknown, not zero), not a failure.
@@ -230,12 +173,13 @@ export async function loadAddressBalances(
   addressId: string,
   requestId: string | null = null,
 ): Promise<Loaded<AddressBalances>> {
-  if (!(await findWalletConnection(walletId))) return { ok: false, status: 404, error: NOT_CONNECTED };
+  const client = await custodyFor(walletId);
+  if (!client) return { ok: false, status: 404, error: NOT_CONNECTED };
   try {
     const rows = await viaExtension(
       walletId,
       'balances',
-      () => readAddressBalances(walletId, addressId),
+      async () => (await client.addresses.balances({ walletId, addressId })).data,
       async () => null,
     );
     if (!rows) return { ok: true, data: { available: false } };

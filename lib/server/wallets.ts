@@ -1,25 +1,24 @@
 import 'server-only';
 import { asc, eq } from 'drizzle-orm';
 import { decryptSecret, encryptSecret } from '@/lib/crypto/aead';
-import { type CustodyClient, createCustodyClient, type FetchLike } from '@/lib/custody';
+import { type CustodyClient, createCustodyClient } from '@/lib/custody';
 import { type ConsoleDb, type WalletConnectionRow, walletConnections } from '@/lib/db/schema';
-import { getDb, getRuntime, type Runtime } from './runtime';
+import type { ConnectionOptions, ConsoleServices, CustodyConnections, CustodyEndpoint } from './services';
+import { currentServices } from './services';
 import { sharedReadsFor } from './upstream-reads';
 
 /** How long a rotated-out key still verifies webhooks signed before the rotation reached the service. */
 export const PREVIOUS_KEY_GRACE_MS = 24 * 60 * 60 * 1000;
+
+type EndpointParts = Pick<ConsoleServices, 'config' | 'sandbox'>;
+type ConnectionParts = Pick<ConsoleServices, 'config' | 'sandbox' | 'database'>;
 
 /**
  * Where the custody client sends requests (the real service, or the sandbox in-process) and how long it
  * may wait: reads share one budget each, money-moving calls their own timeout. The fetch shares identical
  * reads in flight and keeps the wallet, its balances and lists briefly, under every client built from here.
  */
-export function custodyTransport(runtime: Runtime): {
-  baseUrl: string;
-  fetch: FetchLike;
-  budgetMs: number;
-  timeoutMs: number;
-} {
+export function custodyTransport(runtime: EndpointParts): CustodyEndpoint {
   const { env } = runtime.config;
   const limits = { budgetMs: env.CUSTODY_READ_BUDGET_MS, timeoutMs: env.CUSTODY_WRITE_TIMEOUT_MS };
   if (runtime.sandbox) {
@@ -30,6 +29,35 @@ export function custodyTransport(runtime: Runtime): {
     };
   }
   return { baseUrl: env.CUSTODY_API_URL!, fetch: sharedReadsFor(globalThis.fetch).fetch, ...limits };
+}
+
+/** The upstream fetch itself, without the shared reads. */
+function directFetch(runtime: EndpointParts): CustodyEndpoint['fetch'] {
+  return runtime.sandbox ? runtime.sandbox.fetch : (input: string, init: RequestInit) => fetch(input, init);
+}
+
+/** The console's custody connections: every client and transport to a wallet's service is built here. */
+export function createCustodyConnections(runtime: ConnectionParts): CustodyConnections {
+  const db = runtime.database.db;
+  async function connectionFor(walletId: string, options: ConnectionOptions = {}) {
+    const row = await findWalletConnection(walletId, db);
+    if (!row) return null;
+    const { direct, ...limits } = options;
+    return {
+      ...custodyTransport(runtime),
+      ...(direct ? { fetch: directFetch(runtime) } : {}),
+      ...limits,
+      apiKey: openApiKey(runtime, row.id, row.apiKeySealed),
+    };
+  }
+  return {
+    connectionFor,
+    async clientFor(walletId, options) {
+      const connection = await connectionFor(walletId, options);
+      return connection ? createCustodyClient(connection) : null;
+    },
+    clientWithKey: (apiKey) => createCustodyClient({ ...custodyTransport(runtime), apiKey }),
+  };
 }
 
 /** A wallet as the browser may see it: never the key, only its last four characters. */
@@ -60,11 +88,13 @@ export function toSummary(row: WalletConnectionRow): WalletSummary {
 }
 
 export async function listWalletConnections(db?: ConsoleDb): Promise<WalletConnectionRow[]> {
-  return (db ?? (await getDb())).select().from(walletConnections).orderBy(asc(walletConnections.name));
+  const database = db ?? (await currentServices()).database.db;
+  return database.select().from(walletConnections).orderBy(asc(walletConnections.name));
 }
 
 export async function findWalletConnection(walletId: string, db?: ConsoleDb) {
-  const [row] = await (db ?? (await getDb()))
+  const database = db ?? (await currentServices()).database.db;
+  const [row] = await database
     .select()
     .from(walletConnections)
     .where(eq(walletConnections.id, walletId))
@@ -72,35 +102,30 @@ export async function findWalletConnection(walletId: string, db?: ConsoleDb) {
   return row;
 }
 
-export function sealApiKey(runtime: Runtime, walletId: string, apiKey: string): string {
+type KeyParts = Pick<ConsoleServices, 'config'>;
+
+export function sealApiKey(runtime: KeyParts, walletId: string, apiKey: string): string {
   return encryptSecret(apiKey, runtime.config.encryptionKey, `wallet:${walletId}`);
 }
 
-export function openApiKey(runtime: Runtime, walletId: string, sealed: string): string {
+export function openApiKey(runtime: KeyParts, walletId: string, sealed: string): string {
   return decryptSecret(sealed, runtime.config.encryptionKey, `wallet:${walletId}`);
 }
 
 /** A custody client for a given key (used to verify a key before it is stored). */
 export async function custodyClientWithKey(apiKey: string): Promise<CustodyClient> {
-  const runtime = await getRuntime();
-  return createCustodyClient({ ...custodyTransport(runtime), apiKey });
+  return (await currentServices()).custody.clientWithKey(apiKey);
 }
 
 /** The custody client of a connected wallet, or null when the console does not know the wallet. */
 export async function custodyFor(walletId: string): Promise<CustodyClient | null> {
-  const runtime = await getRuntime();
-  const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
-  if (!row) return null;
-  return createCustodyClient({
-    ...custodyTransport(runtime),
-    apiKey: openApiKey(runtime, row.id, row.apiKeySealed),
-  });
+  return (await currentServices()).custody.clientFor(walletId);
 }
 
 /** Keys that may sign this wallet's webhooks now: the current one and, for a while after a rotation, the previous. */
 export async function webhookKeysFor(walletId: string, now = new Date()): Promise<string[]> {
-  const runtime = await getRuntime();
-  const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
+  const runtime = await currentServices();
+  const row = await findWalletConnection(walletId, runtime.database.db);
   if (!row) return [];
   const keys = [openApiKey(runtime, row.id, row.apiKeySealed)];
   if (row.previousApiKeySealed && row.previousKeyValidUntil && row.previousKeyValidUntil > now) {
@@ -110,30 +135,25 @@ export async function webhookKeysFor(walletId: string, now = new Date()): Promis
 }
 
 /**
- * Sandbox mode: every sandbox wallet is connected on first start. Each start probes the connected wallets'
- * extensions in the background (the sandbox may now run with the spec's endpoints only).
+ * Sandbox mode: every sandbox wallet is connected on first start. Returns the connected wallets' ids, whose
+ * extensions the runtime then probes in the background (the sandbox may now run with the spec's endpoints only).
  */
-export async function connectSandboxWallets(runtime: Runtime): Promise<void> {
-  if (!runtime.sandbox) return;
-  const db = runtime.database.db as ConsoleDb;
+export async function connectSandboxWallets(runtime: ConnectionParts): Promise<string[]> {
+  if (!runtime.sandbox) return [];
+  const db = runtime.database.db;
   const existing = await db.select({ id: walletConnections.id }).from(walletConnections);
-  if (existing.length === 0) {
-    const credentials = await runtime.sandbox.credentials();
-    const rows = credentials.wallets.map((w) => ({
-      id: w.id,
-      name: w.name,
-      blockchain: w.blockchain,
-      network: w.network,
-      address: w.address,
-      apiKeySealed: sealApiKey(runtime, w.id, w.apiKey),
-      apiKeyLast4: w.apiKey.slice(-4),
-      createdBy: 'sandbox',
-    }));
-    if (rows.length) await db.insert(walletConnections).values(rows).onConflictDoNothing();
-  }
-  const ids =
-    existing.length > 0 ? existing.map((r) => r.id) : (await listWalletConnections(db)).map((r) => r.id);
-  const { probeCapabilities } = await import('./capabilities');
-  // Not awaited: start-up does not wait for the probes; a page that needs one before it ends joins it.
-  void Promise.all(ids.map((id) => probeCapabilities(id, runtime)));
+  if (existing.length > 0) return existing.map((r) => r.id);
+  const credentials = await runtime.sandbox.credentials();
+  const rows = credentials.wallets.map((w) => ({
+    id: w.id,
+    name: w.name,
+    blockchain: w.blockchain,
+    network: w.network,
+    address: w.address,
+    apiKeySealed: sealApiKey(runtime, w.id, w.apiKey),
+    apiKeyLast4: w.apiKey.slice(-4),
+    createdBy: 'sandbox',
+  }));
+  if (rows.length) await db.insert(walletConnections).values(rows).onConflictDoNothing();
+  return (await listWalletConnections(db)).map((r) => r.id);
 }

@@ -89,12 +89,8 @@ vi.mock('./wallets', () => ({
         },
 }));
 
-const { retryTransactionAction } = await import(
-  '@/app/(console)/wallets/[walletId]/_actions/retry-transaction'
-);
-const { resendWebhookAction, resendWebhooksAction } = await import(
-  '@/app/(console)/wallets/[walletId]/webhooks/actions'
-);
+const { retryTransactionAction } = await import('@/lib/actions/transactions');
+const { resendWebhookAction, resendWebhooksAction } = await import('@/lib/actions/webhooks');
 
 beforeEach(() => {
   state.allowed = true;

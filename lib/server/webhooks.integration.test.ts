@@ -19,11 +19,11 @@ import {
 import { loadTransactionDeliveries, loadWebhookLogPage, signWebhookBody } from './webhooks';
 
 const HEADER = 'x-blockradar-signature';
-const runtimeHolder: { current: unknown } = { current: undefined };
-vi.mock('./runtime', () => ({
-  getRuntime: async () => runtimeHolder.current,
-  getDb: async () => (runtimeHolder.current as { database: { db: unknown } }).database.db,
-}));
+// The receiver route reads the runtime: here it is the services the test wires below.
+vi.mock('./runtime', async () => {
+  const { currentServices, currentDb } = await import('./services');
+  return { getRuntime: currentServices, getDb: currentDb };
+});
 
 let testDb: TestDatabase;
 let sandbox: Sandbox;
@@ -60,9 +60,10 @@ beforeAll(async () => {
     database: testDb.handle,
     sandbox,
   };
-  runtimeHolder.current = runtime;
-  const { connectSandboxWallets } = await import('./wallets');
-  await connectSandboxWallets(runtime as never);
+  const { connectSandboxWallets, createCustodyConnections } = await import('./wallets');
+  const services = { ...runtime, custody: createCustodyConnections(runtime as never) };
+  (await import('./services')).provideServices(services as never);
+  await connectSandboxWallets(services as never);
   creds = await sandbox.credentials();
   setProcessEventBus(createEventBus(inProcessTransport()));
 });

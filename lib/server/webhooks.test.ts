@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walletConnections } from '@/lib/db/schema';
 import { parseWebhookLogQuery, webhookLogSearch } from '@/lib/validation/webhooks';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
@@ -14,12 +14,6 @@ import {
   verifyWebhookSignature,
   webhookDedupeKey,
 } from './webhooks';
-
-const runtimeHolder: { current: unknown } = { current: undefined };
-vi.mock('./runtime', () => ({
-  getRuntime: async () => runtimeHolder.current,
-  getDb: async () => (runtimeHolder.current as { database: { db: unknown } }).database.db,
-}));
 
 const WALLET_ID = '5d3c1a52-0f0e-4b1e-9d7e-3f1b9e1c2a10';
 
@@ -79,9 +73,12 @@ describe('rotated keys through the wallet registry', () => {
   beforeAll(async () => {
     testDb = await createTestDatabase();
     const encryptionKey = randomBytes(32);
-    runtimeHolder.current = { config: { encryptionKey }, database: testDb.handle };
-    const { sealApiKey } = await import('./wallets');
-    const runtime = runtimeHolder.current as Parameters<typeof sealApiKey>[0];
+    const { createCustodyConnections, sealApiKey } = await import('./wallets');
+    const runtime = { config: { encryptionKey }, database: testDb.handle } as never;
+    (await import('./services')).provideServices({
+      ...(runtime as object),
+      custody: createCustodyConnections(runtime),
+    } as never);
     await testDb.db.insert(walletConnections).values({
       id: WALLET_ID,
       name: 'Treasury',

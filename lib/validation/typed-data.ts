@@ -10,7 +10,52 @@ import {
   maxUint256,
   validateTypedData,
 } from 'viem';
+import { z } from 'zod';
 import { checkAmount } from './amounts';
+
+/**
+ * A typed-data signature request (#21) as the action receives it: the EIP-712 document and the child address
+ * that signs it. The document's meaning is checked by `checkTypedData`.
+ */
+export const typedDataRequestSchema = z.object({
+  walletId: z.string().min(1).max(100),
+  addressId: z.string().min(1, 'Choose the signing address.').max(100),
+  domain: z.unknown(),
+  types: z.unknown(),
+  message: z.unknown(),
+  primaryType: z.string().max(200).nullable().optional(),
+});
+export type TypedDataRequest = z.infer<typeof typedDataRequestSchema>;
+
+export const TYPED_DATA_FORM_MODES = ['permit', 'transferWithAuthorization', 'json'] as const;
+
+/**
+ * The signature form as people fill it in: a permit, an authorization, or the three JSON texts. The document
+ * the action receives is built from it (`buildPermit`, `buildTransferWithAuthorization`, `parseTypedDataText`);
+ * the signing address is the action's own field.
+ */
+export const typedDataFormSchema = z.object({
+  walletId: typedDataRequestSchema.shape.walletId,
+  addressId: typedDataRequestSchema.shape.addressId,
+  mode: z.enum(TYPED_DATA_FORM_MODES),
+  token: z.string(),
+  name: z.string(),
+  version: z.string(),
+  chainId: z.string(),
+  verifyingContract: z.string(),
+  spender: z.string(),
+  to: z.string(),
+  value: z.string(),
+  nonce: z.string(),
+  authNonce: z.string(),
+  deadline: z.string(),
+  validAfter: z.string(),
+  validBefore: z.string(),
+  domain: z.string(),
+  types: z.string(),
+  message: z.string(),
+});
+export type TypedDataFormValues = z.infer<typeof typedDataFormSchema>;
 
 export interface TypedField {
   name: string;

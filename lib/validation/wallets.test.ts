@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addressFiltersSchema,
   addressFiltersToQuery,
   connectWalletSchema,
   parseAddressFilters,
@@ -22,6 +23,16 @@ describe('address list URL state', () => {
       type: undefined,
     });
     expect(addressFiltersToQuery(parseAddressFilters({}))).toBe('');
+  });
+  it('writes spaces as + and reads them back, in the route handler too', () => {
+    const query = addressFiltersToQuery({ search: 'Operating float', page: 1, limit: 20 });
+    expect(query).toBe('?search=Operating+float');
+    const raw = Object.fromEntries(new URLSearchParams(query));
+    expect(addressFiltersSchema.parse(raw)).toEqual({ page: 1, limit: 20, search: 'Operating float' });
+    expect(addressFiltersSchema.parse({ limit: '500', page: '2x', search: 'y'.repeat(101) })).toEqual({
+      page: 1,
+      limit: 20,
+    });
   });
 });
 

@@ -1,4 +1,11 @@
 // Schemas shared by the wallet pages' forms, server actions and route handlers.
+import {
+  createLoader,
+  createParser,
+  createSerializer,
+  parseAsNumberLiteral,
+  parseAsStringLiteral,
+} from 'nuqs/server';
 import { z } from 'zod';
 import { ADDRESS_TYPES } from '@/lib/custody/schemas';
 
@@ -23,46 +30,72 @@ export const removeWalletSchema = z.object({ walletId: walletIdSchema });
 
 export type ConnectWalletInput = z.input<typeof connectWalletSchema>;
 
-/** URL state of the addresses list (`/wallets/[walletId]/addresses?page=&limit=&search=&type=`). */
+/**
+ * URL state of the addresses list (`/wallets/[walletId]/addresses?search=&type=&page=&limit=`), defined once
+ * as nuqs parsers: the server page and the route handler read it with the loader, the list writes it with
+ * `useQueryStates` on the same parsers. Bad values fall back to defaults, never an error page.
+ */
 export const ADDRESS_PAGE_SIZES = [10, 20, 50, 100] as const;
-export const addressFiltersSchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-  limit: z.coerce
-    .number()
-    .int()
-    .refine((n) => (ADDRESS_PAGE_SIZES as readonly number[]).includes(n))
-    .catch(20),
-  search: z
-    .string()
-    .trim()
-    .max(100)
-    .catch('')
-    .transform((s) => s || undefined)
-    .optional(),
-  type: z.enum(ADDRESS_TYPES).optional().catch(undefined),
-});
-export type AddressFilters = z.output<typeof addressFiltersSchema>;
+const DEFAULT_ADDRESS_PAGE_SIZE = 20;
 
-/** Parses the URL's search params (bad values fall back to defaults, never an error page). */
-export function parseAddressFilters(params: Record<string, string | string[] | undefined>): AddressFilters {
-  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  return addressFiltersSchema.parse({
-    page: first(params.page) ?? 1,
-    limit: first(params.limit) ?? 20,
-    search: first(params.search),
-    type: first(params.type) || undefined,
-  });
+/** Name or address text, trimmed; blank or longer than 100 characters is no filter. */
+const parseAsAddressSearch = createParser({
+  parse: (value: string) => {
+    const text = value.trim();
+    return text && text.length <= 100 ? text : null;
+  },
+  serialize: (value: string) => value,
+});
+
+const parseAsAddressPage = createParser({
+  parse: (value: string) => {
+    if (!/^\d{1,6}$/.test(value)) return null;
+    const page = Number(value);
+    return page >= 1 && page <= 100_000 ? page : null;
+  },
+  serialize: (value: number) => String(value),
+});
+
+/** In the order the query string lists them. */
+export const addressListSearchParams = {
+  search: parseAsAddressSearch,
+  type: parseAsStringLiteral(ADDRESS_TYPES),
+  page: parseAsAddressPage.withDefault(1),
+  limit: parseAsNumberLiteral(ADDRESS_PAGE_SIZES).withDefault(DEFAULT_ADDRESS_PAGE_SIZE),
+};
+
+const loadAddressListSearchParams = createLoader(addressListSearchParams);
+const serializeAddressListSearch = createSerializer(addressListSearchParams);
+
+/** The list's URL state with absent filters left out (what the loaders and the query key take). */
+export type AddressFilters = {
+  page: number;
+  limit: number;
+  search?: string;
+  type?: (typeof ADDRESS_TYPES)[number];
+};
+
+type AddressSearchInput = Record<string, string | string[] | undefined> | URLSearchParams | URL | string;
+
+/** Reads the URL's search params (the server page's loader). */
+export function parseAddressFilters(params: AddressSearchInput): AddressFilters {
+  const { page, limit, search, type } = loadAddressListSearchParams(params);
+  return { page, limit, ...(search ? { search } : {}), ...(type ? { type } : {}) };
 }
 
-/** The inverse: filters to a query string, defaults left out so URLs stay short. */
+/** The route handler's query: the same lenient read. */
+export const addressFiltersSchema = z
+  .record(z.string(), z.string())
+  .transform((raw): AddressFilters => parseAddressFilters(raw));
+
+/** The query string of a state (`?search=…`), defaults left out so URLs stay short. */
 export function addressFiltersToQuery(filters: Partial<AddressFilters>): string {
-  const params = new URLSearchParams();
-  if (filters.search) params.set('search', filters.search);
-  if (filters.type) params.set('type', filters.type);
-  if (filters.page && filters.page > 1) params.set('page', String(filters.page));
-  if (filters.limit && filters.limit !== 20) params.set('limit', String(filters.limit));
-  const text = params.toString();
-  return text ? `?${text}` : '';
+  return serializeAddressListSearch({
+    search: filters.search ?? null,
+    type: filters.type ?? null,
+    page: filters.page ?? null,
+    limit: (filters.limit as (typeof ADDRESS_PAGE_SIZES)[number] | undefined) ?? null,
+  });
 }
 
 export const revealPrivateKeySchema = z.object({

@@ -5,6 +5,7 @@ import {
   validateWithdrawal,
   type WithdrawalFormValues,
   withdrawalLimitErrors,
+  withdrawalSchemaFor,
 } from './withdrawals';
 
 const assets = [
@@ -199,5 +200,32 @@ describe('limits known before sending', () => {
       fieldErrors: { 'rows.0.amount': "Above the source's balance of 249,061.75 USDC." },
     });
     expect(validateWithdrawal(values, { assets, chain, balances: null }).ok).toBe(true);
+  });
+});
+
+describe('withdrawalSchemaFor', () => {
+  const values = (amount: string): WithdrawalFormValues => ({
+    walletId: 'w1',
+    kind: 'withdraw',
+    source: 'master',
+    rows: [{ address: A, amount, assetId: 'usdc-id', reference: '', note: '', metadata: '' }],
+  });
+
+  it('puts the meaning checks at their field paths, reading the balances it is given at parse time', () => {
+    let balances: Record<string, string> | null = null;
+    const schema = withdrawalSchemaFor(() => ({ assets, chain, balances }));
+    expect(schema.safeParse(values('5')).success).toBe(true);
+    balances = { 'usdc-id': '1' };
+    const refused = schema.safeParse(values('5'));
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map((i) => [i.path, i.message])).toEqual([
+      [['rows', 0, 'amount'], "Above the source's balance of 1 USDC."],
+    ]);
+  });
+
+  it('keeps the shape checks of the schema the action parses', () => {
+    const schema = withdrawalSchemaFor(() => ({ assets, chain }));
+    const refused = schema.safeParse({ ...values('1'), rows: [] });
+    expect(refused.error?.issues[0]?.message).toBe('Add at least one recipient.');
   });
 });

@@ -245,6 +245,23 @@ export function validateWithdrawal(
   };
 }
 
+/**
+ * The form's schema with the meaning checked too (`validateWithdrawal` against the wallet as the form knows
+ * it), so the form shows each problem at its field as the person types; the action checks the same again.
+ */
+export function withdrawalSchemaFor(context: () => WithdrawalContext) {
+  return withdrawalFormSchema.superRefine((values, ctx) => {
+    const result = validateWithdrawal(values, context());
+    if (result.ok) return;
+    for (const [key, message] of Object.entries(result.fieldErrors))
+      ctx.addIssue({
+        code: 'custom',
+        path: key.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+        message,
+      });
+  });
+}
+
 // --- CSV --------------------------------------------------------------------------------------------------
 
 export interface CsvLineError {

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { ChangePasswordForm } from '@/components/auth/change-password-form';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { currentActor } from '@/lib/server/guard';
-import { ChangePasswordForm } from './change-password-form';
 
 export const metadata: Metadata = { title: 'Change password' };
 

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
+import { SignInForm } from '@/components/auth/sign-in-form';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { getConfig } from '@/lib/config';
 import { DEMO_PASSWORD, DEMO_USERS } from '@/lib/server/users';
-import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Sign in' };
 

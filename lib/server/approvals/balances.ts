@@ -1,44 +1,19 @@
 import 'server-only';
 // Balances through the custody service's balances extension (`GET /v1/wallets/{id}/balances` and the child
-// address form), which the typed client does not cover; read-only and retried like any read.
+// address form) as the approval engine uses them: per asset, with a USD price where the service gives one.
 import { zeroAddress } from 'viem';
-import { z } from 'zod';
-import { createTransport, path, type TransportOptions } from '@/lib/custody';
+import { createCustodyClient, type TransportOptions } from '@/lib/custody';
 import type { SourceBalance } from './types';
-
-const balancesEnvelope = z.object({
-  data: z.array(
-    z.looseObject({
-      asset: z.looseObject({
-        id: z.string(),
-        isActive: z.boolean().optional(),
-        asset: z.looseObject({
-          symbol: z.string(),
-          decimals: z.number(),
-          address: z.string().nullable().optional(),
-        }),
-      }),
-      balance: z.union([z.string(), z.number()]).transform(String),
-      convertedBalance: z.union([z.string(), z.number()]).nullable().optional(),
-    }),
-  ),
-  message: z.string(),
-});
 
 export async function fetchBalances(
   connection: TransportOptions,
   walletId: string,
   addressId?: string,
 ): Promise<SourceBalance[]> {
-  const transport = createTransport(connection);
-  const answer = await transport.request({
-    method: 'GET',
-    path: addressId
-      ? path`/v1/wallets/${walletId}/addresses/${addressId}/balances`
-      : path`/v1/wallets/${walletId}/balances`,
-    schema: balancesEnvelope,
-    idempotent: true,
-  });
+  const client = createCustodyClient(connection);
+  const answer = addressId
+    ? await client.addresses.balances({ walletId, addressId })
+    : await client.wallets.balances({ walletId });
   return answer.data.map((row) => {
     const balance = Number(row.balance);
     const usd =

@@ -12,8 +12,8 @@ import { users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { readTokenUnits } from '../contract-tokens';
-import { type ContractCallsPayload, contractCallsPayloadSchema } from './contract';
 import { createApprovalEngine, type EngineActor } from './engine';
+import { type ContractCallsPayload, contractCallsPayloadSchema } from './operations/contract-write';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'contract-approvals-'));
 let database: TestDatabase;

@@ -1,12 +1,8 @@
 import 'server-only';
 // Requests as the browser may see them: no secrets live in a request (API keys never enter the engine), and
 // dates become ISO strings.
-import type {
-  RequestDetailDto,
-  RequestSummaryDto,
-  SignOnlyResult,
-  WithdrawalReview,
-} from '@/lib/approvals/requests';
+import { isOperationReview } from '@/lib/approvals/kinds';
+import type { RequestDetailDto, RequestSummaryDto, SignOnlyResult } from '@/lib/approvals/requests';
 import type { OperationRequestRow } from '@/lib/db/schema';
 import type { ApprovalEngine, EngineActor, ResolutionProposal } from './engine';
 import { operationType } from './registry';
@@ -50,6 +46,9 @@ export async function requestDetail(
   const view = await engine.view(id);
   if (!view) return null;
   const { request, approvals, items, events } = view;
+  // Every review is stored with its kind when the request is created.
+  const review = request.review;
+  if (!isOperationReview(review)) throw new TypeError(`Request ${request.id} has no review of a known kind.`);
   const can = await engine.abilities(
     actor,
     request,
@@ -57,7 +56,7 @@ export async function requestDetail(
   );
   return {
     ...toSummaryDto(request, approvals.filter((a) => a.decision === 'approve').length),
-    review: request.review as unknown as WithdrawalReview,
+    review,
     payloadHash: request.payloadHash,
     lastError: request.lastError,
     rejectReason: request.rejectReason,

@@ -1,11 +1,9 @@
 import 'server-only';
 // The console's approval engine over the process runtime, and its background loop (one per process).
 import type { TransportOptions } from '@/lib/custody';
-import type { ConsoleDb } from '@/lib/db/schema';
 import { capabilitiesOf, isMissingEndpoint, markCapabilityMissing } from '../capabilities';
 import { logger } from '../logger';
-import { getRuntime, type Runtime } from '../runtime';
-import { custodyTransport, findWalletConnection, openApiKey } from '../wallets';
+import { currentServices as getRuntime, type ConsoleServices as Runtime } from '../services';
 import { type ApprovalEngine, createApprovalEngine } from './engine';
 
 export { type ApprovalEngine, type EngineActor, SYSTEM_ACTOR } from './engine';
@@ -17,7 +15,7 @@ type Holder = { [ENGINE]?: ApprovalEngine; [LOOP]?: ReturnType<typeof setInterva
 function engineFor(runtime: Runtime): ApprovalEngine {
   const holder = globalThis as Holder;
   holder[ENGINE] ??= createApprovalEngine({
-    db: runtime.database.db as ConsoleDb,
+    db: runtime.database.db,
     unknownOutcomeWindowMs: runtime.config.env.UNKNOWN_OUTCOME_WINDOW_MS,
     // Lookups skip what the wallet's service is known to lack, and record what turns out to be missing.
     capabilities: {
@@ -29,9 +27,7 @@ function engineFor(runtime: Runtime): ApprovalEngine {
       isMissingEndpoint,
     },
     async connectionFor(walletId): Promise<TransportOptions | null> {
-      const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
-      if (!row) return null;
-      return { ...custodyTransport(runtime), apiKey: openApiKey(runtime, row.id, row.apiKeySealed) };
+      return runtime.custody.connectionFor(walletId);
     },
   });
   return holder[ENGINE];
@@ -131,9 +127,8 @@ const formContexts = new Map<string, { at: number; value: Promise<WithdrawFormCo
 
 async function loadWithdrawFormContext(walletId: string): Promise<WithdrawFormContext | null> {
   const runtime = await getRuntime();
-  const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
-  if (!row) return null;
-  const connection = { ...custodyTransport(runtime), apiKey: openApiKey(runtime, row.id, row.apiKeySealed) };
+  const connection = await runtime.custody.connectionFor(walletId);
+  if (!connection) return null;
   const { createCustodyClient } = await import('@/lib/custody');
   const { fetchBalances } = await import('./balances');
   const { capabilitiesOf, viaExtension } = await import('../capabilities');
@@ -187,19 +182,14 @@ async function loadWithdrawFormContext(walletId: string): Promise<WithdrawFormCo
  */
 export async function sourceBalances(walletId: string, addressId: string) {
   const runtime = await getRuntime();
-  const row = await findWalletConnection(walletId, runtime.database.db as ConsoleDb);
-  if (!row) return [];
+  const connection = await runtime.custody.connectionFor(walletId);
+  if (!connection) return [];
   const { fetchBalances } = await import('./balances');
   const { viaExtension } = await import('../capabilities');
   return viaExtension(
     walletId,
     'balances',
-    () =>
-      fetchBalances(
-        { ...custodyTransport(runtime), apiKey: openApiKey(runtime, row.id, row.apiKeySealed) },
-        walletId,
-        addressId,
-      ),
+    () => fetchBalances(connection, walletId, addressId),
     async () => null,
   );
 }

@@ -1,37 +1,39 @@
 import 'server-only';
 // Approval policy arithmetic: how many distinct approvers a request needs and how long it stays open.
+import { isOperationKind } from '@/lib/approvals/kinds';
+import {
+  DEFAULT_EXPIRY_SECONDS,
+  DEFAULT_THRESHOLD_USD,
+  FALLBACK_POLICY,
+  MAX_EXPIRY_SECONDS,
+  MIN_EXPIRY_SECONDS,
+  type PolicyValues,
+} from '@/lib/approvals/policy';
+import { OPERATION_TYPES } from './operations/registry';
+import { compareUsd } from './usd';
 
-export interface PolicyValues {
-  /** Distinct approvers besides the requester; at least 1 (four eyes). */
-  approvals: number;
-  /** Above this many US dollars, one more approver; null: no threshold. */
-  thresholdUsd: number | null;
-  expirySeconds: number;
-}
-
-export const DEFAULT_EXPIRY_SECONDS = 24 * 60 * 60;
-export const MIN_EXPIRY_SECONDS = 5;
-export const MAX_EXPIRY_SECONDS = 30 * 24 * 60 * 60;
-
-export const DEFAULT_POLICIES: Record<string, PolicyValues> = {
-  withdraw: { approvals: 1, thresholdUsd: 10_000, expirySeconds: DEFAULT_EXPIRY_SECONDS },
-  withdrawSign: { approvals: 1, thresholdUsd: 10_000, expirySeconds: DEFAULT_EXPIRY_SECONDS },
+export {
+  DEFAULT_EXPIRY_SECONDS,
+  DEFAULT_THRESHOLD_USD,
+  FALLBACK_POLICY,
+  MAX_EXPIRY_SECONDS,
+  MIN_EXPIRY_SECONDS,
+  type PolicyValues,
 };
 
+/** The policy of a kind until an admin edits it: the one the kind declares (operations/registry.ts). */
 export function defaultPolicy(type: string): PolicyValues {
-  return (
-    DEFAULT_POLICIES[type] ?? { approvals: 1, thresholdUsd: null, expirySeconds: DEFAULT_EXPIRY_SECONDS }
-  );
+  return isOperationKind(type) ? OPERATION_TYPES[type].defaultPolicy : FALLBACK_POLICY;
 }
 
 /**
  * Approvers needed for an amount. An amount whose USD value is unknown counts as above the threshold: a
  * missing price must never lower the bar.
  */
-export function requiredApprovals(policy: PolicyValues, amountUsd: number | null): number {
+export function requiredApprovals(policy: PolicyValues, amountUsd: number | string | null): number {
   const base = Math.max(1, Math.floor(policy.approvals));
   if (policy.thresholdUsd === null) return base;
-  if (amountUsd === null || amountUsd > policy.thresholdUsd) return base + 1;
+  if (amountUsd === null || compareUsd(amountUsd, policy.thresholdUsd) > 0) return base + 1;
   return base;
 }
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { isReviewOf, type OperationKind, type ReviewOf } from '@/lib/approvals/kinds';
 import { describeFailure } from '../errors';
 import type { ActionResult, Actor } from '../guard';
 import { getApprovalEngine } from './index';
@@ -10,26 +11,23 @@ export type CheckedOperation =
   | { ok: false; result: ActionResult<any> };
 
 /**
- * The review a request would get, without creating it: the same check, the same engine, so the
- * requester sees exactly what approvers will see. `label` names the operation in logs.
+ * The review a request of kind `kind` would get, without creating it: the same check, the same engine, so
+ * the requester sees exactly what approvers will see. `label` names the operation in logs.
  */
-export async function previewOperation<R>(
+export async function previewOperation<K extends OperationKind>(
   check: () => Promise<CheckedOperation>,
   label: string,
-): Promise<ActionResult<{ review: R; requiredApprovals: number }>> {
+  kind: K,
+): Promise<ActionResult<{ review: ReviewOf<K>; requiredApprovals: number }>> {
   try {
     const checked = await check();
     if (!checked.ok) return checked.result;
     const engine = await getApprovalEngine();
     const preview = await engine.preview(checked.actor, checked.kind, checked.walletId, checked.payload);
     if (!preview.ok) return preview;
-    return {
-      ok: true,
-      data: {
-        review: preview.data.review as unknown as R,
-        requiredApprovals: preview.data.requiredApprovals,
-      },
-    };
+    const { review, requiredApprovals } = preview.data;
+    if (!isReviewOf(review, kind)) throw new TypeError(`The review is not of a ${kind} request.`);
+    return { ok: true, data: { review, requiredApprovals } };
   } catch (error) {
     return { ok: false, error: describeFailure(error, null, `${label} preview`).message };
   }

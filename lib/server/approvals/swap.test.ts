@@ -13,7 +13,7 @@ import type { SwapPayload } from '@/lib/validation/swaps';
 import { buildPermit } from '@/lib/validation/typed-data';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { createApprovalEngine, type EngineActor } from './engine';
-import type { TypedDataPayload } from './typed-data';
+import type { TypedDataPayload } from './operations/typed-data-sign';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'approvals-swap-'));
 let database: TestDatabase;

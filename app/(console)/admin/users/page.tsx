@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
+import { AddUserDialog } from '@/components/admin/users/add-user-dialog';
+import { UsersTable } from '@/components/admin/users/users-table';
 import { PageHeader } from '@/components/shell/page-header';
 import { requirePage } from '@/lib/server/page-guard';
 import { getDb } from '@/lib/server/runtime';
 import { listUsers } from '@/lib/server/users';
-import { AddUserDialog } from './_components/add-user-dialog';
-import { UsersTable } from './_components/users-table';
 
 export const metadata: Metadata = { title: 'Users' };
 

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
+import { ConnectWalletDialog } from '@/components/admin/wallets/connect-wallet-dialog';
+import { WalletCapabilities } from '@/components/admin/wallets/wallet-capabilities';
+import { WalletConnectionsTable } from '@/components/admin/wallets/wallet-connections-table';
 import { PageHeader } from '@/components/shell/page-header';
 import { CAPABILITY_NAMES, EXTENSION_CAPABILITIES, toCapabilities } from '@/lib/server/capabilities';
 import { requirePage } from '@/lib/server/page-guard';
 import { listWalletConnections, toSummary } from '@/lib/server/wallets';
-import { ConnectWalletDialog } from './_components/connect-wallet-dialog';
-import { WalletCapabilities } from './_components/wallet-capabilities';
-import { WalletConnectionsTable } from './_components/wallet-connections-table';
 
 export const metadata: Metadata = { title: 'Wallet connections' };
 

@@ -6,7 +6,7 @@ import { audit } from '@/lib/server/guard';
 import { logger } from '@/lib/server/logger';
 import { withPermission } from '@/lib/server/route';
 import { getDb } from '@/lib/server/runtime';
-import { auditFilterOf, loadAuditSearchParams } from '../search-params';
+import { auditFilterOf, loadAuditSearchParams } from '@/lib/validation/audit';
 
 export const dynamic = 'force-dynamic';
 

@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AddressBalances } from '@/components/wallets/address-balances';
+import { AddressFacts, AddressMetadata } from '@/components/wallets/address-facts';
 import {
   type AddressTransactionView,
   addressTransactionView,
@@ -18,8 +19,9 @@ import {
 import { AddressText } from '@/components/wallets/address-text';
 import { AddressTransactions } from '@/components/wallets/address-transactions';
 import { AmlBadge } from '@/components/wallets/aml-badge';
+import { RevealPrivateKeyDialog } from '@/components/wallets/reveal-private-key-dialog';
 import { ServiceError } from '@/components/wallets/service-error';
-import { formatDateTime } from '@/lib/format';
+import { SimulateDepositForm } from '@/components/wallets/simulate-deposit-form';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
 import { getRuntime } from '@/lib/server/runtime';
@@ -30,43 +32,12 @@ import {
   loadWalletView,
 } from '@/lib/server/wallet-views';
 import { findWalletConnection } from '@/lib/server/wallets';
-import { RevealPrivateKeyDialog } from './_components/reveal-private-key-dialog';
-import { SimulateDepositForm } from './_components/simulate-deposit-form';
 
 export const metadata: Metadata = { title: 'Address' };
 
 interface PageProps {
   params: Promise<{ walletId: string; addressId: string }>;
   searchParams: Promise<SearchParams>;
-}
-
-/** One setting in plain words: what it is, its value ("On" / "Off"), and what that means here. */
-function Setting({
-  label,
-  on,
-  words = ['On', 'Off'],
-  hint,
-}: {
-  label: string;
-  on: boolean | undefined;
-  words?: [string, string];
-  hint: string;
-}) {
-  return (
-    <div className="flex items-start justify-between gap-4 border-b pb-2">
-      <dt>
-        <div>{label}</div>
-        <div className="text-xs text-muted-foreground">{hint}</div>
-      </dt>
-      <dd>
-        {on === undefined ? (
-          <span className="text-muted-foreground">Not reported</span>
-        ) : (
-          <Badge variant={on ? 'success' : 'secondary'}>{on ? words[0] : words[1]}</Badge>
-        )}
-      </dd>
-    </div>
-  );
 }
 
 export default async function AddressDetailPage({ params, searchParams }: PageProps) {
@@ -142,72 +113,7 @@ export default async function AddressDetailPage({ params, searchParams }: PagePr
         </div>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <CardTitle id="address-details-heading">Details</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <dl className="grid gap-3 text-sm">
-              <div className="flex items-start justify-between gap-4 border-b pb-2">
-                <dt>Derivation path</dt>
-                <dd>
-                  <code className="font-mono">{address.derivationPath ?? 'None (external address)'}</code>
-                </dd>
-              </div>
-              <div className="flex items-start justify-between gap-4 border-b pb-2">
-                <dt>Network</dt>
-                <dd className="capitalize">
-                  {address.blockchain?.name ?? connection.blockchain} · {address.network}
-                </dd>
-              </div>
-              <div className="flex items-start justify-between gap-4 border-b pb-2">
-                <dt>AML screening</dt>
-                <dd className="text-right">
-                  {config.aml ? `${config.aml.provider}: ${config.aml.message}` : 'Not screened'}
-                </dd>
-              </div>
-              <div className="flex items-start justify-between gap-4 border-b pb-2">
-                <dt>Created</dt>
-                <dd>{formatDateTime(address.createdAt)}</dd>
-              </div>
-              <div className="flex items-start justify-between gap-4 border-b pb-2">
-                <dt>Updated</dt>
-                <dd>{formatDateTime(address.updatedAt)}</dd>
-              </div>
-            </dl>
-          </CardContent>
-        </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle id="address-config-heading">Configuration</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <dl className="grid gap-3 text-sm">
-              <Setting
-                label="Auto-sweep"
-                on={config.disableAutoSweep === undefined ? undefined : !config.disableAutoSweep}
-                hint={
-                  config.disableAutoSweep
-                    ? 'Deposits stay on this address.'
-                    : 'Deposits move on to the master wallet once they settle.'
-                }
-              />
-              <Setting
-                label="Gasless withdrawals"
-                on={config.enableGaslessWithdraw}
-                hint="When on, withdrawals from this address need no native coin for gas."
-              />
-              <Setting
-                label="Private key reveal"
-                on={config.showPrivateKey}
-                words={['Allowed', 'Not allowed']}
-                hint="Whether the custody service returns the key on request."
-              />
-            </dl>
-          </CardContent>
-        </Card>
-      </div>
+      <AddressFacts address={address} walletBlockchain={connection.blockchain} />
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-1">
@@ -251,21 +157,7 @@ export default async function AddressDetailPage({ params, searchParams }: PagePr
         </Card>
       </div>
 
-      <Card>
-        <CardHeader>
-          <CardTitle id="address-metadata-heading">Metadata</CardTitle>
-          <CardDescription>Caller-supplied data stored with the address.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {address.metadata && Object.keys(address.metadata).length > 0 ? (
-            <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs">
-              {JSON.stringify(address.metadata, null, 2)}
-            </pre>
-          ) : (
-            <p className="text-sm text-muted-foreground">No metadata.</p>
-          )}
-        </CardContent>
-      </Card>
+      <AddressMetadata metadata={address.metadata} />
 
       {canDeposit ? (
         <Card>

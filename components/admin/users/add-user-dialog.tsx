@@ -1,0 +1,147 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CopyIcon, UserPlusIcon } from 'lucide-react';
+import { useState, useTransition } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import type { z } from 'zod';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { Input, NativeSelect } from '@/components/ui/input';
+import { type AddedUser, addUserAction } from '@/lib/actions/users';
+import { ROLES } from '@/lib/roles';
+import { addUserSchema } from '@/lib/validation/users';
+
+type FormValues = z.input<typeof addUserSchema>;
+
+export function AddUserDialog() {
+  const [open, setOpen] = useState(false);
+  const [created, setCreated] = useState<AddedUser | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const form = useForm<FormValues>({
+    resolver: zodResolver(addUserSchema),
+    defaultValues: { email: '', name: '', role: 'viewer' },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values) => {
+    setError(null);
+    startTransition(async () => {
+      const result = await addUserAction(values);
+      if (!result.ok) {
+        setError(result.error);
+        for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
+          form.setError(field as keyof FormValues, { message });
+        }
+        return;
+      }
+      setCreated(result.data);
+      form.reset();
+      toast.success(`User ${result.data.email} added`);
+    });
+  });
+
+  const close = (next: boolean) => {
+    setOpen(next);
+    if (!next) {
+      // The one-time password is shown once; closing forgets it.
+      setCreated(null);
+      setError(null);
+    }
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogTrigger asChild>
+        <Button>
+          <UserPlusIcon aria-hidden />
+          Add user
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        {created ? (
+          <>
+            <DialogHeader>
+              <DialogTitle>User added</DialogTitle>
+              <DialogDescription>
+                Give {created.email} this one-time password. It is shown only now; they must change it at
+                first sign-in.
+              </DialogDescription>
+            </DialogHeader>
+            <div className="flex items-center gap-2">
+              <code
+                data-testid="one-time-password"
+                className="flex-1 rounded-md bg-muted px-3 py-2 font-mono text-sm"
+              >
+                {created.oneTimePassword}
+              </code>
+              <Button
+                variant="outline"
+                size="icon"
+                aria-label="Copy one-time password"
+                onClick={() =>
+                  navigator.clipboard?.writeText(created.oneTimePassword).then(() => toast.success('Copied'))
+                }
+              >
+                <CopyIcon />
+              </Button>
+            </div>
+            <DialogFooter>
+              <Button onClick={() => close(false)}>Done</Button>
+            </DialogFooter>
+          </>
+        ) : (
+          <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+            <DialogHeader>
+              <DialogTitle>Add user</DialogTitle>
+              <DialogDescription>
+                The new user gets a one-time password to change at first sign-in.
+              </DialogDescription>
+            </DialogHeader>
+            {error ? (
+              <Alert variant="destructive">
+                <AlertDescription>{error}</AlertDescription>
+              </Alert>
+            ) : null}
+            <Field id="new-user-email" label="Email" error={errors.email?.message}>
+              <Input
+                id="new-user-email"
+                type="email"
+                aria-invalid={Boolean(errors.email)}
+                {...form.register('email')}
+              />
+            </Field>
+            <Field id="new-user-name" label="Name" error={errors.name?.message}>
+              <Input id="new-user-name" aria-invalid={Boolean(errors.name)} {...form.register('name')} />
+            </Field>
+            <Field id="new-user-role" label="Role" error={errors.role?.message}>
+              <NativeSelect id="new-user-role" {...form.register('role')}>
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            <DialogFooter>
+              <Button type="submit" disabled={pending}>
+                Create user
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

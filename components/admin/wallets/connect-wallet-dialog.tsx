@@ -1,0 +1,113 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { PlugIcon } from 'lucide-react';
+import { useState, useTransition } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { connectWalletAction } from '@/lib/actions/wallet-connections';
+import { type ConnectWalletInput, connectWalletSchema } from '@/lib/validation/wallets';
+
+/** Adds a wallet by id and API key; the console reads the wallet with the key before storing anything. */
+export function ConnectWalletDialog() {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const form = useForm<ConnectWalletInput>({
+    resolver: zodResolver(connectWalletSchema),
+    defaultValues: { walletId: '', apiKey: '' },
+  });
+  const { errors } = form.formState;
+
+  const close = (next: boolean) => {
+    setOpen(next);
+    if (!next) {
+      form.reset();
+      setError(null);
+    }
+  };
+
+  const onSubmit = form.handleSubmit((values) => {
+    setError(null);
+    startTransition(async () => {
+      const result = await connectWalletAction(values);
+      if (!result.ok) {
+        setError(result.error);
+        // The key never stays in the form after a failed attempt either.
+        form.setValue('apiKey', '');
+        for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
+          if (field === 'walletId' || field === 'apiKey') form.setError(field, { message });
+        }
+        return;
+      }
+      toast.success(`Wallet ${result.data.name} connected (key ending ${result.data.apiKeyLast4})`);
+      close(false);
+    });
+  });
+
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogTrigger asChild>
+        <Button>
+          <PlugIcon aria-hidden />
+          Connect wallet
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>Connect a wallet</DialogTitle>
+            <DialogDescription>
+              The console reads the wallet with this key to check it, then stores the key encrypted. It is
+              never shown again: only its last four characters.
+            </DialogDescription>
+          </DialogHeader>
+          {error ? (
+            <Alert variant="destructive">
+              <AlertDescription>{error}</AlertDescription>
+            </Alert>
+          ) : null}
+          <Field id="connect-wallet-id" label="Wallet id" error={errors.walletId?.message}>
+            <Input
+              id="connect-wallet-id"
+              autoComplete="off"
+              spellCheck={false}
+              aria-invalid={Boolean(errors.walletId)}
+              {...form.register('walletId')}
+            />
+          </Field>
+          <Field id="connect-api-key" label="API key" error={errors.apiKey?.message}>
+            <Input
+              id="connect-api-key"
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              aria-invalid={Boolean(errors.apiKey)}
+              {...form.register('apiKey')}
+            />
+          </Field>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => close(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={pending}>
+              {pending ? 'Checking the key…' : 'Connect'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,75 @@
+'use client';
+import { Trash2Icon } from 'lucide-react';
+import { useState, useTransition } from 'react';
+import { toast } from 'sonner';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import { removeWalletAction } from '@/lib/actions/wallet-connections';
+
+/** Forgets a wallet and its key (the wallet itself stays at the custody service); confirmation names it. */
+export function RemoveWalletDialog({ walletId, walletName }: { walletId: string; walletName: string }) {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  const remove = () => {
+    setError(null);
+    startTransition(async () => {
+      const result = await removeWalletAction({ walletId });
+      if (!result.ok) {
+        setError(result.error);
+        return;
+      }
+      toast.success(`Wallet ${result.data.name} removed from the console`);
+      setOpen(false);
+    });
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setError(null);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm" aria-label={`Remove ${walletName}`}>
+          <Trash2Icon aria-hidden />
+          Remove
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Remove {walletName}?</DialogTitle>
+          <DialogDescription>
+            The console forgets this wallet and its API key: its pages disappear and its webhooks are refused.
+            The wallet itself stays at the custody service; you can connect it again with its id and key.
+          </DialogDescription>
+        </DialogHeader>
+        {error ? (
+          <Alert variant="destructive">
+            <AlertDescription>{error}</AlertDescription>
+          </Alert>
+        ) : null}
+        <DialogFooter>
+          <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+            Cancel
+          </Button>
+          <Button type="button" variant="destructive" onClick={remove} disabled={pending}>
+            {pending ? 'Removing…' : `Remove ${walletName}`}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

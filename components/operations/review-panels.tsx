@@ -1,0 +1,36 @@
+// The review of every operation kind, one panel per kind: the request forms show it before a request is
+// created, the request page shows it to approvers.
+import type { ComponentType } from 'react';
+import { RetryReviewPanel } from '@/components/approvals/retry-review-panel';
+import { ReviewPanel } from '@/components/approvals/review-panel';
+import { ContractReviewPanel } from '@/components/contracts/contract-panels';
+import { TypedDataReviewPanel } from '@/components/signing/typed-data-review-panel';
+import { SwapReviewPanel } from '@/components/swaps/swap-review-panel';
+import type { OperationKind, OperationReview, ReviewOf } from '@/lib/approvals/kinds';
+
+export interface ReviewPanelProps<K extends OperationKind> {
+  review: ReviewOf<K>;
+  requiredApprovals?: number;
+}
+
+export const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> } = {
+  withdraw: ReviewPanel,
+  withdrawSign: ReviewPanel,
+  swap: SwapReviewPanel,
+  typedDataSign: TypedDataReviewPanel,
+  contractWrite: ContractReviewPanel,
+  contractSign: ContractReviewPanel,
+  retry: RetryReviewPanel,
+};
+
+/** The panel of the review's own kind. */
+export function OperationReviewPanel({
+  review,
+  requiredApprovals,
+}: {
+  review: OperationReview;
+  requiredApprovals?: number;
+}) {
+  const Panel = REVIEW_PANELS[review.kind] as ComponentType<ReviewPanelProps<OperationKind>>;
+  return <Panel review={review} requiredApprovals={requiredApprovals} />;
+}

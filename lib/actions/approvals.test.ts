@@ -1,0 +1,147 @@
+// The decisions on a request through the actions, with the approval engine over a real database and the
+// sandbox: the permission comes from the request's kind, the requester cannot decide their own request, a
+// reason is required to reject, and only the requester's side may cancel.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCustodyClient } from '@/lib/custody';
+import { operationRequests, type Role } from '@/lib/db/schema';
+import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { createTestSandbox, TEST_SANDBOX_BASE_URL, type TestSandbox } from '@/test/sandbox';
+
+const state = vi.hoisted(() => ({
+  user: null as null | { id: string; email: string; name: string; role: string; mustChangePassword: boolean },
+}));
+
+vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: state.user } : null) }));
+vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
+
+const { provideServices } = await import('@/lib/server/services');
+const { createUser } = await import('@/lib/server/users');
+const { getApprovalEngine } = await import('@/lib/server/approvals');
+const { approveRequestAction, cancelRequestAction, markNotificationsReadAction, rejectRequestAction } =
+  await import('./approvals');
+
+let t: TestDatabase;
+let sb: TestSandbox;
+const people = {} as Record<'finance' | 'finance2' | 'support', { id: string; email: string; role: Role }>;
+
+function connectionFor(walletId: string) {
+  const wallet = sb.credentials.wallets.find((w) => w.id === walletId);
+  return wallet
+    ? { baseUrl: TEST_SANDBOX_BASE_URL, fetch: sb.sandbox.fetch, apiKey: wallet.apiKey, retries: 0 }
+    : null;
+}
+
+beforeAll(async () => {
+  [t, sb] = await Promise.all([createTestDatabase(), createTestSandbox()]);
+  provideServices({
+    config: { env: { UNKNOWN_OUTCOME_WINDOW_MS: 600_000 } },
+    database: { db: t.db },
+    custody: {
+      connectionFor: async (walletId: string) => connectionFor(walletId),
+      clientFor: async (walletId: string) => {
+        const options = connectionFor(walletId);
+        return options ? createCustodyClient(options) : null;
+      },
+    },
+  } as never);
+  for (const [key, role] of [
+    ['finance', 'finance'],
+    ['finance2', 'finance'],
+    ['support', 'support'],
+  ] as const) {
+    const created = await createUser(t.db, { email: `${key}@example.com`, name: key, role });
+    if (!created.ok) throw new Error(created.error);
+    people[key] = { id: created.user.id, email: created.user.email, role };
+  }
+});
+afterAll(async () => {
+  provideServices(undefined);
+  await Promise.all([t?.close(), sb?.close()]);
+});
+
+function signedInAs(who: keyof typeof people) {
+  const person = people[who];
+  state.user = { ...person, name: who, mustChangePassword: false };
+}
+
+/** A withdrawal requested by finance, waiting for one approval. */
+async function requestWithdrawal(): Promise<string> {
+  const wallet = sb.credentials.wallets[0]!;
+  const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
+  const created = await (await getApprovalEngine()).create(people.finance, 'withdraw', wallet.id, {
+    source: { kind: 'master' },
+    items: [
+      {
+        assetId: usdc.id,
+        symbol: usdc.symbol,
+        decimals: usdc.decimals,
+        address: '0x00000000000000000000000000000000000000aa',
+        amount: '0.5',
+      },
+    ],
+  });
+  if (!created.ok) throw new Error(created.error);
+  return created.data.id;
+}
+
+const statusOf = async (id: string) =>
+  (await t.db.select().from(operationRequests).where(eq(operationRequests.id, id)))[0]?.status;
+
+describe('approval actions', () => {
+  beforeEach(() => {
+    state.user = null;
+  });
+
+  it('refuses the requester and roles without the kind’s approve permission', async () => {
+    const id = await requestWithdrawal();
+    signedInAs('finance');
+    expect(await approveRequestAction({ requestId: id })).toMatchObject({
+      ok: false,
+      error: 'You cannot approve or reject your own request.',
+    });
+    signedInAs('support');
+    expect(await approveRequestAction({ requestId: id })).toMatchObject({ ok: false, status: 403 });
+    expect(await rejectRequestAction({ requestId: id, reason: 'Not for support' })).toMatchObject({
+      ok: false,
+      status: 403,
+    });
+    expect(await statusOf(id)).toBe('PENDING_APPROVAL');
+  });
+
+  it('asks for a reason before rejecting, then rejects with it', async () => {
+    const id = await requestWithdrawal();
+    signedInAs('finance2');
+    expect(await rejectRequestAction({ requestId: id, reason: ' x ' })).toEqual({
+      ok: false,
+      error: 'Give a reason of at least 3 characters.',
+      fieldErrors: { reason: 'Give a reason of at least 3 characters.' },
+    });
+    expect(await statusOf(id)).toBe('PENDING_APPROVAL');
+    expect(await rejectRequestAction({ requestId: id, reason: 'Wrong amount for this supplier' })).toEqual({
+      ok: true,
+      data: { status: 'REJECTED' },
+    });
+    expect(await statusOf(id)).toBe('REJECTED');
+  });
+
+  it('lets only the requester’s side cancel, and refuses a request id that is not one', async () => {
+    const id = await requestWithdrawal();
+    signedInAs('support');
+    expect(await cancelRequestAction({ requestId: id })).toMatchObject({ ok: false, status: 403 });
+    signedInAs('finance');
+    expect(await cancelRequestAction({ requestId: 'not-a-request' })).toEqual({
+      ok: false,
+      error: 'Unknown request.',
+      fieldErrors: { requestId: 'Unknown request.' },
+    });
+    expect(await cancelRequestAction({ requestId: id })).toMatchObject({ ok: true });
+    expect(await statusOf(id)).toBe('CANCELLED');
+  });
+
+  it('marks notifications read for a signed-in person only', async () => {
+    expect(await markNotificationsReadAction(undefined)).toMatchObject({ ok: false, status: 401 });
+    signedInAs('finance');
+    expect(await markNotificationsReadAction(undefined)).toEqual({ ok: true, data: undefined });
+  });
+});

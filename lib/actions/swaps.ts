@@ -1,0 +1,108 @@
+'use server';
+import { z } from 'zod';
+import { ActionRefusal, defineAction, ok } from '@/lib/actions/define-action';
+import { isReviewOf } from '@/lib/approvals/kinds';
+import { lookUpTypedAddress, verifyTypedSource } from '@/lib/server/address-lookup';
+import { getApprovalEngine, sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
+import { type SwapAsset, type SwapFormValues, swapFormSchema, validateSwap } from '@/lib/validation/swaps';
+
+/**
+ * The wallet's active assets with the child address's balance (what the amount is checked against); the
+ * balance is null (unknown, not checked) when the service cannot report balances.
+ */
+async function assetsOf(walletId: string, addressId: string): Promise<SwapAsset[] | null> {
+  if (addressId === 'master') return null;
+  const context = await withdrawFormContext(walletId);
+  if (!context) return null;
+  // An address off the list is one typed by hand: #5 must confirm it is a child address of the wallet.
+  if (!context.sources.some((s) => s.id === addressId) && !(await verifyTypedSource(walletId, addressId)).ok)
+    return null;
+  const balances = await sourceBalances(walletId, addressId);
+  return context.assets.map((a) => {
+    const held = balances?.find((b) => b.assetId === a.id);
+    return {
+      id: a.id,
+      symbol: a.symbol,
+      decimals: a.decimals,
+      balance: held?.balance ?? (balances ? '0' : null),
+      priceUsd: held?.priceUsd ?? a.priceUsd,
+    };
+  });
+}
+
+/** The form's meaning against the address's balances as the custody service reports them. */
+async function checkedPayload(values: SwapFormValues) {
+  const assets = await assetsOf(values.walletId, values.addressId);
+  if (!assets) {
+    const error = 'Choose a child address of this wallet.';
+    throw new ActionRefusal(error, { addressId: error });
+  }
+  const validation = validateSwap(values, assets);
+  if (!validation.ok) throw new ActionRefusal(validation.error, validation.fieldErrors);
+  return validation.payload;
+}
+
+const swap = {
+  permission: 'swap.request' as const,
+  input: swapFormSchema,
+  invalid: 'first-issue' as const,
+  target: (values: SwapFormValues) => values.walletId,
+};
+
+/** The review approvers will see, without creating the request. The engine audits requests itself. */
+export const previewSwapAction = defineAction({
+  ...swap,
+  context: 'swap preview',
+  run: async ({ actor, input }) => {
+    const payload = await checkedPayload(input);
+    const preview = await (await getApprovalEngine()).preview(actor, 'swap', input.walletId, payload);
+    if (!preview.ok) return preview;
+    const { review } = preview.data;
+    if (!isReviewOf(review, 'swap')) throw new Error('The swap preview has a review of another kind.');
+    return ok({
+      review,
+      requiredApprovals: preview.data.requiredApprovals,
+    });
+  },
+});
+
+/** Creates the approval request; nothing is sent upstream until it is approved. */
+export const createSwapRequestAction = defineAction({
+  ...swap,
+  context: 'swap request',
+  run: async ({ actor, input }) => {
+    const payload = await checkedPayload(input);
+    const created = await (await getApprovalEngine()).create(actor, 'swap', input.walletId, payload);
+    if (!created.ok) return created;
+    return ok({ id: created.data.id });
+  },
+});
+
+const balancesInput = z.object({
+  walletId: z.string().min(1).max(100),
+  addressId: z.string().min(1, 'Choose a child address.').max(100),
+});
+
+/**
+ * Balances of the chosen child address, for the form's asset picker and amount check; null when the service
+ * cannot report balances.
+ */
+export const swapBalancesAction = defineAction({
+  permission: 'swap.request',
+  input: balancesInput,
+  invalid: 'first-issue',
+  context: 'swap balances',
+  run: async ({ input }) => {
+    const balances = await sourceBalances(input.walletId, input.addressId);
+    return ok(
+      balances
+        ? balances.map((b) => ({ assetId: b.assetId, balance: b.balance, priceUsd: b.priceUsd }))
+        : null,
+    );
+  },
+});
+
+/** Checks an address id typed into the form (#5) and answers it as an address option. */
+export async function lookUpSwapAddressAction(input: unknown) {
+  return lookUpTypedAddress('swap.request', input);
+}

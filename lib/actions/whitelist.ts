@@ -1,0 +1,63 @@
+'use server';
+import { z } from 'zod';
+import { defineAction, ok } from '@/lib/actions/define-action';
+import { checkEvmAddress } from '@/lib/validation/addresses';
+import { whitelistFormSchema } from '@/lib/validation/settlement';
+
+export interface WhitelistResult {
+  id: string;
+  address: string;
+  name: string | null;
+  type: string;
+  aml: { status: string; provider: string; message: string } | null;
+}
+
+const inputSchema = z.object({ walletId: z.string().min(1), form: whitelistFormSchema });
+
+/** Adds an address to the wallet's whitelist (#8). The audit says only that a private key was given. */
+export const whitelistAddressAction = defineAction({
+  permission: 'whitelist.add',
+  input: inputSchema,
+  fieldsUnder: 'form',
+  context: 'whitelist',
+  audit: {
+    action: 'whitelist.add',
+    input: ({ form }) => ({
+      address: normalized(form.address),
+      name: form.name || null,
+      disableAutoSweep: form.disableAutoSweep,
+      enableGaslessWithdraw: form.enableGaslessWithdraw,
+      showPrivateKey: form.showPrivateKey,
+      privateKeyGiven: Boolean(form.privateKey?.trim()),
+    }),
+    target: ({ form }, data?: WhitelistResult) => data?.id ?? normalized(form.address),
+  },
+  run: async ({ input: { walletId, form }, custody }) => {
+    const client = await custody(walletId);
+    const { data } = await client.addresses.whitelist(
+      { walletId },
+      {
+        address: normalized(form.address),
+        name: form.name || undefined,
+        metadata: form.metadata ? (JSON.parse(form.metadata) as Record<string, unknown>) : undefined,
+        disableAutoSweep: form.disableAutoSweep,
+        enableGaslessWithdraw: form.enableGaslessWithdraw,
+        showPrivateKey: form.showPrivateKey,
+        privateKey: form.privateKey?.trim() || undefined,
+      },
+    );
+    const aml = data.configurations?.aml;
+    return ok<WhitelistResult>({
+      id: data.id,
+      address: data.address,
+      name: data.name ?? null,
+      type: data.type,
+      aml: aml ? { status: aml.status, provider: aml.provider, message: aml.message } : null,
+    });
+  },
+});
+
+function normalized(address: string): string {
+  const checked = checkEvmAddress(address);
+  return checked.ok ? checked.address : address;
+}

@@ -1,0 +1,115 @@
+'use server';
+import { z } from 'zod';
+import { ActionRefusal, defineAction, ok, WALLET_NOT_CONNECTED } from '@/lib/actions/define-action';
+import { isReviewOf } from '@/lib/approvals/kinds';
+import type { WithdrawalReview } from '@/lib/approvals/requests';
+import { lookUpTypedAddress, verifyTypedSource } from '@/lib/server/address-lookup';
+import { getApprovalEngine, sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
+import {
+  type SourceBalanceMap,
+  validateWithdrawal,
+  type WithdrawalFormValues,
+  withdrawalFormSchema,
+} from '@/lib/validation/withdrawals';
+
+/**
+ * The source's balances the amounts are checked against: the master wallet's from the form context, a child
+ * address's read from the service. Null (unknown, never blocking) when the service gives no balances or the
+ * read fails: the custody service itself refuses what the source cannot pay.
+ */
+async function balancesOf(
+  walletId: string,
+  source: string,
+  context: NonNullable<Awaited<ReturnType<typeof withdrawFormContext>>>,
+): Promise<SourceBalanceMap | null> {
+  if (context.balances !== 'available' && context.balances !== 'failed') return null;
+  if (source === 'master') {
+    if (context.balances !== 'available') return null;
+    return Object.fromEntries(context.assets.map((a) => [a.id, a.balance]));
+  }
+  try {
+    const balances = await sourceBalances(walletId, source);
+    return balances ? Object.fromEntries(balances.map((b) => [b.assetId, b.balance])) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The form's meaning against the wallet as the custody service describes it; refuses with field errors. */
+async function checkedPayload(values: WithdrawalFormValues) {
+  const context = await withdrawFormContext(values.walletId);
+  if (!context) throw new ActionRefusal(WALLET_NOT_CONNECTED, undefined, 404);
+  // A source off the list is an address id typed by hand: accepted once #5 confirms it is a child address.
+  if (!context.sources.some((s) => s.id === values.source)) {
+    const typed = await verifyTypedSource(values.walletId, values.source);
+    if (!typed.ok) throw new ActionRefusal('Choose a source of this wallet.', { source: typed.error });
+  }
+  const validation = validateWithdrawal(values, {
+    assets: context.assets,
+    chain: { isEvmCompatible: context.wallet.isEvmCompatible },
+    balances: await balancesOf(values.walletId, values.source.trim(), context),
+  });
+  if (!validation.ok) throw new ActionRefusal(validation.error, validation.fieldErrors);
+  return validation.payload;
+}
+
+const withdrawal = {
+  permission: (values: WithdrawalFormValues) =>
+    values.kind === 'withdrawSign' ? ('withdrawSign.request' as const) : ('withdraw.request' as const),
+  input: withdrawalFormSchema,
+  invalid: 'first-issue' as const,
+  target: (values: WithdrawalFormValues) => values.walletId,
+};
+
+/** The review approvers will see, without creating the request. The engine audits requests itself. */
+export const previewWithdrawalAction = defineAction({
+  ...withdrawal,
+  context: 'withdrawal preview',
+  run: async ({ actor, input }) => {
+    const payload = await checkedPayload(input);
+    const engine = await getApprovalEngine();
+    const preview = await engine.preview(actor, input.kind, input.walletId, payload);
+    if (!preview.ok) return preview;
+    const { review } = preview.data;
+    if (!isReviewOf(review, input.kind)) throw new Error('The withdrawal preview has a review of another kind.');
+    // References are assigned when the request is created; a preview's would never be used.
+    return ok<{ review: WithdrawalReview; requiredApprovals: number }>({
+      review: { ...review, items: review.items.map((i) => ({ ...i, reference: '' })) },
+      requiredApprovals: preview.data.requiredApprovals,
+    });
+  },
+});
+
+/** Creates the approval request once everything validates; nothing is sent upstream here. */
+export const createWithdrawalRequestAction = defineAction({
+  ...withdrawal,
+  context: 'withdrawal request',
+  run: async ({ actor, input }) => {
+    const payload = await checkedPayload(input);
+    const engine = await getApprovalEngine();
+    const created = await engine.create(actor, input.kind, input.walletId, payload);
+    if (!created.ok) return created;
+    return ok({ id: created.data.id });
+  },
+});
+
+const balancesInput = z.object({
+  walletId: z.string().min(1).max(100),
+  addressId: z.string().min(1).max(100),
+});
+
+/** Balances of a child address; null when the service cannot report balances (unknown, not zero). */
+export const sourceBalancesAction = defineAction({
+  permission: 'read',
+  input: balancesInput,
+  context: 'source balances',
+  run: async ({ input }) => {
+    const balances = await sourceBalances(input.walletId, input.addressId);
+    return ok(balances ? balances.map((b) => ({ assetId: b.assetId, balance: b.balance })) : null);
+  },
+});
+
+/** Checks an address id typed into the form (#5) and answers it as a source option. */
+export async function lookUpWithdrawSourceAction(input: unknown) {
+  return lookUpTypedAddress('withdraw.request', input);
+}

@@ -1,0 +1,53 @@
+// The operation kinds of approval requests and, keyed by kind, the review approvers see and the result the
+// custody service's answer leaves on the request. Browser-safe: pages pick a panel by `review.kind`.
+import type { ContractResult, ContractReview } from './contracts';
+import type { SignOnlyResult, WithdrawalReview } from './requests';
+import type { TypedDataResult, TypedDataReview } from './signing';
+import type { SwapResult, SwapReview } from './swaps';
+import type { RetryReview } from './types';
+
+export const OPERATION_KINDS = [
+  'withdraw',
+  'withdrawSign',
+  'swap',
+  'typedDataSign',
+  'contractWrite',
+  'contractSign',
+  'retry',
+] as const;
+export type OperationKind = (typeof OPERATION_KINDS)[number];
+
+export function isOperationKind(value: string): value is OperationKind {
+  return (OPERATION_KINDS as readonly string[]).includes(value);
+}
+
+interface KindShapes {
+  withdraw: { review: WithdrawalReview; result: null };
+  withdrawSign: { review: WithdrawalReview; result: SignOnlyResult };
+  swap: { review: SwapReview; result: SwapResult };
+  typedDataSign: { review: TypedDataReview; result: TypedDataResult };
+  contractWrite: { review: ContractReview; result: ContractResult };
+  contractSign: { review: ContractReview; result: ContractResult };
+  retry: { review: RetryReview; result: null };
+}
+
+/** What approvers see before deciding on a request of kind `K`. */
+export type ReviewOf<K extends OperationKind> = KindShapes[K]['review'];
+/** What the service's answer leaves on a request of kind `K` (null: the items' transactions say it all). */
+export type ResultOf<K extends OperationKind> = KindShapes[K]['result'];
+
+/** Any request's review; `kind` tells which. */
+export type OperationReview = { [K in OperationKind]: ReviewOf<K> }[OperationKind];
+/** Any request's result. */
+export type OperationResult = { [K in OperationKind]: ResultOf<K> }[OperationKind];
+
+/** Whether a stored review is one of the kinds above (a review is stored as JSON with its `kind`). */
+export function isOperationReview(value: unknown): value is OperationReview {
+  if (typeof value !== 'object' || value === null || !('kind' in value)) return false;
+  return typeof value.kind === 'string' && isOperationKind(value.kind);
+}
+
+/** Whether a review is of kind `kind` (narrows a preview's review for the form that asked for it). */
+export function isReviewOf<K extends OperationKind>(review: OperationReview, kind: K): review is ReviewOf<K> {
+  return review.kind === kind;
+}

@@ -1,0 +1,121 @@
+import 'server-only';
+// Addresses: #5 one address, #6 whitelisting an external address; extension: the wallet's address list.
+import { randomUUID } from 'node:crypto';
+import { isHex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { encryptSecret } from '@/lib/crypto/aead';
+import { schemas, whitelistAddressInput } from '@/lib/custody/schemas';
+import { type AddressConfigurations, invalid } from '../context';
+import { sandboxAddresses } from '../db/schema';
+import * as req from '../requests';
+import { addressApi } from '../serialize';
+import { endpoint } from './endpoint';
+import { orderOf, pagedList, slicePage } from './paging';
+import { AML_CLEAR, addressOf, checkAddress } from './shared';
+
+export const addressEndpoints = [
+  endpoint({
+    method: 'GET',
+    pattern: '/v1/wallets/:walletId/addresses/:addressId',
+    summary: '#5 Get an address',
+    response: { data: schemas.address },
+    query: ['showPrivateKey'],
+    async handle({ core }, { wallet, params, query }) {
+      const row = addressOf(core, wallet, params.addressId);
+      const config = row.configurations as AddressConfigurations;
+      // The private key is only revealed for an address configured to allow it.
+      const reveal = query.get('showPrivateKey') === 'true' && config.showPrivateKey && row.derivationPath;
+      const privateKey = reveal && row.derivationPath ? core.keys.privateKey(row.derivationPath) : undefined;
+      return { data: addressApi(core.catalog, row, privateKey), message: 'Address fetched successfully' };
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    pattern: '/v1/wallets/:walletId/addresses/whitelist',
+    summary: '#6 Whitelist an external address',
+    body: req.whitelistBody,
+    documentedBody: whitelistAddressInput,
+    response: { data: schemas.address },
+    async handle({ core }, { wallet, body }) {
+      const { catalog } = core;
+      const address = checkAddress(body.address);
+      if (address.toLowerCase() === wallet.address.toLowerCase())
+        throw invalid('The master wallet cannot be whitelisted');
+      const existing = catalog.addressInWallet(wallet.id, address);
+      if (existing) {
+        if (existing.type === 'INTERNAL')
+          throw invalid('The address is already an internal address of this wallet');
+        return { data: addressApi(catalog, existing), message: 'Address whitelisted successfully' };
+      }
+      let privateKeySealed: string | null = null;
+      const id = randomUUID();
+      if (body.privateKey) {
+        const key = body.privateKey.startsWith('0x') ? body.privateKey : `0x${body.privateKey}`;
+        if (!isHex(key) || key.length !== 66) throw invalid('privateKey must be 32 bytes of hex');
+        if (privateKeyToAccount(key).address !== address)
+          throw invalid('privateKey does not belong to the address');
+        privateKeySealed = encryptSecret(key, core.options.encryptionKey, `sandbox-address-key:${id}`);
+      }
+      const at = core.stamp();
+      const [row] = await core.db
+        .insert(sandboxAddresses)
+        .values({
+          id,
+          walletId: wallet.id,
+          address,
+          name: body.name ?? null,
+          type: 'EXTERNAL',
+          network: wallet.network,
+          derivationPath: null,
+          addressIndex: null,
+          metadata: body.metadata ?? null,
+          configurations: {
+            aml: AML_CLEAR,
+            // Nothing can be swept from an address the service holds no key for.
+            disableAutoSweep: body.disableAutoSweep ?? true,
+            enableGaslessWithdraw: body.enableGaslessWithdraw ?? false,
+            showPrivateKey: body.showPrivateKey ?? false,
+            isActive: true,
+          } satisfies AddressConfigurations,
+          isActive: true,
+          privateKeySealed,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .returning();
+      if (!row) throw new Error('insert returned nothing');
+      catalog.putAddress(row);
+      core.options.onCatalogChanged();
+      return { data: addressApi(catalog, row), message: 'Address whitelisted successfully' };
+    },
+  }),
+  endpoint({
+    method: 'GET',
+    pattern: '/v1/wallets/:walletId/addresses',
+    summary: "Extension: list a wallet's addresses (search, type)",
+    response: { data: schemas.address, paged: true },
+    query: ['search', 'type', 'order', 'page', 'limit'],
+    handle({ core }, { wallet, query }) {
+      return pagedList(
+        query,
+        'Addresses fetched successfully',
+        (window) => {
+          const search = query.get('search')?.trim().toLowerCase();
+          const type = query.get('type')?.toUpperCase();
+          if (type && type !== 'INTERNAL' && type !== 'EXTERNAL')
+            throw invalid('type must be INTERNAL or EXTERNAL');
+          let rows = core.catalog.addressesOf(wallet.id);
+          if (type) rows = rows.filter((r) => r.type === type);
+          if (search) {
+            rows = rows.filter(
+              (r) => r.address.toLowerCase().includes(search) || r.name?.toLowerCase().includes(search),
+            );
+          }
+          if (orderOf(query) === 'DESC' && query.get('order')) rows = rows.reverse();
+          return slicePage(rows, window);
+        },
+        (row) => addressApi(core.catalog, row),
+      );
+    },
+  }),
+];

@@ -1,0 +1,690 @@
+import 'server-only';
+// What people do to requests: preview and create, approve and reject, cancel, resubmit, check now, the
+// two-person manual resolution, the policy and the freeze.
+import { randomUUID } from 'node:crypto';
+import { and, count, eq, isNull, or, sql } from 'drizzle-orm';
+import type { ResolutionVerdict } from '@/lib/approvals/types';
+import { CustodyError } from '@/lib/custody';
+import {
+  approvalPolicies,
+  consoleSettings,
+  type OperationRequestRow,
+  operationApprovals,
+  operationEvents,
+  operationItems,
+  operationRequests,
+} from '@/lib/db/schema';
+import { fetchBalances } from '../balances';
+import { hashPayload } from '../hash';
+import { operationType } from '../operations/registry';
+import type { BuiltReview, ParsedOperation, RegisteredOperation } from '../operations/types';
+import { expiryFor, isExpired, type PolicyValues, requiredApprovals } from '../policy';
+import { assertTransition, type RequestStatus } from '../states';
+import { usdNumber } from '../usd';
+import {
+  type EngineActor,
+  type EngineContext,
+  FREEZE_KEY,
+  fail,
+  RESOLUTION_WORDS,
+  type ResolutionProposal,
+  SYSTEM_ACTOR,
+  utcTime,
+} from './context';
+import type { Queries } from './queries';
+import type { Reconciliation } from './reconciliation';
+import type { Submission } from './submission';
+
+export function createCommands(
+  ctx: EngineContext,
+  submission: Submission,
+  reconciliation: Reconciliation,
+  queries: Queries,
+) {
+  const {
+    db,
+    now,
+    unknownOutcomeWindowMs,
+    audit,
+    event,
+    notify,
+    transition,
+    findRequest,
+    mayAct,
+    notFrozen,
+    clientFor,
+    referencesFor,
+    referenceClashes,
+    clashResult,
+    getPolicy,
+    isFrozen,
+    itemsOf,
+    windowEndOf,
+    notifyApprovers,
+  } = ctx;
+  const { submitApproved, submitAllApproved, runSubmission, recordSubmitted } = submission;
+  const { lookUpItems, followUpRound } = reconciliation;
+  const { abilities, proposalOf } = queries;
+
+  async function updatePolicy(actor: EngineActor, type: string, values: PolicyValues) {
+    if (!operationType(type)) return fail('Unknown operation type.', 422);
+    const set = {
+      approvals: values.approvals,
+      thresholdUsd: values.thresholdUsd === null ? null : String(values.thresholdUsd),
+      expirySeconds: values.expirySeconds,
+      updatedBy: actor.email,
+      updatedAt: now(),
+    };
+    const before = await getPolicy(type);
+    await db
+      .insert(approvalPolicies)
+      .values({ operationType: type, ...set })
+      .onConflictDoUpdate({ target: approvalPolicies.operationType, set });
+    await audit(actor, 'policy.edit', 'success', type, { before, after: values });
+    return { ok: true as const, data: values };
+  }
+
+  async function setFreeze(actor: EngineActor, enabled: boolean) {
+    await db
+      .insert(consoleSettings)
+      .values({ key: FREEZE_KEY, enabled, updatedBy: actor.email, updatedAt: now() })
+      .onConflictDoUpdate({
+        target: consoleSettings.key,
+        set: { enabled, updatedBy: actor.email, updatedAt: now() },
+      });
+    await audit(actor, 'freeze.toggle', 'success', 'console', { enabled });
+    // Thawing sends what was approved meanwhile.
+    const submitted = enabled ? 0 : await submitAllApproved();
+    return { ok: true as const, data: { enabled, submitted } };
+  }
+
+  async function review(
+    operation: ParsedOperation,
+    walletId: string,
+    requestId: string,
+  ): Promise<BuiltReview> {
+    const target = await clientFor(walletId);
+    if (!target)
+      throw new CustodyError({
+        kind: 'http',
+        status: 404,
+        message: 'This wallet is not connected to the console',
+        method: 'GET',
+        path: '',
+      });
+    const references = referencesFor(operation, requestId);
+    return operation.buildReview({
+      db,
+      client: target.client,
+      walletId,
+      requestId,
+      references,
+      balances: (addressId) => fetchBalances(target.connection, walletId, addressId).catch(() => []),
+    });
+  }
+
+  /**
+   * Reviews built for a requester's preview, with the request id they were built for: creating the same
+   * payload right after reuses both, so approvers see exactly what the requester saw, and the service is
+   * not asked again.
+   */
+  const previews = new Map<string, { id: string; built: BuiltReview; at: number }>();
+
+  const PREVIEW_TTL_MS = 10 * 60_000;
+
+  const previewKey = (actor: EngineActor, type: RegisteredOperation, walletId: string, payload: unknown) =>
+    `${actor.id}|${type.key}|${walletId}|${hashPayload(payload)}`;
+
+  function takePreview(key: string) {
+    const kept = previews.get(key);
+    previews.delete(key);
+    return kept && now().getTime() - kept.at < PREVIEW_TTL_MS ? kept : undefined;
+  }
+
+  function keepPreview(key: string, id: string, built: BuiltReview) {
+    const at = now().getTime();
+    for (const [k, v] of previews) if (at - v.at >= PREVIEW_TTL_MS || previews.size > 500) previews.delete(k);
+    previews.set(key, { id, built, at });
+  }
+
+  /** The review a requester sees before creating the request (references are provisional). */
+  async function preview(actor: EngineActor, typeKey: string, walletId: string, payload: unknown) {
+    const type = operationType(typeKey);
+    if (!type) return fail('Unknown operation type.', 422);
+    if (!(await mayAct(actor, type.permissions.request)))
+      return fail('You do not have permission to do this.', 403);
+    const operation = type.parse(payload);
+    if (!operation) return fail('The request is not valid.', 422);
+    const previewId = randomUUID();
+    const clashes = await referenceClashes(type, walletId, referencesFor(operation, previewId));
+    if (clashes) return clashResult(clashes);
+    const built = await review(operation, walletId, previewId);
+    keepPreview(previewKey(actor, type, walletId, operation.payload), previewId, built);
+    const policy = await getPolicy(type.key);
+    return {
+      ok: true as const,
+      data: {
+        ...built,
+        amountUsd: usdNumber(built.amountUsd),
+        requiredApprovals: requiredApprovals(policy, built.amountUsd),
+      },
+    };
+  }
+
+  async function create(actor: EngineActor, typeKey: string, walletId: string, payload: unknown) {
+    const type = operationType(typeKey);
+    if (!type) return fail('Unknown operation type.', 422);
+    if (!(await mayAct(actor, type.permissions.request)))
+      return fail('You do not have permission to do this.', 403);
+    const operation = type.parse(payload);
+    if (!operation) return fail('The request is not valid.', 422);
+    const previewed = takePreview(previewKey(actor, type, walletId, operation.payload));
+    const id = previewed?.id ?? randomUUID();
+    const references = referencesFor(operation, id);
+    const clashes = await referenceClashes(type, walletId, references);
+    if (clashes) return clashResult(clashes);
+    const built = previewed?.built ?? (await review(operation, walletId, id));
+    const policy = await getPolicy(type.key);
+    const createdAt = now();
+    const needed = requiredApprovals(policy, built.amountUsd);
+    try {
+      await db.transaction(async (tx) => {
+        await tx.insert(operationRequests).values({
+          id,
+          type: type.key,
+          status: 'PENDING_APPROVAL',
+          walletId,
+          addressId: operation.addressId,
+          payload: operation.payload,
+          payloadHash: hashPayload(operation.payload),
+          review: built.review,
+          summary: built.summary,
+          amountUsd: built.amountUsd,
+          requiredApprovals: needed,
+          requesterId: actor.id,
+          requesterEmail: actor.email,
+          expiresAt: expiryFor(policy, createdAt),
+          createdAt,
+          updatedAt: createdAt,
+        });
+        await tx.insert(operationItems).values(
+          references.map((reference, index) => ({
+            requestId: id,
+            walletId,
+            index,
+            reference,
+            transactionId: operation.transactionIds[index] ?? null,
+          })),
+        );
+        await tx.insert(operationEvents).values({
+          requestId: id,
+          kind: 'requested',
+          actorEmail: actor.email,
+          detail: { requiredApprovals: needed, amountUsd: usdNumber(built.amountUsd) },
+          at: createdAt,
+        });
+      });
+    } catch (error) {
+      // Two requests racing for one reference: the unique index lets one through.
+      const again = await referenceClashes(type, walletId, references);
+      if (again) return clashResult(again);
+      throw error;
+    }
+    await audit(actor, type.permissions.request, 'success', id, {
+      walletId,
+      summary: built.summary,
+      amountUsd: usdNumber(built.amountUsd),
+      payloadHash: hashPayload(operation.payload),
+    });
+    return { ok: true as const, data: { id, requiredApprovals: needed, summary: built.summary } };
+  }
+
+  type Decision =
+    | { kind: 'missing' }
+    | { kind: 'own' }
+    | { kind: 'not-open'; status: string }
+    | { kind: 'expired' }
+    | { kind: 'twice' }
+    | { kind: 'recorded'; approvals: number; approved: boolean; rejected: boolean };
+
+  async function decide(
+    actor: EngineActor,
+    id: string,
+    verdict: 'approve' | 'reject',
+    reason?: string,
+    twoFactorCode?: string,
+  ) {
+    const current = await findRequest(id);
+    if (!current) return fail('No such request.', 404);
+    const type = operationType(current.type);
+    if (!type) return fail('Unknown operation type.', 422);
+    // Rejecting is an approver's decision too: the same permission.
+    if (!(await mayAct(actor, type.permissions.approve))) {
+      await audit(actor, `${type.key}.${verdict}`, 'denied', id);
+      return fail('You do not have permission to do this.', 403);
+    }
+    const at = now();
+    const decision: Decision = await db.transaction(async (tx) => {
+      // Serialises decisions on one request: the count below then sees every earlier approval.
+      const [row] = await tx
+        .select()
+        .from(operationRequests)
+        .where(eq(operationRequests.id, id))
+        .for('update');
+      if (!row) return { kind: 'missing' };
+      if (row.requesterId === actor.id) return { kind: 'own' };
+      if (row.status !== 'PENDING_APPROVAL') return { kind: 'not-open', status: row.status };
+      if (isExpired(row.expiresAt, at)) {
+        await tx
+          .update(operationRequests)
+          .set({ status: 'EXPIRED', updatedAt: at })
+          .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'PENDING_APPROVAL')));
+        await tx.insert(operationEvents).values({ requestId: id, kind: 'expired', actorEmail: null, at });
+        return { kind: 'expired' };
+      }
+      const inserted = await tx
+        .insert(operationApprovals)
+        .values({
+          requestId: id,
+          approverId: actor.id,
+          approverEmail: actor.email,
+          role: actor.role,
+          decision: verdict,
+          reason: reason ?? null,
+          createdAt: at,
+        })
+        .onConflictDoNothing()
+        .returning({ id: operationApprovals.id });
+      if (inserted.length === 0) return { kind: 'twice' };
+      await tx.insert(operationEvents).values({
+        requestId: id,
+        kind: verdict === 'approve' ? 'approved' : 'rejected',
+        actorEmail: actor.email,
+        detail: reason ? { reason } : {},
+        at,
+      });
+      if (verdict === 'reject') {
+        assertTransition('PENDING_APPROVAL', 'REJECTED');
+        await tx
+          .update(operationRequests)
+          .set({ status: 'REJECTED', rejectReason: reason ?? null, updatedAt: at })
+          .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'PENDING_APPROVAL')));
+        return { kind: 'recorded', approvals: 0, approved: false, rejected: true };
+      }
+      const [tally] = await tx
+        .select({ n: count() })
+        .from(operationApprovals)
+        .where(and(eq(operationApprovals.requestId, id), eq(operationApprovals.decision, 'approve')));
+      const approvals = Number(tally?.n ?? 0);
+      let approved = false;
+      if (approvals >= row.requiredApprovals) {
+        assertTransition('PENDING_APPROVAL', 'APPROVED');
+        const moved = await tx
+          .update(operationRequests)
+          .set({ status: 'APPROVED', updatedAt: at })
+          .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'PENDING_APPROVAL')))
+          .returning({ id: operationRequests.id });
+        approved = moved.length === 1;
+      }
+      return { kind: 'recorded', approvals, approved, rejected: false };
+    });
+    const auditAction = `${type.key}.${verdict}`;
+    switch (decision.kind) {
+      case 'missing':
+        return fail('No such request.', 404);
+      case 'own':
+        await audit(actor, auditAction, 'denied', id, { reason: 'own request' });
+        return fail('You cannot approve or reject your own request.', 403);
+      case 'not-open':
+        return fail(
+          `This request is no longer waiting for approval (${decision.status.replace(/_/g, ' ').toLowerCase()}).`,
+        );
+      case 'expired':
+        await audit(actor, auditAction, 'denied', id, { reason: 'expired' });
+        await notify(
+          current.requesterId,
+          id,
+          `Your request expired before it was approved: ${current.summary}`,
+        );
+        return fail('This request has expired and can no longer be approved.');
+      case 'twice':
+        return fail('You have already decided on this request; one person counts once.');
+      case 'recorded':
+        break;
+    }
+    await audit(actor, auditAction, 'success', id, reason ? { reason } : { approvals: decision.approvals });
+    if (decision.rejected) {
+      await notify(
+        current.requesterId,
+        id,
+        `Your request was rejected by ${actor.email}: ${reason ?? ''}`.trim(),
+      );
+      return { ok: true as const, data: { status: 'REJECTED' as string } };
+    }
+    if (!decision.approved) return { ok: true as const, data: { status: 'PENDING_APPROVAL' as string } };
+    await event(id, 'fully_approved', null, { approvals: decision.approvals });
+    const after = await submitApproved(id, SYSTEM_ACTOR, twoFactorCode);
+    return { ok: true as const, data: { status: after ?? 'APPROVED' } };
+  }
+
+  const approve = (actor: EngineActor, id: string, twoFactorCode?: string) =>
+    decide(actor, id, 'approve', undefined, twoFactorCode);
+
+  const reject = (actor: EngineActor, id: string, reason: string) => decide(actor, id, 'reject', reason);
+
+  async function cancel(actor: EngineActor, id: string) {
+    const row = await findRequest(id);
+    if (!row) return fail('No such request.', 404);
+    if (row.requesterId !== actor.id) return fail('Only the requester can cancel a request.', 403);
+    const moved = await transition(id, 'PENDING_APPROVAL', 'CANCELLED');
+    if (!moved) return fail('Only a request waiting for approval can be cancelled.');
+    await event(id, 'cancelled', actor.email);
+    await audit(actor, `${row.type}.cancel`, 'success', id);
+    return { ok: true as const, data: { status: 'CANCELLED' } };
+  }
+
+  /**
+   * An approver sends again: after an upstream refusal (SUBMIT_FAILED), or after "not executed" was
+   * concluded (by lookups past the window, or by two people). The same references go again, the service is
+   * looked up once more just before sending, and for an unknown outcome the approver confirms in words
+   * what was checked (`acknowledged`).
+   */
+  async function resubmit(
+    actor: EngineActor,
+    id: string,
+    twoFactorCode?: string,
+    options: { acknowledged?: boolean } = {},
+  ) {
+    const row = await findRequest(id);
+    if (!row) return fail('No such request.', 404);
+    const type = operationType(row.type);
+    if (!type) return fail('Unknown operation type.', 422);
+    if (!(await mayAct(actor, type.permissions.approve))) {
+      await audit(actor, `${type.key}.resubmit`, 'denied', id);
+      return fail('You do not have permission to do this.', 403);
+    }
+    if (row.requesterId === actor.id) return fail('Another approver must resubmit your request.', 403);
+    if (await isFrozen())
+      return fail('The console is frozen: nothing is submitted until an admin lifts the freeze.');
+    if (row.status === 'OUTCOME_UNKNOWN' && !row.confirmedAbsentAt)
+      return fail(
+        `The outcome is not known yet: the console can conclude "not executed" after ${utcTime(windowEndOf(row))}. Nothing was sent.`,
+      );
+    if (row.status === 'OUTCOME_UNKNOWN' && options.acknowledged !== true)
+      return fail('Confirm what was checked before resubmitting. Nothing was sent.', 422);
+    if (row.status !== 'SUBMIT_FAILED' && row.status !== 'OUTCOME_UNKNOWN')
+      return fail('This request cannot be resubmitted now.');
+    // One more look just before sending: a late execution found now is linked instead of paid again.
+    const target = await clientFor(row.walletId);
+    if (!target) return fail('This wallet is not connected to the console. Nothing was sent.');
+    let looked: Awaited<ReturnType<typeof lookUpItems>>;
+    try {
+      looked = await lookUpItems(row, await itemsOf(id), target.client);
+    } catch (error) {
+      const message = error instanceof CustodyError ? error.message : 'the lookup failed';
+      return fail(
+        `Could not check the custody service just before sending (${message}). Nothing was sent.`,
+        502,
+      );
+    }
+    if (looked.duplicate)
+      return fail('Two upstream transactions already carry this reference: nothing was sent.');
+    const { found, checked } = looked;
+    if (found.length > 0) {
+      await event(id, 'reconciled', actor.email, { found: found.length, via: 'check before resubmission' });
+      await audit(actor, `${type.key}.resubmit`, 'linked', id, {
+        transactions: found.map((f) => f.transactionId),
+      });
+      await recordSubmitted(row, { items: found }, SYSTEM_ACTOR, row.status as RequestStatus);
+      return fail(
+        'The custody service already has this transaction: it was linked to the request and nothing was sent again.',
+      );
+    }
+    const claimed = await transition(
+      id,
+      ['SUBMIT_FAILED', 'OUTCOME_UNKNOWN'],
+      'SUBMITTING',
+      {
+        submitAttempts: sql`${operationRequests.submitAttempts} + 1` as never,
+        lastAttemptAt: now(),
+        lastError: null,
+        confirmedAbsentAt: null,
+        lastLookupAt: null,
+        resolutionProposal: null,
+      },
+      and(
+        notFrozen,
+        eq(operationRequests.status, row.status),
+        or(
+          eq(operationRequests.status, 'SUBMIT_FAILED'),
+          sql`${operationRequests.confirmedAbsentAt} is not null`,
+        ),
+      ),
+    );
+    if (!claimed) return fail('This request cannot be resubmitted now.');
+    await audit(actor, `${type.key}.resubmit`, 'success', id, {
+      attempt: claimed.submitAttempts,
+      checkedBeforeSending: checked.map((c) => c.via.join(', ')),
+      ...(row.status === 'OUTCOME_UNKNOWN'
+        ? {
+            acknowledged: resubmitAcknowledgement(
+              row,
+              checked.every((c) => c.conclusive),
+            ),
+          }
+        : {}),
+    });
+    const status = await runSubmission(claimed, actor, twoFactorCode);
+    return { ok: true as const, data: { status: status ?? 'SUBMITTING' } };
+  }
+
+  /** The words an approver confirms before resubmitting a request whose first outcome was unknown. */
+  function resubmitAcknowledgement(row: OperationRequestRow, lookedUp: boolean): string {
+    const proposal = row.resolutionProposal as { verdict?: string; byEmail?: string } | null;
+    const how = lookedUp
+      ? `the custody service showed no transaction with this request's references, checked ${Math.round(unknownOutcomeWindowMs / 60_000)} minutes or more after the last attempt and again just now`
+      : `two people confirmed by hand that it was not executed${proposal?.byEmail ? ` (recorded by ${proposal.byEmail})` : ''}`;
+    return `I resubmit with the same references because ${how}.`;
+  }
+
+  /** A person asks the console to look now (also un-parks a request). */
+  async function checkNow(actor: EngineActor, id: string) {
+    const row = await findRequest(id);
+    if (!row) return fail('No such request.', 404);
+    if (!(await mayAct(actor, 'read'))) return fail('You do not have permission to do this.', 403);
+    if (row.status !== 'SUBMITTED' && row.status !== 'OUTCOME_UNKNOWN')
+      return fail('Only a submitted request or one with an unknown outcome is looked up.');
+    const status = await followUpRound(id, { force: true });
+    return { ok: true as const, data: { status: status ?? row.status } };
+  }
+
+  /**
+   * One person records what the service's own dashboard shows ("paid, transaction X", "not paid", "failed");
+   * a second person confirms it before anything changes. Both steps are audited.
+   */
+  async function proposeResolution(
+    actor: EngineActor,
+    id: string,
+    input: { verdict: ResolutionVerdict; transactionIds?: string[]; note: string },
+  ) {
+    const row = await findRequest(id);
+    if (!row) return fail('No such request.', 404);
+    const type = operationType(row.type);
+    if (!type) return fail('Unknown operation type.', 422);
+    if (!(await mayAct(actor, type.permissions.approve))) {
+      await audit(actor, `${type.key}.resolve`, 'denied', id);
+      return fail('You do not have permission to do this.', 403);
+    }
+    const can = await abilities(actor, row, []);
+    if (!can.canProposeResolution) return fail('This request cannot be resolved by hand now.');
+    if (!can.resolutionVerdicts.includes(input.verdict))
+      return fail(
+        input.verdict === 'not_paid'
+          ? `"Not paid" can be recorded after ${utcTime(windowEndOf(row))}: until then a late execution is still possible.`
+          : 'That resolution does not apply to this request.',
+        422,
+      );
+    const items = await itemsOf(id);
+    const transactionIds = (input.transactionIds ?? []).map((t) => t.trim());
+    if (
+      input.verdict === 'paid' &&
+      (transactionIds.length !== items.length || transactionIds.some((t) => !t))
+    )
+      return {
+        ok: false as const,
+        error: 'Give the transaction id of each payment, as the service shows it.',
+        status: 422,
+        fieldErrors: { transactionIds: 'Give the transaction id of each payment.' },
+      };
+    const proposal: ResolutionProposal = {
+      verdict: input.verdict,
+      ...(input.verdict === 'paid' ? { transactionIds } : {}),
+      note: input.note,
+      byId: actor.id,
+      byEmail: actor.email,
+      at: now().toISOString(),
+      status: row.status,
+    };
+    const [stored] = await db
+      .update(operationRequests)
+      .set({ resolutionProposal: { ...proposal }, updatedAt: now() })
+      .where(
+        and(
+          eq(operationRequests.id, id),
+          eq(operationRequests.status, row.status),
+          isNull(operationRequests.resolutionProposal),
+        ),
+      )
+      .returning({ id: operationRequests.id });
+    if (!stored) return fail('Someone else recorded a resolution first; reload the request.');
+    await event(id, 'resolution_proposed', actor.email, {
+      verdict: input.verdict,
+      transactionIds: proposal.transactionIds ?? [],
+      note: input.note,
+    });
+    await audit(actor, `${type.key}.resolve.propose`, 'success', id, {
+      verdict: input.verdict,
+      transactionIds: proposal.transactionIds ?? [],
+      note: input.note,
+    });
+    await notifyApprovers(
+      row,
+      `${actor.email} recorded "${RESOLUTION_WORDS[input.verdict]}" for a request; a second person must confirm it (${row.summary}).`,
+    );
+    return { ok: true as const, data: { status: row.status } };
+  }
+
+  async function confirmResolution(actor: EngineActor, id: string) {
+    const row = await findRequest(id);
+    if (!row) return fail('No such request.', 404);
+    const type = operationType(row.type);
+    if (!type) return fail('Unknown operation type.', 422);
+    if (!(await mayAct(actor, type.permissions.approve))) {
+      await audit(actor, `${type.key}.resolve`, 'denied', id);
+      return fail('You do not have permission to do this.', 403);
+    }
+    const proposal = proposalOf(row);
+    if (!proposal) return fail('There is no resolution to confirm.');
+    if (proposal.byId === actor.id)
+      return fail('A second person must confirm the resolution you recorded.', 403);
+    if (row.requesterId === actor.id)
+      return fail('The requester cannot confirm the resolution of their own request.', 403);
+    if (proposal.status !== row.status) return fail('The request changed since the resolution was recorded.');
+    const record = {
+      ...proposal,
+      confirmedById: actor.id,
+      confirmedByEmail: actor.email,
+      confirmedAt: now().toISOString(),
+    };
+    if (proposal.verdict === 'not_paid') {
+      const [moved] = await db
+        .update(operationRequests)
+        .set({
+          confirmedAbsentAt: now(),
+          resolutionProposal: record,
+          nextFollowUpAt: null,
+          followUpParkedAt: now(),
+          updatedAt: now(),
+        })
+        .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'OUTCOME_UNKNOWN')))
+        .returning({ id: operationRequests.id });
+      if (!moved) return fail('The request changed since the resolution was recorded.');
+      await event(id, 'confirmed_absent', actor.email, { manual: true, recordedBy: proposal.byEmail });
+    } else {
+      const items = await itemsOf(id);
+      const status = proposal.verdict === 'paid' ? 'SUCCESS' : 'FAILED';
+      const moved = await transition(id, proposal.status as RequestStatus, status, {
+        resolutionProposal: record,
+        nextFollowUpAt: null,
+        followUpParkedAt: null,
+      });
+      if (!moved) return fail('The request changed since the resolution was recorded.');
+      for (const item of items) {
+        await db
+          .update(operationItems)
+          .set({
+            status,
+            ...(proposal.transactionIds?.[item.index]
+              ? { transactionId: proposal.transactionIds[item.index] }
+              : {}),
+            updatedAt: now(),
+          })
+          .where(eq(operationItems.id, item.id));
+      }
+      await event(id, status === 'SUCCESS' ? 'succeeded' : 'failed', actor.email, { manual: true });
+    }
+    await event(id, 'resolution_confirmed', actor.email, {
+      verdict: proposal.verdict,
+      recordedBy: proposal.byEmail,
+    });
+    await audit(actor, `${type.key}.resolve.confirm`, 'success', id, {
+      verdict: proposal.verdict,
+      recordedBy: proposal.byEmail,
+      transactionIds: proposal.transactionIds ?? [],
+    });
+    await notifyApprovers(
+      row,
+      `"${RESOLUTION_WORDS[proposal.verdict]}" was confirmed by ${actor.email} (recorded by ${proposal.byEmail}): ${row.summary}`,
+    );
+    return { ok: true as const, data: { status: (await findRequest(id))?.status ?? row.status } };
+  }
+
+  async function discardResolution(actor: EngineActor, id: string) {
+    const row = await findRequest(id);
+    if (!row) return fail('No such request.', 404);
+    const type = operationType(row.type);
+    if (!type || !(await mayAct(actor, type.permissions.approve)))
+      return fail('You do not have permission to do this.', 403);
+    const proposal = proposalOf(row);
+    if (
+      !proposal ||
+      !(row.status === 'OUTCOME_UNKNOWN' || row.status === 'SUBMITTED') ||
+      row.confirmedAbsentAt
+    )
+      return fail('There is no open resolution to discard.');
+    await db
+      .update(operationRequests)
+      .set({ resolutionProposal: null, updatedAt: now() })
+      .where(and(eq(operationRequests.id, id), eq(operationRequests.status, row.status)));
+    await event(id, 'resolution_discarded', actor.email, { verdict: proposal.verdict });
+    await audit(actor, `${type.key}.resolve.discard`, 'success', id, { verdict: proposal.verdict });
+    return { ok: true as const, data: { status: row.status } };
+  }
+
+  return {
+    preview,
+    create,
+    approve,
+    reject,
+    cancel,
+    resubmit,
+    checkNow,
+    proposeResolution,
+    confirmResolution,
+    discardResolution,
+    updatePolicy,
+    setFreeze,
+  };
+}
+
+export type Commands = ReturnType<typeof createCommands>;

@@ -1,0 +1,65 @@
+import 'server-only';
+// The approval engine: requests, approvals, exactly-once submission, reconciliation by reference and the
+// follower of submitted transactions. Free of Next.js: it takes its database and custody connections as
+// dependencies, so the integration tests and the benchmark drive it against the sandbox directly.
+//
+// commands.ts: what people do; submission.ts: sending upstream exactly once; reconciliation.ts: follow-up,
+// lookups, webhook events and the background round; queries.ts: lists and details.
+import { createCommands } from './commands';
+import { createEngineContext, type EngineDeps } from './context';
+import { createQueries } from './queries';
+import { createReconciliation } from './reconciliation';
+import { createSubmission } from './submission';
+
+export {
+  type EngineActor,
+  type EngineCapabilities,
+  type EngineDeps,
+  type EngineResult,
+  type FollowUpSettings,
+  RESOLUTION_WORDS,
+  type ResolutionProposal,
+  type ResolutionVerdict,
+  SYSTEM_ACTOR,
+} from './context';
+
+export type ApprovalEngine = ReturnType<typeof createApprovalEngine>;
+
+export function createApprovalEngine(deps: EngineDeps) {
+  const ctx = createEngineContext(deps);
+  const submission = createSubmission(ctx);
+  const reconciliation = createReconciliation(ctx, submission);
+  const queries = createQueries(ctx);
+  const commands = createCommands(ctx, submission, reconciliation, queries);
+  return {
+    typeOf: queries.typeOf,
+    preview: commands.preview,
+    create: commands.create,
+    approve: commands.approve,
+    reject: commands.reject,
+    cancel: commands.cancel,
+    resubmit: commands.resubmit,
+    submitApproved: submission.submitApproved,
+    submitAllApproved: submission.submitAllApproved,
+    followUpRound: reconciliation.followUpRound,
+    checkNow: commands.checkNow,
+    proposeResolution: commands.proposeResolution,
+    confirmResolution: commands.confirmResolution,
+    discardResolution: commands.discardResolution,
+    windowEndOf: ctx.windowEndOf,
+    sync: reconciliation.sync,
+    expireDue: reconciliation.expireDue,
+    tick: reconciliation.tick,
+    onTransactionEvent: reconciliation.onTransactionEvent,
+    view: queries.view,
+    abilities: queries.abilities,
+    list: queries.list,
+    countNeedingApproval: queries.countNeedingApproval,
+    listNotifications: queries.listNotifications,
+    markNotificationsRead: queries.markNotificationsRead,
+    getPolicy: ctx.getPolicy,
+    updatePolicy: commands.updatePolicy,
+    isFrozen: ctx.isFrozen,
+    setFreeze: commands.setFreeze,
+  };
+}

@@ -1,0 +1,186 @@
+import 'server-only';
+// Sending an approved request upstream exactly once: the claim is one conditional update, what the service
+// answers is recorded, and a lost or late answer becomes an unknown outcome for reconciliation.
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { CustodyError } from '@/lib/custody';
+import { type OperationRequestRow, operationItems, operationRequests } from '@/lib/db/schema';
+import { hashPayload } from '../hash';
+import { operationType } from '../operations/registry';
+import type { SubmitOutcome } from '../operations/types';
+import type { RequestStatus } from '../states';
+import { type EngineActor, type EngineContext, log, PAYLOAD_CHANGED, SYSTEM_ACTOR } from './context';
+
+export function createSubmission(ctx: EngineContext) {
+  const {
+    db,
+    now,
+    startFollowing,
+    audit,
+    event,
+    notify,
+    transition,
+    findRequest,
+    notFrozen,
+    clientFor,
+    itemsOf,
+  } = ctx;
+
+  /** Claims an APPROVED request for submission (one conditional update) and sends it; returns the new status. */
+  async function submitApproved(
+    id: string,
+    actor: EngineActor = SYSTEM_ACTOR,
+    twoFactorCode?: string,
+  ): Promise<string | undefined> {
+    const claimed = await transition(
+      id,
+      'APPROVED',
+      'SUBMITTING',
+      {
+        submitAttempts: sql`${operationRequests.submitAttempts} + 1` as never,
+        lastAttemptAt: now(),
+        lastError: null,
+      },
+      notFrozen,
+    );
+    if (!claimed) return (await findRequest(id))?.status;
+    return runSubmission(claimed, actor, twoFactorCode);
+  }
+
+  async function submitAllApproved(): Promise<number> {
+    const rows = await db
+      .select({ id: operationRequests.id })
+      .from(operationRequests)
+      .where(eq(operationRequests.status, 'APPROVED'))
+      .orderBy(asc(operationRequests.createdAt))
+      .limit(200);
+    let n = 0;
+    for (const { id } of rows) if ((await submitApproved(id)) !== 'APPROVED') n++;
+    return n;
+  }
+
+  async function runSubmission(
+    row: OperationRequestRow,
+    actor: EngineActor,
+    twoFactorCode?: string,
+  ): Promise<string> {
+    await event(row.id, 'submitting', actor.email === SYSTEM_ACTOR.email ? null : actor.email, {
+      attempt: row.submitAttempts,
+    });
+    const operation = operationType(row.type)?.parse(row.payload) ?? null;
+    if (!operation || hashPayload(row.payload) !== row.payloadHash) {
+      await transition(row.id, 'SUBMITTING', 'SUBMIT_FAILED', { lastError: PAYLOAD_CHANGED });
+      await event(row.id, 'submit_refused', null, { reason: 'payload hash mismatch' });
+      await audit(actor, `${row.type}.submit`, 'refused', row.id, { reason: 'payload hash mismatch' });
+      await notify(row.requesterId, row.id, `Your request was not sent: ${PAYLOAD_CHANGED}`);
+      return 'SUBMIT_FAILED';
+    }
+    const target = await clientFor(row.walletId);
+    if (!target) {
+      const message = 'The wallet is no longer connected to the console.';
+      await transition(row.id, 'SUBMITTING', 'SUBMIT_FAILED', { lastError: message });
+      await event(row.id, 'submit_failed', null, { message });
+      await audit(actor, `${row.type}.submit`, 'failed', row.id, { message });
+      return 'SUBMIT_FAILED';
+    }
+    // What was stored at creation is what is sent, every time: reconciliation looks these up.
+    const references = (await itemsOf(row.id)).map((i) => i.reference);
+    let outcome: SubmitOutcome;
+    try {
+      outcome = await operation.submit({
+        client: target.client,
+        walletId: row.walletId,
+        requestId: row.id,
+        references,
+        ...(twoFactorCode ? { twoFactorCode } : {}),
+      });
+    } catch (error) {
+      const known = error instanceof CustodyError;
+      if (known && !error.outcomeUnknown) {
+        // An upstream 4xx: the service refused, so nothing happened there; a person may send it again.
+        await transition(row.id, 'SUBMITTING', 'SUBMIT_FAILED', { lastError: error.message });
+        await event(row.id, 'submit_failed', null, { message: error.message, status: error.status });
+        await audit(actor, `${row.type}.submit`, 'failed', row.id, {
+          message: error.message,
+          status: error.status,
+        });
+        await notify(row.requesterId, row.id, `Your request was refused upstream: ${error.message}`);
+        return 'SUBMIT_FAILED';
+      }
+      // Timeout, network failure, 5xx or anything unexpected after the call began: the service may have
+      // acted. Never resend blind; the reconciler looks the references up.
+      const message = known ? error.message : 'The submission did not complete';
+      if (!known) log.error({ err: error, requestId: row.id }, 'submission failed unexpectedly');
+      await transition(row.id, 'SUBMITTING', 'OUTCOME_UNKNOWN', { lastError: message, ...startFollowing() });
+      await event(row.id, 'outcome_unknown', null, { message });
+      await audit(actor, `${row.type}.submit`, 'unknown', row.id, { message });
+      return 'OUTCOME_UNKNOWN';
+    }
+    await recordSubmitted(row, outcome, actor);
+    return outcome.final ?? 'SUBMITTED';
+  }
+
+  async function updateItems(requestId: string, items: SubmitOutcome['items']) {
+    for (const item of items) {
+      await db
+        .update(operationItems)
+        .set({
+          ...(item.transactionId !== undefined ? { transactionId: item.transactionId } : {}),
+          ...(item.hash !== undefined ? { hash: item.hash } : {}),
+          ...(item.status !== undefined ? { status: item.status } : {}),
+          ...(item.confirmations !== undefined ? { confirmations: item.confirmations } : {}),
+          ...(item.error !== undefined ? { error: item.error } : {}),
+          updatedAt: now(),
+        })
+        .where(and(eq(operationItems.requestId, requestId), eq(operationItems.index, item.index)));
+    }
+  }
+
+  async function recordSubmitted(
+    row: OperationRequestRow,
+    outcome: SubmitOutcome,
+    actor: EngineActor,
+    from: RequestStatus = 'SUBMITTING',
+  ) {
+    await updateItems(row.id, outcome.items);
+    const moved = await transition(row.id, from, 'SUBMITTED', {
+      ...(outcome.result ? { result: outcome.result } : {}),
+      ...startFollowing(),
+    });
+    if (!moved) return;
+    await event(row.id, 'submitted', null, {
+      transactions: outcome.items
+        .filter((i) => i.transactionId)
+        .map((i) => ({ index: i.index, id: i.transactionId, hash: i.hash ?? null })),
+    });
+    await audit(actor, `${row.type}.submit`, 'success', row.id, {
+      transactions: outcome.items.map((i) => i.transactionId).filter(Boolean),
+    });
+    if (outcome.final) {
+      await finish(row, outcome.final);
+      return;
+    }
+    await notify(row.requesterId, row.id, `Your request was submitted: ${row.summary}`);
+    // The follow-up (background rounds and webhooks) finds the rest of a batch by reference and settles it.
+  }
+
+  async function finish(row: OperationRequestRow, outcome: 'SUCCESS' | 'FAILED') {
+    const moved = await transition(row.id, 'SUBMITTED', outcome, {
+      nextFollowUpAt: null,
+      followUpParkedAt: null,
+    });
+    if (!moved) return;
+    await event(row.id, outcome === 'SUCCESS' ? 'succeeded' : 'failed', null);
+    await audit(SYSTEM_ACTOR, `${row.type}.outcome`, outcome === 'SUCCESS' ? 'success' : 'failed', row.id);
+    await notify(
+      row.requesterId,
+      row.id,
+      outcome === 'SUCCESS'
+        ? `Your request succeeded: ${row.summary}`
+        : `Your request failed upstream: ${row.summary}`,
+    );
+  }
+
+  return { submitApproved, submitAllApproved, runSubmission, recordSubmitted, finish };
+}
+
+export type Submission = ReturnType<typeof createSubmission>;

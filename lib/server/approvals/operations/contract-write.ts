@@ -1,0 +1,370 @@
+import 'server-only';
+// Contract write (#16) as an operation kind of the approval engine, with what it shares with the sign-only
+// contract write (#17, contract-sign.ts): payload, review, decoding. Both need the custody service's
+// two-factor code, typed by the approver whose approval submits.
+import {
+  type AbiFunction,
+  decodeFunctionData,
+  formatEther,
+  type Hex,
+  maxUint256,
+  parseTransaction,
+} from 'viem';
+import { z } from 'zod';
+import type {
+  ContractResult,
+  ContractReview,
+  ContractReviewCall,
+  DecodedContractTransaction,
+} from '@/lib/approvals/contracts';
+import { DEFAULT_EXPIRY_SECONDS } from '@/lib/approvals/policy';
+import { CustodyError } from '@/lib/custody/errors';
+import { type CallItemInput, callItemInput } from '@/lib/custody/schemas';
+import { readTokenUnits } from '@/lib/server/contract-tokens';
+import { MAX_CONTRACT_CALLS, revalidateWireCall } from '@/lib/validation/abi';
+import {
+  baseUnitsOf,
+  describeTokenAmount,
+  hasTokenAmountParams,
+  isTokenAmountParam,
+  type TokenUnits,
+} from '@/lib/validation/abi-units';
+import { addressKey } from '@/lib/validation/addresses';
+import type { ReviewContext, SubmitContext } from '../types';
+import { defineOperation, type ReviewBuilt } from './types';
+
+export interface ContractCallsPayload {
+  addressId: string;
+  calls: Array<{ address: string; method: string; abi: AbiFunction[]; parameters: unknown[] }>;
+}
+
+export const contractCallsPayloadSchema: z.ZodType<ContractCallsPayload> = z
+  .object({
+    addressId: z.string().min(1),
+    calls: z
+      .array(
+        z.object({
+          address: z.string().min(1),
+          method: z.string().min(1),
+          abi: z.array(z.custom<AbiFunction>(isAbiEntry, 'Not an ABI entry.')).min(1),
+          parameters: z.array(z.unknown()),
+        }),
+      )
+      .min(1)
+      .max(MAX_CONTRACT_CALLS),
+  })
+  .superRefine((payload, ctx) => {
+    // The same checks as the builder: a request never holds a call the upstream could misread.
+    for (const [i, call] of payload.calls.entries()) {
+      const v = revalidateWireCall(call);
+      if (!v.ok)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['calls', i],
+          message: Object.values(v.errors)[0] ?? 'Invalid call.',
+        });
+    }
+  });
+
+/** What the custody service takes as an ABI entry (its own schema checks the rest). */
+function isAbiEntry(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'type' in value && typeof value.type === 'string';
+}
+
+/** Calls in the custody client's shape, checked by its schema (ABI JSON keeps every key it carries). */
+function wireCalls(
+  calls: ContractCallsPayload['calls'],
+  extra: (index: number) => { reference?: string; metadata?: Record<string, unknown> } = () => ({}),
+): CallItemInput[] {
+  return calls.map((call, index) =>
+    callItemInput.parse({
+      address: call.address,
+      method: call.method,
+      abi: call.abi,
+      parameters: call.parameters,
+      ...extra(index),
+    }),
+  );
+}
+
+/** A code is needed and none came with this submission (e.g. a thaw after a freeze): refused, resubmittable. */
+export function codeMissing(): CustodyError {
+  return new CustodyError({
+    kind: 'http',
+    status: 403,
+    message: 'The two-factor code is required: an approver resubmits with the current code.',
+    method: 'POST',
+    path: '',
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : 'estimate failed';
+}
+
+function argText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export async function buildContractReview(
+  kind: 'contractWrite' | 'contractSign',
+  payload: ContractCallsPayload,
+  ctx: ReviewContext,
+): Promise<ReviewBuilt<ContractReview>> {
+  const { client, walletId } = ctx;
+  const [wallet, child, balances, fee] = await Promise.all([
+    client.wallets.get({ walletId }).then((r) => r.data),
+    client.addresses.get({ walletId, addressId: payload.addressId }).then((r) => r.data),
+    ctx.balances(payload.addressId),
+    client.contracts
+      .networkFee({ walletId }, { calls: wireCalls(payload.calls) })
+      .then((value) => ({ ok: true as const, value }))
+      .catch((error: unknown) => ({ ok: false as const, error: messageOf(error) })),
+  ]);
+  const tokens = new Map<string, TokenUnits>(
+    (wallet.assets ?? []).map(
+      (a) => [addressKey(a.asset.address), { symbol: a.asset.symbol, decimals: a.asset.decimals }] as const,
+    ),
+  );
+  const fnOf = (call: ContractCallsPayload['calls'][number]) =>
+    call.abi.find((f) => f.name === call.method && f.inputs.length === call.parameters.length) ??
+    call.abi.find((f) => f.name === call.method);
+  // Amounts on a contract that is not a wallet asset: its own decimals() and symbol(), when it answers them.
+  const unlisted = [
+    ...new Set(
+      payload.calls
+        .filter((call) => {
+          const fn = fnOf(call);
+          return fn && hasTokenAmountParams(fn) && !tokens.has(addressKey(call.address));
+        })
+        .map((call) => addressKey(call.address)),
+    ),
+  ];
+  const reported = new Map(
+    await Promise.all(
+      unlisted.map(async (key) => {
+        const address = payload.calls.find((c) => addressKey(c.address) === key)?.address ?? key;
+        return [key, await readTokenUnits(client, walletId, address)] as const;
+      }),
+    ),
+  );
+  const nativeSymbol = balances.find((b) => b.isNative)?.symbol ?? wallet.blockchain.symbol.toUpperCase();
+  let feeItems: Array<string | null> = payload.calls.map(() => null);
+  let feeTotal: string | null = null;
+  let feeError: string | null = null;
+  const callErrors = new Map<number, string>();
+  if (fee.ok) {
+    const f = fee.value;
+    if (f.form === 'single') {
+      feeItems = [f.data.fee];
+      feeTotal = f.data.fee;
+    } else {
+      feeItems = payload.calls.map((_, i) => f.fees.find((x) => x.index === i)?.networkFee ?? null);
+      feeTotal = f.totalFee;
+      for (const e of f.errors)
+        if (typeof e.index === 'number') callErrors.set(e.index, e.message ?? 'estimate failed');
+      if (f.errors.length) feeError = `${f.errors.length} call(s) could not be estimated.`;
+    }
+  } else {
+    feeError = fee.error;
+  }
+  const reviewCalls: ContractReviewCall[] = payload.calls.map((call, index) => {
+    const fn = fnOf(call);
+    const warnings: string[] = [];
+    const asset = tokens.get(addressKey(call.address));
+    const units = asset ?? reported.get(addressKey(call.address)) ?? null;
+    const amountAt = (i: number) => {
+      const base = fn && units && isTokenAmountParam(fn, i) ? baseUnitsOf(call.parameters[i]) : null;
+      return base === null || !units ? undefined : describeTokenAmount(base, units);
+    };
+    if (!asset && units && fn && hasTokenAmountParams(fn))
+      warnings.push(
+        `Not an asset of this wallet: ${units.symbol} and its ${units.decimals} decimals are what the contract itself reports.`,
+      );
+    const estimateError = callErrors.get(index);
+    if (estimateError) warnings.push(`Estimate failed: ${estimateError}`);
+    if (
+      call.method === 'approve' &&
+      call.parameters.some((p) => typeof p === 'string' && p === maxUint256.toString())
+    )
+      warnings.push('Unlimited allowance: the spender may move every token this address holds.');
+    return {
+      index,
+      contract: call.address,
+      token: asset?.symbol ?? null,
+      method: call.method,
+      args: call.parameters.map((value, i) => {
+        const amount = amountAt(i);
+        return {
+          name: fn?.inputs[i]?.name || `argument ${i + 1}`,
+          type: fn?.inputs[i]?.type ?? 'unknown',
+          value: argText(value),
+          ...(amount ? { amount } : {}),
+        };
+      }),
+      networkFee: feeItems[index] ?? null,
+      reference: ctx.references[index] ?? '',
+      warnings,
+    };
+  });
+  const warnings: string[] = [];
+  if (wallet.network === 'mainnet') warnings.push('Mainnet: these calls act on real contracts.');
+  if (kind === 'contractSign')
+    warnings.push('Sign only: the signed transactions are returned, nothing is broadcast.');
+  warnings.push('The approver whose approval submits types the two-factor code.');
+  const review: ContractReview = {
+    kind,
+    wallet: {
+      id: wallet.id,
+      name: wallet.name,
+      address: wallet.address,
+      blockchain: wallet.blockchain.name,
+      slug: wallet.blockchain.slug,
+      network: wallet.network,
+    },
+    source: { addressId: child.id, address: child.address, name: child.name ?? null },
+    calls: reviewCalls,
+    fee: { symbol: nativeSymbol, total: feeTotal, error: feeError },
+    warnings,
+    builtAt: new Date().toISOString(),
+  };
+  const methods = [...new Set(payload.calls.map((c) => c.method))].join(', ');
+  const count = payload.calls.length;
+  const summary = `${kind === 'contractSign' ? 'Sign' : 'Write'} ${count} contract ${count === 1 ? 'call' : 'calls'}: ${methods}`;
+  // Contract calls carry no USD amount the console can price; the policy's default approvals apply.
+  return { review, summary, amountUsd: null };
+}
+
+export function upstreamCalls(payload: ContractCallsPayload, ctx: SubmitContext, withMetadata: boolean) {
+  return wireCalls(payload.calls, (index) => ({
+    reference: ctx.references[index]!,
+    ...(withMetadata ? { metadata: { consoleRequestId: ctx.requestId } } : {}),
+  }));
+}
+
+/** A signed contract transaction for people: recipient contract, value, method and arguments, nonce, gas. */
+export function decodeContractTransaction(
+  serialized: string,
+  abi: readonly AbiFunction[],
+): DecodedContractTransaction {
+  try {
+    const tx = parseTransaction(serialized as Hex);
+    let method: string | null = null;
+    let args: string[] = [];
+    if (tx.data && tx.data !== '0x') {
+      try {
+        const call = decodeFunctionData({ abi, data: tx.data });
+        method = call.functionName;
+        args = (call.args ?? []).map((a) =>
+          typeof a === 'bigint'
+            ? a.toString()
+            : typeof a === 'string'
+              ? a
+              : JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+        );
+      } catch {
+        method = null;
+      }
+    }
+    return {
+      to: tx.to ?? null,
+      value: formatEther(tx.value ?? 0n),
+      nonce: tx.nonce ?? null,
+      gas: tx.gas === undefined ? null : tx.gas.toString(),
+      chainId: tx.chainId ?? null,
+      method,
+      args,
+      data: tx.data ?? null,
+    };
+  } catch {
+    return {
+      to: null,
+      value: '0',
+      nonce: null,
+      gas: null,
+      chainId: null,
+      method: null,
+      args: [],
+      data: null,
+      error: 'The signed transaction could not be decoded.',
+    };
+  }
+}
+
+export function batchErrors(errors: Array<{ index?: number; message?: string }>) {
+  return errors.map((e, n) => ({
+    index: typeof e.index === 'number' ? e.index : n,
+    message: e.message ?? 'The call failed.',
+  }));
+}
+
+/** Contract calls carry no USD amount the console can price: four eyes, no threshold (an admin may set one). */
+export const CONTRACT_DEFAULT_POLICY = {
+  approvals: 1,
+  thresholdUsd: null,
+  expirySeconds: DEFAULT_EXPIRY_SECONDS,
+};
+
+export const contractWriteOperation = defineOperation<'contractWrite', ContractCallsPayload>({
+  key: 'contractWrite',
+  label: 'Contract write',
+  permissions: { request: 'contractWrite.request', approve: 'contractWrite.approve' },
+  defaultPolicy: CONTRACT_DEFAULT_POLICY,
+  // Followed until every call's transaction settles upstream (a batch with no success ends on answer).
+  finality: 'settlement',
+  finalWhenFound: () => null,
+  requiresTwoFactor: true,
+  payloadSchema: contractCallsPayloadSchema,
+  itemCount: (p) => p.calls.length,
+  addressIdOf: (p) => p.addressId,
+  buildReview: (payload, ctx) => buildContractReview('contractWrite', payload, ctx),
+  async submit(payload: ContractCallsPayload, ctx) {
+    if (!ctx.twoFactorCode) throw codeMissing();
+    const answer = await ctx.client.contracts.write(
+      { walletId: ctx.walletId, addressId: payload.addressId },
+      { calls: upstreamCalls(payload, ctx, true), code: ctx.twoFactorCode },
+    );
+    const methodOf = (i: number) => payload.calls[i]?.method ?? '';
+    if (answer.form === 'single') {
+      const tx = answer.data;
+      const result: ContractResult = {
+        kind: 'contractWrite',
+        success: [{ index: 0, method: methodOf(0), transactionId: tx.id, hash: tx.hash, status: tx.status }],
+        errors: [],
+        message: answer.message,
+      };
+      return {
+        items: [
+          {
+            index: 0,
+            transactionId: tx.id,
+            hash: tx.hash,
+            status: tx.status,
+            confirmations: tx.confirmations,
+          },
+        ],
+        result,
+      };
+    }
+    const errors = batchErrors(answer.errors);
+    // Batch successes carry no index: their reference (derived from the request) names the call.
+    const success = answer.success.map((s) => {
+      const index = Math.max(0, ctx.references.indexOf(s.reference));
+      return { index, method: methodOf(index), transactionId: s.id, hash: s.hash, status: s.status };
+    });
+    const result: ContractResult = { kind: 'contractWrite', success, errors, message: answer.message };
+    return {
+      items: [
+        ...success.map((s) => ({
+          index: s.index,
+          transactionId: s.transactionId,
+          hash: s.hash,
+          status: s.status,
+        })),
+        ...errors.map((e) => ({ index: e.index, status: 'FAILED', error: e.message })),
+      ],
+      ...(success.length === 0 ? { final: 'FAILED' as const } : {}),
+      result,
+    };
+  },
+});

@@ -1,0 +1,184 @@
+// Every registered operation kind against the embedded sandbox: it declares a default policy and when its
+// upstream result is final, and it builds a review of its own kind for a valid payload.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type AbiFunction, erc20Abi } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_KINDS, type OperationKind } from '@/lib/approvals/kinds';
+import { MAX_EXPIRY_SECONDS, MIN_EXPIRY_SECONDS } from '@/lib/approvals/policy';
+import type { TransportOptions } from '@/lib/custody';
+import { users } from '@/lib/db/schema';
+import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
+import { buildPermit } from '@/lib/validation/typed-data';
+import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { createApprovalEngine, type EngineActor } from '../engine';
+import { defaultPolicy } from '../policy';
+import { OPERATION_TYPES, OPERATIONS, operationType } from './registry';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'approvals-kinds-'));
+let database: TestDatabase;
+let sandbox: Sandbox;
+let creds: SandboxCredentials;
+let wallet: SandboxCredentials['wallets'][number];
+let admin: EngineActor;
+
+function connectionFor(walletId: string): Promise<TransportOptions | null> {
+  const w = creds.wallets.find((x) => x.id === walletId);
+  if (!w) return Promise.resolve(null);
+  return Promise.resolve({
+    baseUrl: 'http://sandbox.internal/sandbox',
+    apiKey: w.apiKey,
+    timeoutMs: 5_000,
+    retries: 0,
+    fetch: (url: string, init: RequestInit) => sandbox.fetch(url, init),
+  });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  sandbox = await createSandbox({
+    db: database.db,
+    dbKind: database.handle.kind,
+    encryptionKey: Buffer.alloc(32, 9),
+    seed: 'kinds-test',
+    blockTimeMs: 1000,
+    webhookUrl: 'http://127.0.0.1:9/hooks',
+    webhookRetryMs: [],
+    signatureHeader: 'x-blockradar-signature',
+    baseUrl: 'http://sandbox.internal/sandbox',
+    dataDir,
+    fetch: async () => new Response('ok'),
+  });
+  creds = await sandbox.credentials();
+  wallet = creds.wallets[0]!;
+  const [row] = await database.db
+    .insert(users)
+    .values({ email: 'admin@example.com', name: 'admin', role: 'admin', passwordHash: 'not-a-real-hash' })
+    .returning();
+  admin = { id: row!.id, email: 'admin@example.com', role: 'admin' };
+}, 60_000);
+
+afterAll(async () => {
+  await sandbox?.stop();
+  await database?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const RECIPIENT = '0x00000000000000000000000000000000000000bb';
+const fn = (name: string) => erc20Abi.find((e) => e.type === 'function' && e.name === name) as AbiFunction;
+
+/** A payload each kind's form could send for the sandbox's first wallet. */
+function validPayload(kind: OperationKind): unknown {
+  const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
+  const usdt = wallet.assets.find((a) => a.symbol === 'USDT')!;
+  const float = wallet.addresses.find((a) => a.name === 'Operating float 1')!;
+  const withdrawal = {
+    source: { kind: 'master' },
+    items: [
+      { assetId: usdc.id, symbol: usdc.symbol, decimals: usdc.decimals, address: RECIPIENT, amount: '1.5' },
+    ],
+  };
+  const calls = {
+    addressId: float.id,
+    calls: [{ address: usdc.address, method: 'approve', abi: [fn('approve')], parameters: [RECIPIENT, '1'] }],
+  };
+  switch (kind) {
+    case 'withdraw':
+    case 'withdrawSign':
+      return withdrawal;
+    case 'swap':
+      return {
+        addressId: float.id,
+        fromAssetId: usdc.id,
+        fromSymbol: usdc.symbol,
+        fromDecimals: usdc.decimals,
+        toAssetId: usdt.id,
+        toSymbol: usdt.symbol,
+        toDecimals: usdt.decimals,
+        amount: '2',
+        order: 'FASTEST',
+      };
+    case 'contractWrite':
+    case 'contractSign':
+      return calls;
+    case 'typedDataSign': {
+      const built = buildPermit({
+        name: 'USD Coin',
+        version: '2',
+        chainId: '11155111',
+        verifyingContract: usdc.address,
+        decimals: usdc.decimals,
+        owner: float.address,
+        spender: RECIPIENT,
+        value: '5',
+        nonce: '0',
+        deadline: String(Math.floor(Date.now() / 1000) + 86400),
+      });
+      if (!built.ok) throw new Error(built.error);
+      return { addressId: float.id, signer: float.address, ...built.value };
+    }
+    case 'retry':
+      return { transactionId: 'tx-not-seen-by-the-console', addressId: null };
+  }
+}
+
+describe('operation kinds', () => {
+  it('registers exactly the browser-safe list of kinds', () => {
+    expect(Object.keys(OPERATION_TYPES).sort()).toEqual([...OPERATION_KINDS].sort());
+    expect(OPERATIONS.map((k) => k.key).sort()).toEqual([...OPERATION_KINDS].sort());
+    expect(operationType('toString')).toBeUndefined();
+    expect(operationType('nope')).toBeUndefined();
+  });
+
+  describe.each(OPERATION_KINDS)('%s', (key) => {
+    const kind = OPERATION_TYPES[key];
+
+    it('declares a default policy, and the engine starts from it', () => {
+      expect(kind.key).toBe(key);
+      expect(kind.defaultPolicy.approvals).toBeGreaterThanOrEqual(1);
+      expect(kind.defaultPolicy.expirySeconds).toBeGreaterThanOrEqual(MIN_EXPIRY_SECONDS);
+      expect(kind.defaultPolicy.expirySeconds).toBeLessThanOrEqual(MAX_EXPIRY_SECONDS);
+      expect(kind.defaultPolicy.thresholdUsd === null || kind.defaultPolicy.thresholdUsd > 0).toBe(true);
+      expect(defaultPolicy(key)).toEqual(kind.defaultPolicy);
+    });
+
+    it('declares when its upstream result is final', () => {
+      expect(['answer', 'settlement']).toContain(kind.finality);
+      const found = [{ index: 0, transactionId: 'tx-1', status: 'SUCCESS' }];
+      expect([null, 'SUCCESS', 'FAILED']).toContain(kind.finalWhenFound(found));
+      // Only a kind whose answer is final may settle on a lookup alone.
+      if (kind.finality === 'settlement') expect(kind.finalWhenFound(found)).toBeNull();
+    });
+
+    it('builds a review of its own kind for a valid payload', async () => {
+      const engine = createApprovalEngine({ db: database.db, connectionFor });
+      const preview = await engine.preview(admin, key, wallet.id, validPayload(key));
+      if (!preview.ok) throw new Error(preview.error);
+      expect(preview.data.review.kind).toBe(key);
+      expect(preview.data.summary.length).toBeGreaterThan(0);
+      expect(preview.data.requiredApprovals).toBeGreaterThanOrEqual(kind.defaultPolicy.approvals);
+    });
+
+    it('refuses a payload that is not its own', () => {
+      expect(kind.parse({ nothing: true })).toBeNull();
+    });
+  });
+
+  it('gives priced operations a USD threshold by default', () => {
+    for (const key of ['withdraw', 'withdrawSign', 'swap'] as const)
+      expect(OPERATION_TYPES[key].defaultPolicy.thresholdUsd).toBe(10_000);
+  });
+
+  it('settles a sign-only withdrawal found after a lost answer by what was signed', () => {
+    const kind = OPERATION_TYPES.withdrawSign;
+    expect(
+      kind.finalWhenFound([
+        { index: 0, status: 'FAILED' },
+        { index: 1, status: 'SUCCESS' },
+      ]),
+    ).toBe('SUCCESS');
+    expect(kind.finalWhenFound([{ index: 0, status: 'FAILED' }])).toBe('FAILED');
+    expect(OPERATION_TYPES.withdraw.finalWhenFound([{ index: 0, status: 'SUCCESS' }])).toBeNull();
+  });
+});

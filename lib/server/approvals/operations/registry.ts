@@ -1,0 +1,29 @@
+import 'server-only';
+// Every operation kind the approval engine knows, keyed by kind.
+import type { OperationKind } from '@/lib/approvals/kinds';
+import { isOperationKind } from '@/lib/approvals/kinds';
+import { contractSignOperation } from './contract-sign';
+import { contractWriteOperation } from './contract-write';
+import { retryOperation } from './retry';
+import { swapOperation } from './swap';
+import { typedDataSignOperation } from './typed-data-sign';
+import type { RegisteredOperation } from './types';
+import { withdrawOperation } from './withdraw';
+import { withdrawSignOperation } from './withdraw-sign';
+
+export const OPERATION_TYPES: { readonly [K in OperationKind]: RegisteredOperation<K> } = {
+  withdraw: withdrawOperation,
+  withdrawSign: withdrawSignOperation,
+  swap: swapOperation,
+  typedDataSign: typedDataSignOperation,
+  contractWrite: contractWriteOperation,
+  contractSign: contractSignOperation,
+  retry: retryOperation,
+};
+
+/** Every registered kind, in the order admins see them. */
+export const OPERATIONS: readonly RegisteredOperation[] = Object.values(OPERATION_TYPES);
+
+export function operationType(key: string): RegisteredOperation | undefined {
+  return isOperationKind(key) ? OPERATION_TYPES[key] : undefined;
+}

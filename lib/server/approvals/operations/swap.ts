@@ -1,0 +1,134 @@
+import 'server-only';
+// Swaps from a child address (#20) as an operation kind of the approval engine.
+import { parseUnits } from 'viem';
+import { z } from 'zod';
+import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
+import type { SwapResult, SwapReview } from '@/lib/approvals/swaps';
+import { formatAssetAmount } from '@/lib/format';
+import { exceedsBalance } from '@/lib/validation/amounts';
+import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
+import { expectedRate, expectedToAmount, SWAP_ORDERS, type SwapPayload } from '@/lib/validation/swaps';
+import { pricesFrom } from '../balances';
+import type { ReviewContext } from '../types';
+import { usdNumber, usdOf } from '../usd';
+import { type BuiltReview, defineOperation } from './types';
+
+export const swapPayloadSchema: z.ZodType<SwapPayload> = z
+  .object({
+    addressId: z.string().min(1),
+    fromAssetId: z.string().min(1),
+    fromSymbol: z.string().min(1),
+    fromDecimals: z.number().int().min(0).max(36),
+    toAssetId: z.string().min(1),
+    toSymbol: z.string().min(1),
+    toDecimals: z.number().int().min(0).max(36),
+    amount: z.string().regex(/^\d+(\.\d+)?$/),
+    order: z.enum(SWAP_ORDERS),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((p) => p.fromAssetId !== p.toAssetId, { message: 'From and to assets must differ.' });
+
+async function buildSwapReview(payload: SwapPayload, ctx: ReviewContext): Promise<BuiltReview<'swap'>> {
+  const { client, walletId } = ctx;
+  const [wallet, child, childBalances, masterBalances] = await Promise.all([
+    client.wallets.get({ walletId }).then((r) => r.data),
+    client.addresses.get({ walletId, addressId: payload.addressId }).then((r) => r.data),
+    ctx.balances(payload.addressId),
+    ctx.balances(),
+  ]);
+  // A child address that holds none of an asset gives no price; the master wallet usually does.
+  const prices = pricesFrom(childBalances, masterBalances);
+  const held = childBalances.find((b) => b.assetId === payload.fromAssetId);
+  const rate = expectedRate(prices[payload.fromSymbol] ?? null, prices[payload.toSymbol] ?? null);
+  const amountUsd = usdOf(payload.amount, prices[payload.fromSymbol] ?? null);
+  const warnings: string[] = [];
+  if (wallet.network === 'mainnet') warnings.push('Mainnet: this moves real funds.');
+  if (
+    held &&
+    exceedsBalance(parseUnits(payload.amount, payload.fromDecimals), held.balance, payload.fromDecimals)
+  )
+    warnings.push(
+      `The amount exceeds the address's balance of ${formatAssetAmount(held.balance, payload.fromDecimals, payload.fromSymbol)}.`,
+    );
+  if (rate === null) warnings.push('No expected rate: a USD price is missing for one of the assets.');
+  const review: SwapReview = {
+    kind: 'swap',
+    wallet: {
+      id: wallet.id,
+      name: wallet.name,
+      address: wallet.address,
+      blockchain: wallet.blockchain.name,
+      slug: wallet.blockchain.slug,
+      network: wallet.network,
+    },
+    source: { addressId: child.id, address: child.address, name: child.name ?? null },
+    from: {
+      assetId: payload.fromAssetId,
+      symbol: payload.fromSymbol,
+      decimals: payload.fromDecimals,
+      amount: payload.amount,
+      balance: held?.balance ?? null,
+    },
+    to: { assetId: payload.toAssetId, symbol: payload.toSymbol, decimals: payload.toDecimals },
+    order: payload.order,
+    orderExplanation: ORDER_EXPLANATIONS[payload.order],
+    expectedRate: rate,
+    expectedToAmount: expectedToAmount(payload.amount, rate),
+    amountUsd: usdNumber(amountUsd),
+    metadata: payload.metadata ?? null,
+    warnings,
+    builtAt: new Date().toISOString(),
+  };
+  return {
+    review,
+    summary: `Swap ${formatAssetAmount(payload.amount, payload.fromDecimals, payload.fromSymbol)} to ${payload.toSymbol}`,
+    amountUsd,
+  };
+}
+
+export const swapOperation = defineOperation({
+  key: 'swap',
+  label: 'Swap',
+  permissions: { request: 'swap.request', approve: 'swap.approve' },
+  // A swap is priced like a withdrawal of what it sells: the same threshold.
+  defaultPolicy: { approvals: 1, thresholdUsd: DEFAULT_THRESHOLD_USD, expirySeconds: DEFAULT_EXPIRY_SECONDS },
+  // Followed until the swap's transaction settles upstream.
+  finality: 'settlement',
+  finalWhenFound: () => null,
+  payloadSchema: swapPayloadSchema,
+  itemCount: () => 1,
+  addressIdOf: (p) => p.addressId,
+  buildReview: buildSwapReview,
+  async submit(payload: SwapPayload, ctx) {
+    const answer = await ctx.client.swaps.execute(
+      { walletId: ctx.walletId, addressId: payload.addressId },
+      {
+        amount: payload.amount,
+        fromAssetId: payload.fromAssetId,
+        toAssetId: payload.toAssetId,
+        order: payload.order,
+        reference: ctx.references[0]!,
+        metadata: { ...(payload.metadata ?? {}), consoleRequestId: ctx.requestId },
+      },
+    );
+    const tx = answer.data;
+    const result: SwapResult = {
+      kind: 'swap',
+      transactionId: tx.id,
+      rate: tx.rate ?? null,
+      toAmount: tx.toAmount ?? null,
+      toAsset: tx.toAsset
+        ? { symbol: tx.toAsset.symbol, name: tx.toAsset.name ?? null, address: tx.toAsset.address ?? null }
+        : tx.toCurrency
+          ? { symbol: tx.toCurrency, name: null, address: null }
+          : null,
+      message: answer.message,
+    };
+    return {
+      items: [
+        { index: 0, transactionId: tx.id, hash: tx.hash, status: tx.status, confirmations: tx.confirmations },
+      ],
+      result,
+    };
+  },
+});

@@ -1,0 +1,129 @@
+import 'server-only';
+// What an operation kind gives the approval engine: a payload schema, a review and a result typed by the
+// kind, a USD amount, a permission pair, its default policy, when the service's answer is final, and a
+// submit function. `defineOperation` closes a kind over its payload so the engine handles every kind alike.
+import type { z } from 'zod';
+import type { OperationKind, ResultOf, ReviewOf } from '@/lib/approvals/kinds';
+import type { PolicyValues } from '@/lib/approvals/policy';
+import type { Action } from '../../permissions';
+import type { ReviewContext, SubmitContext, SubmittedItem } from '../types';
+import type { UsdAmount } from '../usd';
+
+export type FinalOutcome = 'SUCCESS' | 'FAILED';
+
+/** A review as a kind builds it; `R` is the kind's review type. */
+export interface ReviewBuilt<R> {
+  review: R;
+  summary: string;
+  /** Exact USD value of what the request moves (decides the approvals needed); null: unknown. */
+  amountUsd: UsdAmount | null;
+}
+
+export type BuiltReview<K extends OperationKind = OperationKind> = ReviewBuilt<ReviewOf<K>>;
+
+export interface SubmitOutcome<K extends OperationKind = OperationKind> {
+  items: SubmittedItem[];
+  /** Operations that finish on answer (signing): the request ends here instead of following transactions. */
+  final?: FinalOutcome;
+  result?: ResultOf<K>;
+}
+
+/**
+ * When a kind's upstream result is final. `answer`: the service's answer to the submission settles the
+ * request (signing). `settlement`: the request is followed until every item's transaction settles.
+ */
+export type Finality = 'answer' | 'settlement';
+
+export interface OperationType<K extends OperationKind, P extends object> {
+  key: K;
+  /** For people: "Withdrawal", "Sign-only withdrawal". */
+  label: string;
+  permissions: { request: Action; approve: Action };
+  /** Approvals, USD threshold and expiry until an admin edits them. */
+  defaultPolicy: PolicyValues;
+  finality: Finality;
+  /**
+   * After an unknown outcome, whether the items a lookup found settle the request at once, and how.
+   * Null: the found transactions are followed like any submission.
+   */
+  finalWhenFound(found: SubmittedItem[]): FinalOutcome | null;
+  /** The submitting approver types the custody service's two-factor code (contract write and sign). */
+  requiresTwoFactor?: boolean;
+  payloadSchema: z.ZodType<P>;
+  itemCount(payload: P): number;
+  /** The child address the operation acts from, if any. */
+  addressIdOf(payload: P): string | null;
+  buildReview(payload: P, context: ReviewContext): Promise<BuiltReview<K>>;
+  /** The requester's own reference of each item, where the form takes one: it becomes the upstream reference. */
+  clientReferences?(payload: P): Array<string | undefined>;
+  /** Upstream transactions an item names from the start (a retry names the transaction it retries). */
+  transactionIdsOf?(payload: P): Array<string | null>;
+  /** The form field a reference error belongs to (default `items.<i>.reference`). */
+  referenceField?(index: number): string;
+  /**
+   * Whether an upstream transaction found for an item shows the operation was executed. Default: it exists.
+   * A retry's transaction exists before the retry; only a change from FAILED shows the retry ran.
+   */
+  executed?(tx: { status: string }): boolean;
+  /** Sends the operation once. Throws CustodyError on failure; the engine decides what it means. */
+  submit(payload: P, context: SubmitContext): Promise<SubmitOutcome<K>>;
+}
+
+/** A validated payload bound to its kind: what the engine reviews, stores and sends. */
+export interface ParsedOperation<K extends OperationKind = OperationKind> {
+  kind: K;
+  /** The payload as stored with the request and hashed. */
+  payload: Record<string, unknown>;
+  itemCount: number;
+  addressId: string | null;
+  clientReferences: Array<string | undefined>;
+  transactionIds: Array<string | null>;
+  buildReview(context: ReviewContext): Promise<BuiltReview<K>>;
+  submit(context: SubmitContext): Promise<SubmitOutcome<K>>;
+}
+
+/** A registered kind as the engine sees it: its rules, and `parse` to bind a payload to it. */
+export interface RegisteredOperation<K extends OperationKind = OperationKind> {
+  key: K;
+  label: string;
+  permissions: { request: Action; approve: Action };
+  requiresTwoFactor: boolean;
+  defaultPolicy: PolicyValues;
+  finality: Finality;
+  finalWhenFound(found: SubmittedItem[]): FinalOutcome | null;
+  executed(tx: { status: string }): boolean;
+  referenceField(index: number): string;
+  /** The payload validated against the kind's schema, or null when it does not match. */
+  parse(payload: unknown): ParsedOperation<K> | null;
+}
+
+export function defineOperation<K extends OperationKind, P extends object>(
+  kind: OperationType<K, P>,
+): RegisteredOperation<K> {
+  return {
+    key: kind.key,
+    label: kind.label,
+    permissions: kind.permissions,
+    requiresTwoFactor: kind.requiresTwoFactor === true,
+    defaultPolicy: kind.defaultPolicy,
+    finality: kind.finality,
+    finalWhenFound: kind.finalWhenFound,
+    executed: (tx) => kind.executed?.(tx) ?? true,
+    referenceField: (index) => kind.referenceField?.(index) ?? `items.${index}.reference`,
+    parse(payload) {
+      const parsed = kind.payloadSchema.safeParse(payload);
+      if (!parsed.success) return null;
+      const data = parsed.data;
+      return {
+        kind: kind.key,
+        payload: Object.fromEntries(Object.entries(data)),
+        itemCount: kind.itemCount(data),
+        addressId: kind.addressIdOf(data),
+        clientReferences: kind.clientReferences?.(data) ?? [],
+        transactionIds: kind.transactionIdsOf?.(data) ?? [],
+        buildReview: (context) => kind.buildReview(data, context),
+        submit: (context) => kind.submit(data, context),
+      };
+    },
+  };
+}

@@ -1,0 +1,307 @@
+import 'server-only';
+// Withdrawals from the master wallet (#12) or a child address (#13) as an operation kind of the approval
+// engine; the review is shared with sign-only withdrawals (withdraw-sign.ts).
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
+import type { ReviewItem, WithdrawalReview } from '@/lib/approvals/requests';
+import type { Transaction } from '@/lib/custody/schemas';
+import { operationRequests } from '@/lib/db/schema';
+import { formatAssetAmount } from '@/lib/format';
+import { addressKey } from '@/lib/validation/addresses';
+import { subtractDecimal, sumDecimals } from '@/lib/validation/amounts';
+import { duplicateRecipients, MAX_RECIPIENTS, type WithdrawalPayload } from '@/lib/validation/withdrawals';
+import type { ReviewContext, SubmitContext } from '../types';
+import { sumUsd, type UsdAmount, usdNumber, usdOf } from '../usd';
+import { defineOperation, type ReviewBuilt } from './types';
+
+/** Spec, Limits: 30 seconds per operation when an estimate gives no arrival time. */
+const ARRIVAL_SECONDS_PER_ITEM = 30;
+
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
+export const withdrawalPayloadSchema: z.ZodType<WithdrawalPayload> = z.object({
+  source: z.union([
+    z.object({ kind: z.literal('master') }),
+    z.object({ kind: z.literal('address'), addressId: z.string().min(1) }),
+  ]),
+  items: z
+    .array(
+      z.object({
+        assetId: z.string().min(1),
+        symbol: z.string().min(1),
+        decimals: z.number().int().min(0).max(36),
+        address: z.string().min(1),
+        amount: decimalString,
+        reference: z.string().optional(),
+        note: z.string().optional(),
+        metadata: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
+    .min(1)
+    .max(MAX_RECIPIENTS),
+});
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : 'unknown error';
+}
+
+async function settle<T>(
+  promise: Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
+  try {
+    return { ok: true, value: await promise };
+  } catch (error) {
+    return { ok: false, error: messageOf(error) };
+  }
+}
+
+export async function buildWithdrawalReview(
+  kind: 'withdraw' | 'withdrawSign',
+  payload: WithdrawalPayload,
+  ctx: ReviewContext,
+): Promise<ReviewBuilt<WithdrawalReview>> {
+  const { client, walletId } = ctx;
+  const addressId = payload.source.kind === 'address' ? payload.source.addressId : undefined;
+  const [wallet, child, balances, fee, externals, beneficiaries, recent] = await Promise.all([
+    client.wallets.get({ walletId }).then((r) => r.data),
+    addressId ? client.addresses.get({ walletId, addressId }).then((r) => r.data) : Promise.resolve(null),
+    ctx.balances(addressId),
+    settle(
+      client.withdraw.networkFee(
+        { walletId },
+        { assets: payload.items.map((i) => ({ id: i.assetId, address: i.address, amount: i.amount })) },
+      ),
+    ),
+    // The same read as the form's address list (one upstream call, shared): whitelisted ones are EXTERNAL.
+    settle(client.wallets.listAddresses({ walletId, limit: 100 })),
+    settle(client.beneficiaries.list({ walletId, limit: 100 })),
+    settle(client.wallets.listTransactions({ walletId, type: 'WITHDRAW', limit: 100 })),
+  ]);
+  const native = balances.find((b) => b.isNative);
+  const nativeSymbol = native?.symbol ?? wallet.blockchain.symbol.toUpperCase();
+  const nativeDecimals = native?.decimals ?? 18;
+  const priceOf = (assetId: string) => balances.find((b) => b.assetId === assetId)?.priceUsd ?? null;
+
+  const externalByAddress = new Map(
+    (externals.ok ? externals.value.data : [])
+      .filter((a) => a.type === 'EXTERNAL')
+      .map((a) => [addressKey(a.address), a] as const),
+  );
+  const beneficiaryAddresses = new Set(
+    (beneficiaries.ok ? beneficiaries.value.data : [])
+      .filter((b) => !b.deletedAt)
+      .map((b) => addressKey(String((b as { address?: string }).address ?? ''))),
+  );
+  const paidBefore = new Set(
+    (recent.ok ? (recent.value.data as Transaction[]) : [])
+      .filter((t) => t.status !== 'FAILED')
+      .map((t) => addressKey(t.recipientAddress ?? '')),
+  );
+  // Payments the console sent itself count too (the upstream list above is one page).
+  const consolePaid = await Promise.all(
+    payload.items.map(async (item) => {
+      const rows = await ctx.db
+        .select({ id: operationRequests.id })
+        .from(operationRequests)
+        .where(
+          sql`${operationRequests.walletId} = ${walletId} and ${operationRequests.status} in ('SUBMITTED','SUCCESS') and ${operationRequests.payload} @> ${JSON.stringify({ items: [{ address: item.address }] })}::jsonb`,
+        )
+        .limit(1);
+      return rows.length > 0;
+    }),
+  );
+
+  let feeItems: Array<string | null> = payload.items.map(() => null);
+  let feeTotal: string | null = null;
+  let feeTotalUsd: number | null = null;
+  let nativeBefore: string | null = native?.balance ?? null;
+  let arrival: number | null = payload.items.length * ARRIVAL_SECONDS_PER_ITEM;
+  let feeError: string | null = null;
+  if (fee.ok) {
+    const f = fee.value;
+    if (f.form === 'single') {
+      feeItems = [f.data.networkFee];
+      feeTotal = f.data.networkFee;
+      if (!addressId) nativeBefore = f.data.nativeBalance;
+    } else {
+      feeItems = payload.items.map((_, i) => f.fees.find((x) => x.index === i)?.networkFee ?? null);
+      feeTotal = f.totalNetworkFee;
+      feeTotalUsd = Number(f.totalNetworkFeeInUSD);
+      if (!addressId) nativeBefore = f.nativeBalance;
+      arrival = f.estimatedArrivalTime;
+      if (f.errors.length) feeError = f.errors.map((e) => e.message ?? 'estimate failed').join('; ');
+    }
+  } else {
+    feeError = fee.error;
+  }
+  const nativePrice = native?.priceUsd ?? null;
+  if (feeTotal !== null && feeTotalUsd === null) feeTotalUsd = usdNumber(usdOf(feeTotal, nativePrice));
+
+  const duplicates = duplicateRecipients(
+    payload.items.map((i) => ({ address: i.address, assetId: i.assetId })),
+  );
+  const itemsUsd: Array<UsdAmount | null> = payload.items.map((item) =>
+    usdOf(item.amount, priceOf(item.assetId)),
+  );
+  const items: ReviewItem[] = payload.items.map((item, index) => {
+    const key = addressKey(item.address);
+    const external = externalByAddress.get(key);
+    const aml = external?.configurations?.aml ?? null;
+    const warnings: string[] = [];
+    if (!paidBefore.has(key) && !consolePaid[index]) warnings.push('First payment to this address');
+    if (!external && !beneficiaryAddresses.has(key)) warnings.push('Not whitelisted and not a beneficiary');
+    if (aml && !['success', 'passed'].includes(String(aml.status).toLowerCase()))
+      warnings.push(`AML screening: ${aml.status}`);
+    const dup = duplicates.find((g) => g.includes(index));
+    if (dup)
+      warnings.push(
+        `Same recipient and asset as row ${dup
+          .filter((i) => i !== index)
+          .map((i) => i + 1)
+          .join(', ')}`,
+      );
+    const feeItem = feeItems[index] ?? null;
+    return {
+      index,
+      address: item.address,
+      amount: item.amount,
+      symbol: item.symbol,
+      assetId: item.assetId,
+      usd: usdNumber(itemsUsd[index] ?? null),
+      networkFee: feeItem,
+      networkFeeUsd: feeItem === null ? null : usdNumber(usdOf(feeItem, nativePrice)),
+      reference: ctx.references[index] ?? '',
+      // The reference above is the requester's own when they gave one.
+      clientReference: null,
+      note: item.note ?? null,
+      metadata: item.metadata ?? null,
+      aml: aml
+        ? { status: String(aml.status), provider: String(aml.provider), message: String(aml.message) }
+        : null,
+      warnings,
+    };
+  });
+
+  const bySymbol = new Map<string, { decimals: number; amounts: string[]; assetId: string }>();
+  for (const item of payload.items) {
+    const entry = bySymbol.get(item.symbol) ?? {
+      decimals: item.decimals,
+      amounts: [],
+      assetId: item.assetId,
+    };
+    entry.amounts.push(item.amount);
+    bySymbol.set(item.symbol, entry);
+  }
+  const byAsset = [...bySymbol.entries()].map(([symbol, e]) => ({
+    symbol,
+    amount: sumDecimals(e.amounts, e.decimals),
+    assetId: e.assetId,
+    decimals: e.decimals,
+  }));
+  const warnings: string[] = [];
+  if (wallet.network === 'mainnet') warnings.push('Mainnet: this moves real funds.');
+  if (kind === 'withdrawSign')
+    warnings.push('Sign only: the signed transactions are returned, nothing is broadcast.');
+  for (const total of byAsset) {
+    const held = balances.find((b) => b.assetId === total.assetId);
+    if (held && Number(subtractDecimal(held.balance, total.amount, total.decimals)) < 0)
+      warnings.push(
+        `The ${total.symbol} total of ${formatAssetAmount(total.amount, total.decimals, total.symbol)} exceeds the source's balance of ${formatAssetAmount(held.balance, total.decimals, total.symbol)}.`,
+      );
+  }
+  const nativeSpent = payload.items.filter((i) => i.symbol === nativeSymbol).map((i) => i.amount);
+  const nativeAfter =
+    nativeBefore === null
+      ? null
+      : subtractDecimal(
+          nativeBefore,
+          sumDecimals(
+            [...(kind === 'withdraw' && feeTotal ? [feeTotal] : []), ...nativeSpent],
+            nativeDecimals,
+          ),
+          nativeDecimals,
+        );
+  if (nativeAfter?.startsWith('-'))
+    warnings.push(`Not enough ${nativeSymbol} for the amounts and network fees.`);
+  if (duplicates.length) warnings.push('Some rows pay the same asset to the same address.');
+
+  const amountUsd = sumUsd(itemsUsd);
+  const review: WithdrawalReview = {
+    kind,
+    wallet: {
+      id: wallet.id,
+      name: wallet.name,
+      address: wallet.address,
+      blockchain: wallet.blockchain.name,
+      slug: wallet.blockchain.slug,
+      network: wallet.network,
+    },
+    source: child
+      ? { kind: 'address', address: child.address, name: child.name ?? null, addressId: child.id }
+      : { kind: 'master', address: wallet.address, name: wallet.name, addressId: null },
+    items,
+    totals: { usd: usdNumber(amountUsd), byAsset: byAsset.map(({ symbol, amount }) => ({ symbol, amount })) },
+    fee: { symbol: nativeSymbol, total: feeTotal, totalUsd: feeTotalUsd, error: feeError },
+    nativeBalance: {
+      symbol: nativeSymbol,
+      before: nativeBefore,
+      after: nativeAfter,
+      beforeUsd: nativeBefore === null ? null : usdNumber(usdOf(nativeBefore, nativePrice)),
+    },
+    estimatedArrivalSeconds: kind === 'withdraw' ? arrival : null,
+    warnings,
+    builtAt: new Date().toISOString(),
+  };
+  const count = payload.items.length;
+  const summary = `${kind === 'withdrawSign' ? 'Sign ' : ''}${count} ${count === 1 ? 'recipient' : 'recipients'}: ${byAsset
+    .map((a) => formatAssetAmount(a.amount, a.decimals, a.symbol))
+    .join(' + ')}`;
+  return { review, summary, amountUsd };
+}
+
+export function upstreamItems(payload: WithdrawalPayload, ctx: SubmitContext) {
+  return payload.items.map((item, index) => ({
+    id: item.assetId,
+    address: item.address,
+    amount: item.amount,
+    reference: ctx.references[index]!,
+    ...(item.note ? { note: item.note } : {}),
+    // The reference (the requester's own, or one derived from the request) is the upstream reference; the
+    // request id travels in metadata.
+    metadata: { ...(item.metadata ?? {}), consoleRequestId: ctx.requestId },
+  }));
+}
+
+export const withdrawOperation = defineOperation<'withdraw', WithdrawalPayload>({
+  key: 'withdraw',
+  label: 'Withdrawal',
+  permissions: { request: 'withdraw.request', approve: 'withdraw.approve' },
+  defaultPolicy: { approvals: 1, thresholdUsd: DEFAULT_THRESHOLD_USD, expirySeconds: DEFAULT_EXPIRY_SECONDS },
+  // Followed until the transaction of every recipient settles upstream.
+  finality: 'settlement',
+  finalWhenFound: () => null,
+  payloadSchema: withdrawalPayloadSchema,
+  itemCount: (p) => p.items.length,
+  addressIdOf: (p) => (p.source.kind === 'address' ? p.source.addressId : null),
+  buildReview: (payload, ctx) => buildWithdrawalReview('withdraw', payload, ctx),
+  clientReferences: (p) => p.items.map((i) => i.reference),
+  referenceField: (index) => `rows.${index}.reference`,
+  async submit(payload: WithdrawalPayload, ctx) {
+    const body = { assets: upstreamItems(payload, ctx) };
+    const answer =
+      payload.source.kind === 'address'
+        ? await ctx.client.withdraw.fromAddress(
+            { walletId: ctx.walletId, addressId: payload.source.addressId },
+            body,
+          )
+        : await ctx.client.withdraw.fromMaster({ walletId: ctx.walletId }, body);
+    const tx = answer.data;
+    // #12 answers with one Transaction; the other items of a batch are found by their references.
+    const index = Math.max(0, ctx.references.indexOf(tx.reference));
+    return {
+      items: [
+        { index, transactionId: tx.id, hash: tx.hash, status: tx.status, confirmations: tx.confirmations },
+      ],
+    };
+  },
+});

@@ -1,0 +1,28 @@
+// Ids of the custody service's resources (wallets, addresses, transactions) as an action accepts them: they
+// end up in request paths, so nothing but word characters and dashes.
+import { z } from 'zod';
+
+export const custodyIdSchema = z
+  .string()
+  .trim()
+  .min(1, 'Missing id')
+  .max(100)
+  .regex(/^[\w-]+$/, 'Not a valid id');
+
+export const resendWebhookSchema = z.object({ walletId: custodyIdSchema, transactionId: custodyIdSchema });
+
+/** A bulk resend is bounded: a page of the log at most. */
+export const MAX_BULK_RESEND = 100;
+export const resendWebhooksSchema = z.object({
+  walletId: custodyIdSchema,
+  transactionIds: z
+    .array(custodyIdSchema)
+    .min(1, 'Select at least one delivery')
+    .max(MAX_BULK_RESEND, `Select at most ${MAX_BULK_RESEND} deliveries`),
+});
+
+export const retryTransactionSchema = z.object({
+  walletId: custodyIdSchema,
+  transactionId: custodyIdSchema,
+  addressId: custodyIdSchema.nullish(),
+});
