@@ -14,7 +14,7 @@ export function buildMissing(): string | null {
   return `no production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} node_modules/.bin/next build\` first`;
 }
 
-export interface StartedServer {
+interface StartedServer {
   origin: string;
   dataDir: string;
   /** Milliseconds from spawn to the first HTTP answer of any kind (health 503 included). */
@@ -131,7 +131,7 @@ export function sandboxWallets(dataDir: string): SandboxWallet[] {
   return (JSON.parse(readFileSync(file, 'utf8')) as { wallets: SandboxWallet[] }).wallets;
 }
 
-export function percentile(sorted: number[], p: number): number {
+function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return sorted[Math.max(0, index)]!;

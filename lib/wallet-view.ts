@@ -76,7 +76,7 @@ export interface AddressPage {
 }
 
 /** One asset held by a child address, from the service's balances extension. */
-export interface AddressAssetBalance {
+interface AddressAssetBalance {
   walletAssetId: string;
   symbol: string;
   name: string | null;

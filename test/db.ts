@@ -9,8 +9,6 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export const testDatabaseKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
-
 /** An empty database: in-memory PGlite, or a new PostgreSQL database dropped on close. */
 export async function openTestHandle(): Promise<{ handle: DatabaseHandle; close(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;

@@ -92,7 +92,7 @@ const PER_ITEM = new Set(['hash', 'confirmations', 'item_succeeded', 'item_faile
  * The timeline as a person reads it: only the latest confirmation count of each transaction, and a run of
  * the same per-transaction step (five hashes of a five-recipient batch) as one entry.
  */
-export function compactTimeline(events: TimelineEvent[]) {
+function compactTimeline(events: TimelineEvent[]) {
   const lastConfirmation = new Map<unknown, number>();
   for (const e of events) if (e.kind === 'confirmations') lastConfirmation.set(e.detail.index, e.id);
   const kept = events.filter(

@@ -73,9 +73,6 @@ type BatchCall = WireCall & {
   draft: Omit<CallDraftValues, 'methodId'> & { fn: AbiFunction; token: TokenUnits | null };
 };
 
-/** The request's values: the batch is the form's `calls`; the schema keeps only the wire calls. */
-type RequestValues = Omit<ContractRequestValues, 'calls'> & { calls: BatchCall[] };
-
 const textareaClass =
   'min-h-20 w-full rounded-md border border-input bg-background px-3 py-2 font-mono text-xs aria-invalid:border-destructive';
 
@@ -129,16 +126,16 @@ export function ContractBuilder({
   // decimals() and symbol() read from contracts that are not wallet assets, by address key; null: no answer.
   const [reported, setReported] = useState<Record<string, TokenUnits | null>>({});
 
-  const flow = useOperationRequest<RequestValues, ContractRequestValues>({
-    schema: contractRequestSchema as never,
+  // The form's `calls` hold the batch; the schema keeps what is sent, the wire calls (typed token units never
+  // leave the browser).
+  const flow = useOperationRequest<ContractRequestValues>({
+    schema: contractRequestSchema,
     defaultValues: {
       walletId,
       kind: 'contractWrite',
       addressId: sources.find((s) => /operating float/i.test(s.label))?.id ?? sources[0]?.id ?? '',
       calls: [],
     },
-    // The schema keeps what is sent: the wire calls (typed token units never leave the browser).
-    toInput: (values) => ({ ok: true, input: values as unknown as ContractRequestValues }),
     preview: previewContractRequestAction,
     create: createContractRequestAction,
     onCreated: (id) => {

@@ -14,7 +14,7 @@ export function isContractReview(review: unknown): review is ContractReview {
 }
 
 function isContractResult(result: unknown): result is ContractResult {
-  return isContractReview(result) && Array.isArray((result as unknown as ContractResult).success);
+  return isContractReview(result) && 'success' in result && Array.isArray(result.success);
 }
 
 export function ContractReviewPanel({
@@ -104,7 +104,7 @@ export function ContractReviewPanel({
 }
 
 /** The submission's result; each call's status is the item's current one (it settles after the answer). */
-export function ContractResultPanel({
+function ContractResultPanel({
   result,
   items = [],
 }: {

@@ -35,7 +35,7 @@ export interface UseDataTableOptions<TData extends RowData> {
 const STORAGE_PREFIX = 'data-table:columns:';
 
 /** Column visibility that outlives a reload; read after mount so server and client render the same HTML. */
-export function usePersistentColumnVisibility(
+function usePersistentColumnVisibility(
   key: string | undefined,
   initial: ColumnVisibilityState = {},
 ): [ColumnVisibilityState, OnChangeFn<ColumnVisibilityState>] {

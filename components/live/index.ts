@@ -1,2 +1,2 @@
-export { LiveEvents, type LiveEventsProps } from './live-events';
-export { type LiveStatus, useLiveRefetchInterval, useLiveStatus } from './live-status';
+export { LiveEvents } from './live-events';
+export { useLiveRefetchInterval } from './live-status';

@@ -116,7 +116,7 @@ export function LiveEvents({ notifyWithdrawals = false }: LiveEventsProps) {
   return <LiveIndicator />;
 }
 
-export function LiveIndicator({ className }: { className?: string }) {
+function LiveIndicator({ className }: { className?: string }) {
   const { status } = useLiveStatus();
   const live = status === 'live';
   const text = live ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…';

@@ -8,12 +8,12 @@ import { TypedDataReviewPanel } from '@/components/signing/typed-data-review-pan
 import { SwapReviewPanel } from '@/components/swaps/swap-review-panel';
 import type { OperationKind, OperationReview, ReviewOf } from '@/lib/approvals/kinds';
 
-export interface ReviewPanelProps<K extends OperationKind> {
+interface ReviewPanelProps<K extends OperationKind> {
   review: ReviewOf<K>;
   requiredApprovals?: number;
 }
 
-export const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> } = {
+const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> } = {
   withdraw: ReviewPanel,
   withdrawSign: ReviewPanel,
   swap: SwapReviewPanel,

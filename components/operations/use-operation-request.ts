@@ -43,7 +43,7 @@ export interface OperationRequestOptions<V extends FieldValues, I> {
   fieldFor?: (key: string) => string;
 }
 
-export type RequestStep<I> =
+type RequestStep<I> =
   | { kind: 'fill' }
   | { kind: 'review'; input: I; review: OperationReview; requiredApprovals: number };
 

@@ -7,11 +7,7 @@ import type { TypedDataResult } from '@/lib/approvals/signing';
 import type { SwapResult } from '@/lib/approvals/swaps';
 import { SwapResultPanel } from './swap-result';
 
-const OWN_KINDS = new Set(['swap', 'typedDataSign']);
-
-export function isOwnKind(review: { kind: string } | null | undefined): boolean {
-  return !!review && OWN_KINDS.has(review.kind);
-}
+const _OWN_KINDS = new Set(['swap', 'typedDataSign']);
 
 export interface OperationPanelsProps {
   review: { kind: string };

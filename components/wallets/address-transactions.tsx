@@ -55,7 +55,7 @@ const SWEEP_VARIANT: Record<SweepState, 'success' | 'warning' | 'destructive' | 
   failed: 'destructive',
 };
 
-export function SweepBadge({ state }: { state: SweepState }) {
+function SweepBadge({ state }: { state: SweepState }) {
   if (state === 'none') return <span className="text-muted-foreground">—</span>;
   return <Badge variant={SWEEP_VARIANT[state]}>{SWEEP_LABEL[state]}</Badge>;
 }

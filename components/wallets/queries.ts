@@ -8,7 +8,7 @@ import type { AddressBalances, AddressPage, AddressTransactionPage, WalletView }
 import type { AddressTransactionView } from './address-search-params';
 
 /** GET a console route handler; a failure becomes an Error carrying the server's message. */
-export async function fetchJson<T>(url: string): Promise<T> {
+async function fetchJson<T>(url: string): Promise<T> {
   const response = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' } });
   const body = (await response.json().catch(() => null)) as { message?: string } | null;
   if (!response.ok) throw new Error(body?.message ?? `The console answered ${response.status}.`);

@@ -12,7 +12,7 @@ import { NetworkBadge } from './network-badge';
 import { useWalletView } from './queries';
 
 /** What the console knows about a connected wallet without asking the custody service. */
-export interface WalletCardConnection {
+interface WalletCardConnection {
   id: string;
   name: string;
   blockchain: string;

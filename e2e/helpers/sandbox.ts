@@ -15,7 +15,7 @@ export function sandboxCredentials(): SandboxCredentials {
   return JSON.parse(readFileSync(path.join(dir, 'sandbox-credentials.json'), 'utf8')) as SandboxCredentials;
 }
 
-export function sandboxWallets(): SandboxWallet[] {
+function sandboxWallets(): SandboxWallet[] {
   return sandboxCredentials().wallets;
 }
 

@@ -9,8 +9,8 @@ import {
   transactionStatus,
 } from './sandbox';
 
-export const TX_WALLET_PREFIX = 'Payouts';
-export const TX_ADDRESS_NAME = 'Customer 005';
+const TX_WALLET_PREFIX = 'Payouts';
+const TX_ADDRESS_NAME = 'Customer 005';
 
 export function transactionsFixture() {
   const wallet = sandboxWallet(TX_WALLET_PREFIX);

@@ -5,8 +5,6 @@ import { type ChainVerdict, verifyAuditChain } from '@/lib/server/audit';
 import { audit } from '@/lib/server/guard';
 import { currentDb } from '@/lib/server/services';
 
-export type { ChainVerdict };
-
 // The entry says "broken" rather than "failed" when the chain does not verify, so it is written here.
 const verifyChain = defineAction({
   permission: 'audit.view',

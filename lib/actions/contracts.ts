@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { ActionRefusal, defineAction, ok } from '@/lib/actions/define-action';
 import type { FeeOutcome, ReadOutcome } from '@/lib/approvals/contracts';
 import { isReviewOf } from '@/lib/approvals/kinds';
-import type { CallsBody } from '@/lib/custody';
 import { lookUpTypedAddress } from '@/lib/server/address-lookup';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { readTokenUnits } from '@/lib/server/contract-tokens';
@@ -34,9 +33,6 @@ function checkedCalls(input: { calls: z.infer<typeof contractCallsSchema>['calls
   return calls;
 }
 
-// viem's ABI types are readonly; the transport's call item is the same JSON.
-const wire = (calls: WireCall[]) => calls as unknown as CallsBody['calls'];
-
 function batchErrors(errors: Array<{ index?: number; message?: string }>) {
   return errors.map((e, n) => ({
     index: typeof e.index === 'number' ? e.index : n,
@@ -55,7 +51,7 @@ export const readContractCallsAction = defineAction({
     const calls = checkedCalls(input);
     const client = await custody(input.walletId);
     try {
-      const answer = await client.contracts.read({ walletId: input.walletId }, { calls: wire(calls) });
+      const answer = await client.contracts.read({ walletId: input.walletId }, { calls });
       const outcome: ReadOutcome =
         answer.form === 'single'
           ? {
@@ -98,7 +94,7 @@ export const estimateContractFeesAction = defineAction({
   run: async ({ actor, input, custody }) => {
     const calls = checkedCalls(input);
     const client = await custody(input.walletId);
-    const answer = await client.contracts.networkFee({ walletId: input.walletId }, { calls: wire(calls) });
+    const answer = await client.contracts.networkFee({ walletId: input.walletId }, { calls });
     const outcome: FeeOutcome =
       answer.form === 'single'
         ? {
@@ -144,7 +140,8 @@ export const previewContractRequestAction = defineAction({
     const preview = await (await getApprovalEngine()).preview(actor, input.kind, input.walletId, payload);
     if (!preview.ok) return preview;
     const { review } = preview.data;
-    if (!isReviewOf(review, input.kind)) throw new Error('The contract preview has a review of another kind.');
+    if (!isReviewOf(review, input.kind))
+      throw new Error('The contract preview has a review of another kind.');
     return ok({
       review,
       requiredApprovals: preview.data.requiredApprovals,

@@ -25,7 +25,7 @@ export class ActionRefusal extends Error {
   }
 }
 
-export interface ActionContext<I> {
+interface ActionContext<I> {
   actor: Actor;
   input: I;
   /** The custody client of a connected wallet; refuses the action with one sentence when there is none. */

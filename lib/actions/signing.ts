@@ -40,7 +40,8 @@ export const previewTypedDataAction = defineAction({
     const preview = await engine.preview(actor, 'typedDataSign', input.walletId, payload);
     if (!preview.ok) return preview;
     const { review } = preview.data;
-    if (!isReviewOf(review, 'typedDataSign')) throw new Error('The signing preview has a review of another kind.');
+    if (!isReviewOf(review, 'typedDataSign'))
+      throw new Error('The signing preview has a review of another kind.');
     return ok({
       review,
       requiredApprovals: preview.data.requiredApprovals,

@@ -71,7 +71,8 @@ export const previewWithdrawalAction = defineAction({
     const preview = await engine.preview(actor, input.kind, input.walletId, payload);
     if (!preview.ok) return preview;
     const { review } = preview.data;
-    if (!isReviewOf(review, input.kind)) throw new Error('The withdrawal preview has a review of another kind.');
+    if (!isReviewOf(review, input.kind))
+      throw new Error('The withdrawal preview has a review of another kind.');
     // References are assigned when the request is created; a preview's would never be used.
     return ok<{ review: WithdrawalReview; requiredApprovals: number }>({
       review: { ...review, items: review.items.map((i) => ({ ...i, reference: '' })) },

@@ -66,5 +66,3 @@ export interface FeeOutcome {
   errors: Array<{ index: number; message: string }>;
   message: string;
 }
-
-export const CONTRACT_OPERATION_TYPES = ['contractWrite', 'contractSign'] as const;

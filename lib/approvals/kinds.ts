@@ -38,8 +38,6 @@ export type ResultOf<K extends OperationKind> = KindShapes[K]['result'];
 
 /** Any request's review; `kind` tells which. */
 export type OperationReview = { [K in OperationKind]: ReviewOf<K> }[OperationKind];
-/** Any request's result. */
-export type OperationResult = { [K in OperationKind]: ResultOf<K> }[OperationKind];
 
 /** Whether a stored review is one of the kinds above (a review is stored as JSON with its `kind`). */
 export function isOperationReview(value: unknown): value is OperationReview {

@@ -34,7 +34,7 @@ export type WithdrawalReview = {
   builtAt: string;
 };
 
-export type DecodedSignedTransaction = {
+type DecodedSignedTransaction = {
   type: string;
   chainId: number | null;
   nonce: number | null;
@@ -78,7 +78,6 @@ export interface RequestSummaryDto {
 // Browser-safe approval types shared with the engine live in lib/approvals.
 export {
   RESOLUTION_LABELS,
-  type ResolutionVerdict,
   type RetryReview,
 } from '@/lib/approvals/types';
 

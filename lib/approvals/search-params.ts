@@ -5,7 +5,7 @@ import { createLoader, createSerializer, parseAsStringLiteral } from 'nuqs/serve
 export const APPROVAL_SCOPES = ['needs-me', 'open', 'mine', 'all'] as const;
 export type ApprovalScope = (typeof APPROVAL_SCOPES)[number];
 
-export const approvalsParsers = {
+const approvalsParsers = {
   scope: parseAsStringLiteral(APPROVAL_SCOPES).withDefault('needs-me'),
 };
 

@@ -16,7 +16,7 @@ const positiveInt = (name: string, fallback: number) =>
     .positive({ message: `${name} must be greater than zero` })
     .default(fallback);
 
-export const envSchema = z.object({
+const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   CUSTODY_API_URL: optionalUrl('CUSTODY_API_URL').refine((v) => v === undefined || !/\/v1\/*$/i.test(v), {
     message:

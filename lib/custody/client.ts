@@ -34,9 +34,8 @@ export interface CustodyPage<T> {
  * A batch answer: the batch's data fields at the top level (`success`/`fees` and `errors`), plus the
  * message. Partial failure is a value here, never an exception (batch rules 2 and 3).
  */
-export type BatchResult<B> = B & { form: 'batch'; message: string };
-export type SingleResult<S> = { form: 'single'; data: S; message: string };
-export type SingleOrBatchResult<S, B> = SingleResult<S> | BatchResult<B>;
+type BatchResult<B> = B & { form: 'batch'; message: string };
+type SingleResult<S> = { form: 'single'; data: S; message: string };
 
 export interface WalletParams {
   walletId: string;

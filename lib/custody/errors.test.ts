@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CustodyError, genericMessage, isCustodyError } from './errors';
 
 const at = { method: 'POST', path: '/v1/wallets/w/withdraw' };
@@ -44,5 +44,19 @@ describe('CustodyError', () => {
     expect(genericMessage(401)).toMatch(/API key/);
     expect(genericMessage(502)).toBe('The custody service failed (HTTP 502)');
     expect(genericMessage(418)).toBe('The custody service answered HTTP 418');
+  });
+});
+
+describe('CustodyError across bundles', () => {
+  it('recognises an error made by another copy of the class (another server bundle) by its brand', async () => {
+    // A fresh module instance stands in for the copy another bundle holds.
+    vi.resetModules();
+    const copy = './errors?copy';
+    const other: typeof import('./errors') = await import(/* @vite-ignore */ copy);
+    const foreign = new other.CustodyError({ kind: 'http', status: 401, message: 'Invalid API key', ...at });
+    expect(other.CustodyError).not.toBe(CustodyError);
+    expect(foreign instanceof CustodyError).toBe(true);
+    expect(new Error('plain') instanceof CustodyError).toBe(false);
+    expect({ status: 401 } instanceof CustodyError).toBe(false);
   });
 });

@@ -28,11 +28,20 @@ export interface CustodyErrorInit {
 }
 
 /** 429 and 5xx mean "not now" rather than "never"; every other 4xx will fail the same way again. */
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
+// The server is built into several bundles (instrumentation, routes, actions) that each hold their own copy of
+// this class; a client made in one and an error checked in another must still agree. The brand is global.
+const CUSTODY_ERROR = Symbol.for('custody-console.custody-error');
+
 export class CustodyError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && CUSTODY_ERROR in value;
+  }
+
+  readonly [CUSTODY_ERROR] = true;
   override readonly name = 'CustodyError';
   readonly kind: CustodyErrorKind;
   readonly status: number;

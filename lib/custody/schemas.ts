@@ -2,7 +2,7 @@
 // client components import the types and request schemas from here.
 import { z } from 'zod';
 
-export const NETWORKS = ['testnet', 'mainnet'] as const;
+const NETWORKS = ['testnet', 'mainnet'] as const;
 export const TRANSACTION_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
 export const TRANSACTION_TYPES = [
   'DEPOSIT',
@@ -23,19 +23,14 @@ export const TRANSACTION_SORT_FIELDS = ['createdAt', 'amount', 'amountUSD', 'typ
 export const ADDRESS_TYPES = ['INTERNAL', 'EXTERNAL'] as const;
 /** Routing preference of swaps (#20) and auto-settlement rules (#10, #11). */
 export const SETTLEMENT_ORDERS = ['RECOMMENDED', 'FASTEST', 'CHEAPEST', 'NO_SLIPPAGE'] as const;
-export const WEBHOOK_LOG_STATUSES = ['success', 'failed'] as const;
+const WEBHOOK_LOG_STATUSES = ['success', 'failed'] as const;
 /** Limits: contract calls and withdraw network-fee estimates take 1 to 20 operations. */
-export const MAX_BATCH_SIZE = 20;
+const MAX_BATCH_SIZE = 20;
 
-export type Network = (typeof NETWORKS)[number];
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
-export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 export type TransactionFilterType = (typeof TRANSACTION_FILTER_TYPES)[number];
 export type SortOrder = (typeof SORT_ORDERS)[number];
 export type TransactionSortField = (typeof TRANSACTION_SORT_FIELDS)[number];
-export type AddressType = (typeof ADDRESS_TYPES)[number];
-export type SettlementOrder = (typeof SETTLEMENT_ORDERS)[number];
-export type WebhookLogStatus = (typeof WEBHOOK_LOG_STATUSES)[number];
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const POSITIVE_DECIMAL = /^\d+(\.\d+)?$/;
@@ -60,11 +55,12 @@ type Str = z.ZodType<string, string>;
  * the spec does not give), `business.configurations`, `business.user` (profile fields not listed), the
  * webhook log `response` object and batch `errors` items.
  */
-export function buildSchemas(mode: SchemaMode) {
+function buildSchemas(mode: SchemaMode) {
   const strict = mode === 'strict';
 
+  // What `z.strictObject` and `z.looseObject` build, as one type: unknown keys are refused or kept.
   const obj = <T extends z.core.$ZodShape>(shape: T) =>
-    (strict ? z.strictObject(shape) : z.looseObject(shape)) as unknown as z.ZodObject<T, z.core.$loose>;
+    z.object(shape).catchall(strict ? z.never() : z.unknown());
   const open = z.record(z.string(), z.unknown());
   const openWith = <T extends z.core.$ZodShape>(shape: T) => z.looseObject(shape);
 
@@ -547,8 +543,6 @@ function singleOrBatch<S extends z.ZodType, B extends z.ZodType>(
   });
 }
 
-export type CustodySchemas = ReturnType<typeof buildSchemas>;
-
 /** Tolerant schemas: what the client parses answers with. */
 export const schemas = buildSchemas('loose');
 /** Exact schemas: for contract tests that check a service answers the spec's shapes and nothing else. */
@@ -556,37 +550,18 @@ export const strictSchemas = buildSchemas('strict');
 
 export type PageMeta = z.output<typeof schemas.pageMeta>;
 export type Blockchain = z.output<typeof schemas.blockchain>;
-export type Asset = z.output<typeof schemas.asset>;
 export type Aml = z.output<typeof schemas.aml>;
 export type Address = z.output<typeof schemas.address>;
-export type AddressConfigurations = z.output<typeof schemas.addressConfigurations>;
 export type AutoSettlementRule = z.output<typeof schemas.autoSettlementRule>;
-export type WalletAutoSettlementRule = z.output<typeof schemas.walletAutoSettlementRule>;
 export type WalletAutoSettlement = z.output<typeof schemas.walletAutoSettlement>;
 export type WalletAsset = z.output<typeof schemas.walletAsset>;
 export type WalletAnalytics = z.output<typeof schemas.walletAnalytics>;
 export type WalletConfigurations = z.output<typeof schemas.walletConfigurations>;
-export type Business = z.output<typeof schemas.business>;
 export type ApiCredential = z.output<typeof schemas.apiCredential>;
 export type Wallet = z.output<typeof schemas.wallet>;
-export type WalletRef = z.output<typeof schemas.walletRef>;
-export type TypedDataSignature = z.output<typeof schemas.typedDataSignature>;
 export type Transaction = z.output<typeof schemas.transaction>;
-export type ContractSignedTransaction = z.output<typeof schemas.contractSignedTransaction>;
-export type TypedDataSignedTransaction = z.output<typeof schemas.typedDataSignedTransaction>;
 export type Beneficiary = z.output<typeof schemas.beneficiary>;
 export type WebhookLog = z.output<typeof schemas.webhookLog>;
-export type AssetBalanceRow = z.output<typeof schemas.assetBalance>;
-export type BatchError = z.output<typeof schemas.batchError>;
-export type WithdrawSignResult = z.output<typeof schemas.withdrawSignResult>;
-export type WithdrawSignedItem = WithdrawSignResult['success'][number];
-export type WithdrawNetworkFeeSingle = z.output<typeof schemas.withdrawNetworkFeeSingle>;
-export type WithdrawNetworkFeeBatch = z.output<typeof schemas.withdrawNetworkFeeBatch>;
-export type ContractWriteBatch = z.output<typeof schemas.contractWriteBatch>;
-export type ContractSignBatch = z.output<typeof schemas.contractSignBatch>;
-export type ContractReadBatch = z.output<typeof schemas.contractReadBatch>;
-export type ContractNetworkFeeSingle = z.output<typeof schemas.contractNetworkFeeSingle>;
-export type ContractNetworkFeeBatch = z.output<typeof schemas.contractNetworkFeeBatch>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Request bodies. Shared by forms, server actions and the client's input types. The spec states which body
@@ -626,7 +601,7 @@ export const withdrawalItemInput = z.object({
 });
 
 /** Fee-estimate item (#15). */
-export const withdrawNetworkFeeItemInput = z.object({
+const withdrawNetworkFeeItemInput = z.object({
   id: requiredText,
   address: requiredText,
   amount: positiveAmount,
@@ -654,7 +629,7 @@ export interface AbiParameterInput {
 }
 
 /** One ABI entry. Loose: ABI JSON carries more keys than the spec lists, and dropping them would alter it. */
-export const abiEntryInput = z.looseObject({
+const abiEntryInput = z.looseObject({
   type: z.string(),
   name: z.string().optional(),
   inputs: z.array(abiParameter).optional(),
@@ -743,8 +718,14 @@ export const typedDataInput = z.object({
 
 export type WithdrawalItemInput = z.input<typeof withdrawalItemInput>;
 export type WithdrawNetworkFeeItemInput = z.input<typeof withdrawNetworkFeeItemInput>;
-export type AbiEntryInput = z.input<typeof abiEntryInput>;
-export type CallItemInput = z.input<typeof callItemInput>;
+/** A value as a caller may hold it, read-only all the way down (viem's ABI types are read-only). */
+type ReadonlyDeep<T> = T extends readonly (infer U)[]
+  ? readonly ReadonlyDeep<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadonlyDeep<T[K]> }
+    : T;
+/** A call item as the client sends it: only serialized, so read-only ABI entries are taken as they are. */
+export type CallItemInput = ReadonlyDeep<z.input<typeof callItemInput>>;
 export type AutoSettlementRuleInput = z.input<typeof autoSettlementRuleInput>;
 export type WhitelistAddressInput = z.input<typeof whitelistAddressInput>;
 export type SwapInput = z.input<typeof swapInput>;

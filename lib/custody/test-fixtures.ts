@@ -43,7 +43,7 @@ export function asset(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export function aml() {
+function aml() {
   return { message: 'Address is not sanctioned', provider: 'ofac', status: 'success' };
 }
 

@@ -38,10 +38,10 @@ export interface TransportOptions {
   now?: () => number;
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | readonly string[] | null | undefined;
 
-export interface RequestSpec<T> {
+interface RequestSpec<T> {
   method: HttpMethod;
   /** Already encoded: build it with `path` below. */
   path: string;

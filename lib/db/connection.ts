@@ -40,7 +40,7 @@ export async function openDatabase<S extends Record<string, unknown> = Record<st
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const pool = new Pool({ connectionString: url, max: 10 });
     pool.on('error', (error) => onConnectionError(error));
-    const db = drizzle({ client: pool, schema }) as unknown as PgDatabase<PgQueryResultHKT, S>;
+    const db = drizzle({ client: pool, schema });
     return { db, kind: 'postgres', client: pool, close: () => pool.end() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -51,12 +51,12 @@ export async function openDatabase<S extends Record<string, unknown> = Record<st
     mkdirSync(target, { recursive: true, mode: 0o700 });
   }
   const client = await PGlite.create(target);
-  const db = drizzle({ client, schema }) as unknown as PgDatabase<PgQueryResultHKT, S>;
+  const db = drizzle({ client, schema });
   return { db, kind: 'pglite', client, close: () => client.close() };
 }
 
 /** Advisory lock key that serializes migrations across instances sharing one PostgreSQL database. */
-export const MIGRATIONS_LOCK_KEY = 7301;
+const MIGRATIONS_LOCK_KEY = 7301;
 
 export async function runMigrations(
   handle: DatabaseHandle,

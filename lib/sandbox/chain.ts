@@ -321,11 +321,7 @@ interface RuleDestination {
  * The first active rule whose source matches the deposit (address rules before wallet rules)
  * forwards it: same asset as a WITHDRAW, another asset as a SWAP delivered to the destination.
  */
-export async function runAutoSettlement(
-  core: SandboxCore,
-  deposit: TransactionRow,
-  from: Holder,
-): Promise<void> {
+async function runAutoSettlement(core: SandboxCore, deposit: TransactionRow, from: Holder): Promise<void> {
   const wallet = from.wallet;
   const asset = deposit.assetId ? core.catalog.assets.get(deposit.assetId) : undefined;
   if (!asset || !deposit.amount) return;

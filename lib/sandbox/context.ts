@@ -1,5 +1,4 @@
 import 'server-only';
-import { getAddress } from 'viem';
 import { decryptSecret } from '@/lib/crypto/aead';
 import type { AnyDb } from '@/lib/db/types';
 import {
@@ -204,8 +203,4 @@ export function loadKeyRing(
   const mnemonic = decryptSecret(secrets.mnemonic, encryptionKey, 'sandbox-mnemonic');
   const totpSecret = decryptSecret(secrets.totpSecret, encryptionKey, 'sandbox-totp');
   return { keys: new KeyRing(mnemonicToRootKey(mnemonic)), totpSecret };
-}
-
-export function checksum(address: string): `0x${string}` {
-  return getAddress(address);
 }

@@ -367,19 +367,3 @@ export function eventFor(row: TransactionRow): string | null {
       return null;
   }
 }
-
-export const WEBHOOK_EVENTS = [
-  'deposit.success',
-  'deposit.failed',
-  'deposit.swept.success',
-  'deposit.swept.failed',
-  'withdraw.success',
-  'withdraw.failed',
-  'swap.success',
-  'swap.failed',
-  'custom-smart-contract.success',
-  'custom-smart-contract.failed',
-  'signed.success',
-  'salvage.success',
-  'salvage.failed',
-] as const;

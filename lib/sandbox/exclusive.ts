@@ -13,6 +13,14 @@ type Outcome<T> = { ran: true; value: T } | { ran: false };
 
 const held = new WeakMap<object, Map<number, Promise<unknown>>>();
 
+/** Whether `select pg_try_advisory_xact_lock(...) as locked` answered true (node-postgres returns `rows`). */
+function lockTaken(result: unknown): boolean {
+  if (typeof result !== 'object' || result === null || !('rows' in result) || !Array.isArray(result.rows))
+    return false;
+  const row: unknown = result.rows[0];
+  return typeof row === 'object' && row !== null && 'locked' in row && Boolean(row.locked);
+}
+
 /**
  * Runs `work` while holding lock `key` on this database. `wait` queues behind a holder; `try` gives up at
  * once (`ran: false`) when another instance holds it. `work` uses `db` itself: on PostgreSQL the lock is
@@ -30,8 +38,7 @@ export async function withDatabaseLock<T>(
     return db.transaction(async (tx) => {
       if (mode === 'try') {
         const result = await tx.execute(sql`select pg_try_advisory_xact_lock(${key}) as locked`);
-        const row = (result as unknown as { rows: Array<{ locked: boolean }> }).rows[0];
-        if (!row?.locked) return { ran: false } as const;
+        if (!lockTaken(result)) return { ran: false } as const;
       } else {
         await tx.execute(sql`select pg_advisory_xact_lock(${key})`);
       }

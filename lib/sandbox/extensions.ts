@@ -3,7 +3,7 @@
 // Plain data without `server-only`, so test tooling outside the server build can share it.
 
 /** Method and pattern of every extension route, as the sandbox router spells them. */
-export const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET'; pattern: string }> = [
+const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET'; pattern: string }> = [
   { method: 'GET', pattern: '/v1/wallets/:walletId/addresses' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/transactions' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/transactions/:id' },
@@ -18,7 +18,7 @@ export const EXTENSION_ROUTE_KEYS: ReadonlySet<string> = new Set(
 );
 
 /** One regular expression per extension route, matching a path relative to the API root (no query). */
-export const EXTENSION_PATH_PATTERNS: readonly RegExp[] = EXTENSION_ROUTES.map(
+const EXTENSION_PATH_PATTERNS: readonly RegExp[] = EXTENSION_ROUTES.map(
   (r) => new RegExp(`^${r.pattern.replace(/:\w+/g, '[^/]+')}/?$`),
 );
 

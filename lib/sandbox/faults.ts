@@ -13,7 +13,7 @@ export interface WalletFaults {
 }
 
 /** Longest delay a test may ask for: 15 minutes, past any client timeout. */
-export const MAX_FAULT_DELAY_MS = 900_000;
+const MAX_FAULT_DELAY_MS = 900_000;
 
 export const faultsBody = z
   .object({

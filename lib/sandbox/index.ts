@@ -29,11 +29,6 @@ import {
 import { isSeeded, seedSandbox } from './seed';
 import { countQueued, deliverDue } from './webhooks';
 
-export { WEBHOOK_EVENTS } from './core';
-export { EXTENSION_PATH_PATTERNS, EXTENSION_ROUTES, isExtensionRequest } from './extensions';
-export type { WalletFaults } from './faults';
-export { signWebhookBody } from './webhooks';
-
 export interface SandboxOptions {
   db: AnyDb;
   dbKind: 'pglite' | 'postgres';
@@ -118,7 +113,7 @@ export interface Sandbox {
   totpCode(atMs?: number): string;
 }
 
-export const CREDENTIALS_FILE = 'sandbox-credentials.json';
+const CREDENTIALS_FILE = 'sandbox-credentials.json';
 
 const DROPPED = Symbol('answer dropped');
 

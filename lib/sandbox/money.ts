@@ -24,10 +24,6 @@ export function parseAmount(input: unknown, decimals: number, symbol = 'the asse
   return { ok: true, value };
 }
 
-export function formatAmount(value: bigint, decimals: number): string {
-  return formatUnits(value, decimals);
-}
-
 /** USD value of `value` base units at a decimal USD price, in whole cents (rounded down). */
 export function usdCents(value: bigint, decimals: number, usdPrice: string): bigint {
   const priceScaled = parseUnits(usdPrice, 8);
@@ -62,10 +58,4 @@ export class InsufficientBalanceError extends Error {
     super('Insufficient balance');
     this.name = 'InsufficientBalanceError';
   }
-}
-
-export function sumAmounts(values: Iterable<bigint>): bigint {
-  let total = 0n;
-  for (const v of values) total += v;
-  return total;
 }

@@ -36,9 +36,9 @@ import { quoteSwap, USD_PRICES } from './rates';
 import { emptyBody, type TransactionBody, transactionApi } from './serialize';
 
 /** Child addresses 1 to 3 of each wallet keep their deposits (disableAutoSweep) and hold working funds. */
-export const FUNDED_CHILDREN = 3;
-export const INTERNAL_CHILDREN = 10;
-export const HISTORY_PER_WALLET = 120;
+const FUNDED_CHILDREN = 3;
+const INTERNAL_CHILDREN = 10;
+const HISTORY_PER_WALLET = 120;
 
 interface ChainSpec {
   name: string;

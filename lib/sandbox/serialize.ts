@@ -78,7 +78,7 @@ export function addressApi(catalog: Catalog, row: AddressRow, privateKey?: strin
 }
 
 /** The reduced wallet embedded in transactions ("may be partial"). */
-export function walletRefApi(wallet: WalletRow) {
+function walletRefApi(wallet: WalletRow) {
   return {
     id: wallet.id,
     name: wallet.name,
@@ -267,7 +267,7 @@ export function transactionApi(catalog: Catalog, row: TransactionRow) {
   };
 }
 
-export type TransactionApi = ReturnType<typeof transactionApi>;
+type TransactionApi = ReturnType<typeof transactionApi>;
 
 /**
  * Drizzle's jsonb reader JSON-parses a stored string again, so a receiver's JSON acknowledgement (e.g.

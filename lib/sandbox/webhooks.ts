@@ -11,11 +11,11 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 const BATCH = 50;
 
 /** Hex HMAC-SHA512 of the raw body keyed by the wallet's API key (the receiver recomputes it). */
-export function signWebhookBody(body: string, apiKey: string): string {
+function signWebhookBody(body: string, apiKey: string): string {
   return createHmac('sha512', apiKey).update(body).digest('hex');
 }
 
-export function webhookBody(row: Pick<WebhookRow, 'event' | 'payload'>): string {
+function webhookBody(row: Pick<WebhookRow, 'event' | 'payload'>): string {
   return JSON.stringify({ event: row.event, data: row.payload });
 }
 

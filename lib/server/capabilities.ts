@@ -70,13 +70,13 @@ export const EXTENSION_CAPABILITIES: Record<CapabilityName, CapabilityInfo> = {
 };
 
 /** Stored results older than this are refreshed in the background on the next read. */
-export const CAPABILITY_MAX_AGE_MS = 10 * 60 * 1000;
+const CAPABILITY_MAX_AGE_MS = 10 * 60 * 1000;
 /** After a probe that learned nothing (service unreachable, key refused), wait this long before the next. */
 const FAILED_PROBE_PAUSE_MS = 60 * 1000;
 /** A probe is a handful of cheap reads: short timeout, one retry, so a slow service cannot hold a page. */
 const PROBE_TIMEOUT_MS = 5_000;
 
-export function noCapabilities(): Capabilities {
+function noCapabilities(): Capabilities {
   return Object.fromEntries(CAPABILITY_NAMES.map((n) => [n, false])) as Capabilities;
 }
 
@@ -155,7 +155,7 @@ const ADDRESS_NOT_FOUND = /\baddress\b.*\bnot found\b/i;
  * while "Cannot GET", 405 or any other 404 wording counts as absent. Address rules are read for a real
  * address when the address list gave one (then only a success counts), else for a random id.
  */
-export async function probeWithClient(
+async function probeWithClient(
   client: CustodyClient,
   walletId: string,
 ): Promise<Record<CapabilityName, ProbeOutcome>> {
@@ -268,10 +268,6 @@ export async function capabilitiesOf(walletId: string, services?: ConsoleService
     void probeCapabilities(walletId, runtime);
   }
   return toCapabilities(row.capabilities);
-}
-
-export async function hasCapability(walletId: string, name: CapabilityName): Promise<boolean> {
-  return (await capabilitiesOf(walletId))[name];
 }
 
 /**

@@ -1,7 +1,7 @@
 import 'server-only';
 // The token units of a contract that is not one of the wallet's assets, read from the contract itself
 // (decimals() and symbol(), #18), so its amounts can be typed and shown in token units.
-import type { CallsBody, CustodyClient } from '@/lib/custody';
+import type { CustodyClient } from '@/lib/custody';
 import { ERC20_PRESET } from '@/lib/validation/abi';
 import { decimalsOf, symbolOf, type TokenUnits } from '@/lib/validation/abi-units';
 
@@ -19,7 +19,7 @@ export async function readTokenUnits(
   const calls = [
     { address, method: 'decimals', abi: preset('decimals'), parameters: [] },
     { address, method: 'symbol', abi: preset('symbol'), parameters: [] },
-  ] as unknown as CallsBody['calls'];
+  ];
   try {
     const answer = await client.contracts.read({ walletId }, { calls });
     if (answer.form === 'single') return null;

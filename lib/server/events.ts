@@ -37,7 +37,7 @@ export interface EventTransport {
   stop(): Promise<void>;
 }
 
-export const EVENTS_CHANNEL = 'custody_events';
+const EVENTS_CHANNEL = 'custody_events';
 
 export function inProcessTransport(): EventTransport {
   let sink: ((payload: string) => void) | null = null;

@@ -19,7 +19,7 @@ export type ActionResult<T = undefined> =
   | { ok: true; data: T }
   | { ok: false; error: string; fieldErrors?: Record<string, string>; status?: number };
 
-export async function currentRequestId(): Promise<string | null> {
+async function currentRequestId(): Promise<string | null> {
   try {
     return (await headers()).get('x-request-id');
   } catch {

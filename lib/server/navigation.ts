@@ -9,7 +9,7 @@ export interface NavItem {
 }
 
 // The sidebar, shown by role: each entry appears when the role holds the permission its page needs.
-export const NAV_ITEMS: NavItem[] = [
+const NAV_ITEMS: NavItem[] = [
   { href: '/wallets', label: 'Wallets', icon: 'wallets', action: 'read' },
   { href: '/approvals', label: 'Approvals', icon: 'approvals', action: 'withdraw.approve' },
   { href: '/webhooks', label: 'Webhooks', icon: 'webhooks', action: 'webhook.resend' },

@@ -1,7 +1,7 @@
 // Every action the console has, against the four roles (DESIGN.md, "Who uses it"). The only source of truth.
 import type { Role } from '@/lib/db/schema';
 
-export const PERMISSIONS = {
+const PERMISSIONS = {
   read: ['admin', 'finance', 'support', 'viewer'],
   'audit.view': ['admin', 'viewer'],
   'webhook.resend': ['admin', 'support'],

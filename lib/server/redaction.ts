@@ -6,7 +6,7 @@ import 'server-only';
 import type { Address, ApiCredential, Transaction, Wallet, WebhookLog } from '@/lib/custody/schemas';
 import type { RedactedApiCredential, RedactedWallet } from '@/lib/wallet-view';
 
-export type { RedactedApiCredential, RedactedWallet };
+export type { RedactedWallet };
 
 /**
  * The one list of field names whose values are secrets, wherever they appear: log lines (pino paths, by exact
@@ -50,7 +50,7 @@ const SECRET_NAME_PATTERN =
   /(seed|mnemonic|phrase|xprv|xpriv|private_?key|privkey|secret|password|passcode|api_?key|^key$|^code$|^otp$|^totp)/i;
 
 /** True when a field of this name holds a secret. */
-export function isSecretKey(name: string): boolean {
+function isSecretKey(name: string): boolean {
   return SECRET_NAMES.has(name.toLowerCase()) || SECRET_NAME_PATTERN.test(name);
 }
 

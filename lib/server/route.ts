@@ -45,7 +45,10 @@ export function withPermission<Q>(
     const parsed = querySchema.safeParse(raw);
     return parsed.success
       ? { ok: true, query: parsed.data }
-      : { ok: false, message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+      : {
+          ok: false,
+          message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+        };
   });
 }
 

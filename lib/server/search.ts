@@ -14,13 +14,13 @@ import { describeFailure } from './errors';
 import { findOnAddresses } from './transactions';
 import { runPool } from './webhooks';
 
-export const SEARCH_CONCURRENCY = 4;
+const SEARCH_CONCURRENCY = 4;
 const PER_WALLET = 5;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TX_HASH = /^(0x)?[0-9a-fA-F]{64}$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-export interface SearchHit {
+interface SearchHit {
   kind: 'transaction' | 'address';
   walletId: string;
   walletName: string;

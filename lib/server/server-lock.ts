@@ -11,7 +11,7 @@ export interface ServerNote {
   token: string;
 }
 
-export const SERVER_NOTE = 'server.json';
+const SERVER_NOTE = 'server.json';
 
 export function writeServerNote(dataDir: string, port: number): ServerNote {
   const note: ServerNote = { pid: process.pid, port, token: randomBytes(32).toString('base64url') };

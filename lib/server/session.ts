@@ -39,9 +39,17 @@ interface Entry {
   state: Promise<UserState | undefined>;
 }
 
-// Per database handle, so separate databases (tests, command-line tools) never share entries.
-const STATES = new WeakMap<ConsoleDb, Map<string, Entry>>();
-const ALL_STATES = new Set<Map<string, Entry>>();
+// Per database handle, so separate databases (tests, command-line tools) never share entries. Kept on
+// globalThis: the proxy and the app are separate bundles in one process and must forget together.
+const HOLDER = Symbol.for('custody-console.session-states');
+type Holder = {
+  [HOLDER]?: { states: WeakMap<ConsoleDb, Map<string, Entry>>; all: Set<Map<string, Entry>> };
+};
+const holder = globalThis as Holder;
+holder[HOLDER] ??= { states: new WeakMap(), all: new Set() };
+const shared = holder[HOLDER];
+const STATES = shared.states;
+const ALL_STATES = shared.all;
 
 async function readUserState(db: ConsoleDb, uid: string): Promise<UserState | undefined> {
   const [row] = await db
@@ -66,7 +74,7 @@ async function readUserState(db: ConsoleDb, uid: string): Promise<UserState | un
 }
 
 /** The user's state, read at most once per window; concurrent callers share one read. */
-function userState(db: ConsoleDb, uid: string, now: number): Promise<UserState | undefined> {
+function userState(db: ConsoleDb, uid: string, now: number, fresh = false): Promise<UserState | undefined> {
   let states = STATES.get(db);
   if (!states) {
     states = new Map();
@@ -74,7 +82,7 @@ function userState(db: ConsoleDb, uid: string, now: number): Promise<UserState |
     ALL_STATES.add(states);
   }
   const cached = states.get(uid);
-  if (cached && now >= cached.at && now - cached.at < SESSION_STATE_TTL_MS) return cached.state;
+  if (!fresh && cached && now >= cached.at && now - cached.at < SESSION_STATE_TTL_MS) return cached.state;
   const state = readUserState(db, uid);
   const entry = { at: now, state };
   states.set(uid, entry);
@@ -102,7 +110,10 @@ export async function validateToken(
   if (!token.uid || !token.loginAt || !token.lastSeen) return null;
   if (now - token.loginAt > SESSION_ABSOLUTE_MS) return null;
   if (now - token.lastSeen > SESSION_IDLE_MS) return null;
-  const user = await userState(db, token.uid, now);
+  let user = await userState(db, token.uid, now);
+  // A token newer than the remembered state (a session begun after a change) reads the database again.
+  if (user && token.sv !== undefined && token.sv > user.sessionVersion)
+    user = await userState(db, token.uid, now, true);
   if (!user || user.disabled || user.sessionVersion !== token.sv) return null;
   return { ...token, role: user.role, mcp: user.mustChangePassword, name: user.name, lastSeen: now };
 }

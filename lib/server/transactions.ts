@@ -48,10 +48,10 @@ export interface TransactionPage {
  * addresses (a service with the spec alone).
  */
 export type TransactionSource = { kind: 'wallet' } | { kind: 'addresses'; addressIds: readonly string[] };
-export const WALLET_SOURCE: TransactionSource = { kind: 'wallet' };
+const WALLET_SOURCE: TransactionSource = { kind: 'wallet' };
 
 /** The source for a wallet, from its capabilities: `need` is the extension the read would use. */
-export async function transactionSourceFor(
+async function transactionSourceFor(
   client: CustodyClient,
   walletId: string,
   need: CapabilityName = 'walletTransactions',
@@ -489,12 +489,12 @@ function isoOrRaw(value: string | null | undefined): string | null {
 
 export const TRANSACTION_CSV_HEADER = CSV_COLUMNS.map(([name]) => name);
 
-export function transactionCsvRow(tx: Transaction): string {
+function transactionCsvRow(tx: Transaction): string {
   return csvRow(CSV_COLUMNS.map(([, read]) => read(tx)));
 }
 
 /** A stop for runaway exports: beyond this many rows the file ends with a note instead of growing. */
-export const MAX_EXPORT_ROWS = 200_000;
+const MAX_EXPORT_ROWS = 200_000;
 
 /**
  * Every row of the filtered view (all pages, the URL's order), as CSV, fetched page by page while the

@@ -7,7 +7,7 @@ import type { FetchLike } from '@/lib/custody';
 import { untilAborted } from '@/lib/custody/abort';
 
 /** How long a wallet or balances answer is reused; short, so a balance is never stale for long. */
-export const READ_CACHE_TTL_MS = 3_000;
+const READ_CACHE_TTL_MS = 3_000;
 
 export interface SharedReadsOptions {
   ttlMs?: number;

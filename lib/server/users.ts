@@ -14,8 +14,8 @@ export const DEMO_USERS: { email: string; name: string; role: Role }[] = [
   { email: 'viewer@example.com', name: 'Vic Viewer', role: 'viewer' },
 ];
 
-export const LOCKOUT_FAILURES = 5;
-export const LOCKOUT_WINDOW_MS = 15 * 60 * 1000;
+const LOCKOUT_FAILURES = 5;
+const LOCKOUT_WINDOW_MS = 15 * 60 * 1000;
 export const LOCKOUT_DURATION_MS = 15 * 60 * 1000;
 
 export async function seedDemoUsers(anyDb: AnyDb): Promise<void> {
@@ -81,7 +81,7 @@ export async function changePassword(db: ConsoleDb, id: string, newPassword: str
 export type CredentialCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'locked' };
 
 /** When the account (known or not) is locked, the time it opens again; else null. */
-export async function lockedUntil(db: ConsoleDb, email: string, now: Date): Promise<Date | null> {
+async function lockedUntil(db: ConsoleDb, email: string, now: Date): Promise<Date | null> {
   const since = new Date(now.getTime() - LOCKOUT_WINDOW_MS - LOCKOUT_DURATION_MS);
   const recent = await db
     .select()

@@ -12,7 +12,7 @@ import { currentDb as getDb } from './services';
 import { runPool } from './webhooks';
 
 /** At most this many remembered addresses are offered (and read with #5) per page load. */
-export const MAX_KNOWN_ADDRESSES = 50;
+const MAX_KNOWN_ADDRESSES = 50;
 /** #5 reads in flight at once for one page. */
 const LOOKUP_CONCURRENCY = 6;
 /** Page size of the address list extension when it is there. */

@@ -18,7 +18,7 @@ type ConnectionParts = Pick<ConsoleServices, 'config' | 'sandbox' | 'database'>;
  * may wait: reads share one budget each, money-moving calls their own timeout. The fetch shares identical
  * reads in flight and keeps the wallet, its balances and lists briefly, under every client built from here.
  */
-export function custodyTransport(runtime: EndpointParts): CustodyEndpoint {
+function custodyTransport(runtime: EndpointParts): CustodyEndpoint {
   const { env } = runtime.config;
   const limits = { budgetMs: env.CUSTODY_READ_BUDGET_MS, timeoutMs: env.CUSTODY_WRITE_TIMEOUT_MS };
   if (runtime.sandbox) {

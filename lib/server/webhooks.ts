@@ -3,7 +3,7 @@ import 'server-only';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { CustodyClient } from '@/lib/custody';
-import type { Transaction, WebhookLog } from '@/lib/custody/schemas';
+import type { WebhookLog } from '@/lib/custody/schemas';
 import { type ConsoleDb, webhookEvents } from '@/lib/db/schema';
 import type { WebhookDeliveryGroup, WebhookLogPage, WebhookLogQuery } from '@/lib/validation/webhooks';
 import type { CustodyEvent } from './events';
@@ -166,7 +166,7 @@ export function redactWebhookPayload<T>(payload: T): T {
 }
 
 /** A webhook log entry with its payload redacted, for pages and JSON answers. */
-export function redactWebhookLog(log: WebhookLog): WebhookLog {
+function redactWebhookLog(log: WebhookLog): WebhookLog {
   return { ...log, payload: redactWebhookPayload(log.payload) };
 }
 
@@ -252,7 +252,7 @@ const SCAN_MAX_PAGES = 20;
  * different upstream pages (a resend is logged as a new, newer entry), so grouping needs them all;
  * `truncated` says when the cap was hit.
  */
-export async function scanWebhookLog(
+async function scanWebhookLog(
   client: CustodyClient,
   walletId: string,
   maxPages = SCAN_MAX_PAGES,
@@ -304,9 +304,4 @@ export async function loadTransactionDeliveries(
 ): Promise<WebhookDeliveryGroup[]> {
   const res = await client.webhooks.forTransaction({ walletId, transactionId });
   return groupDeliveries(res.data.map(redactWebhookLog));
-}
-
-/** Fields of a transaction the retry and resend actions report back: never the whole record. */
-export function transactionOutcome(tx: Transaction) {
-  return { id: tx.id, status: tx.status, type: tx.type, reference: tx.reference, hash: tx.hash };
 }

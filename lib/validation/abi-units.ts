@@ -70,7 +70,7 @@ export function formatTokenUnits(base: bigint, token: TokenUnits): string {
 }
 
 /** Base units for people: "1,500,000". */
-export function formatBaseUnits(base: bigint): string {
+function formatBaseUnits(base: bigint): string {
   return formatAmount(base.toString(), 0);
 }
 

@@ -9,7 +9,7 @@ import { checkEvmAddress } from './addresses';
 export const MAX_CONTRACT_CALLS = 20;
 
 /** One call as the browser sends it; each is re-checked against its own ABI entry by `revalidateWireCall`. */
-export const wireCallSchema = z.object({
+const wireCallSchema = z.object({
   address: z.string().max(100),
   method: z.string().min(1).max(200),
   abi: z.array(z.record(z.string(), z.unknown())).min(1).max(50),
@@ -25,7 +25,7 @@ export const contractCallsSchema = z.object({
     .max(MAX_CONTRACT_CALLS, { message: `A batch holds at most ${MAX_CONTRACT_CALLS} calls.` }),
 });
 
-export const CONTRACT_REQUEST_KINDS = ['contractWrite', 'contractSign'] as const;
+const CONTRACT_REQUEST_KINDS = ['contractWrite', 'contractSign'] as const;
 export type ContractRequestKind = (typeof CONTRACT_REQUEST_KINDS)[number];
 
 /** A write (#16) or sign-only write (#17) as an approval request: the batch and the address it is made from. */

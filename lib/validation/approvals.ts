@@ -14,7 +14,7 @@ export const rejectSchema = requestIdSchema.extend({
 export type RejectFormValues = z.input<typeof rejectSchema>;
 
 /** The custody service's two-factor code (contract write and sign): passed to one submission only, never stored. */
-export const twoFactorCodeSchema = z
+const twoFactorCodeSchema = z
   .string()
   .trim()
   .regex(/^\d{6}$/, { message: 'Enter the 6-digit two-factor code.' });

@@ -2,7 +2,7 @@
 // end up in request paths, so nothing but word characters and dashes.
 import { z } from 'zod';
 
-export const custodyIdSchema = z
+const custodyIdSchema = z
   .string()
   .trim()
   .min(1, 'Missing id')
@@ -12,7 +12,7 @@ export const custodyIdSchema = z
 export const resendWebhookSchema = z.object({ walletId: custodyIdSchema, transactionId: custodyIdSchema });
 
 /** A bulk resend is bounded: a page of the log at most. */
-export const MAX_BULK_RESEND = 100;
+const MAX_BULK_RESEND = 100;
 export const resendWebhooksSchema = z.object({
   walletId: custodyIdSchema,
   transactionIds: z

@@ -6,7 +6,7 @@ import { formatAssetAmount } from '@/lib/format';
 import { checkAmount, decimalsMessage, exceedsBalance } from './amounts';
 
 export const SWAP_ORDERS = SETTLEMENT_ORDERS;
-export type SwapOrder = (typeof SWAP_ORDERS)[number];
+type SwapOrder = (typeof SWAP_ORDERS)[number];
 
 /** What the form sends: raw text, checked against the source's balances by `validateSwap`. */
 export const swapFormSchema = z.object({

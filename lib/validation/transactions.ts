@@ -23,10 +23,10 @@ export { TRANSACTION_SORT_FIELDS, type TransactionSortField };
 
 /** Rows per page the view offers; above 500 the console joins several upstream pages. */
 export const TRANSACTION_PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000] as const;
-export const DEFAULT_TRANSACTION_PAGE_SIZE = 50;
+const DEFAULT_TRANSACTION_PAGE_SIZE = 50;
 /** Largest `limit` sent upstream in one call (the sandbox caps at 500; the spec leaves the maximum open). */
 export const UPSTREAM_MAX_PAGE_SIZE = 500;
-export const MAX_TRANSACTION_PAGE = 1_000_000;
+const MAX_TRANSACTION_PAGE = 1_000_000;
 
 /** Direction a column starts in when it becomes the sort: dates and amounts largest first, words A to Z. */
 export const FIRST_SORT_ORDER: Record<TransactionSortField, SortOrder> = {

@@ -27,7 +27,7 @@ export const typedDataRequestSchema = z.object({
 });
 export type TypedDataRequest = z.infer<typeof typedDataRequestSchema>;
 
-export const TYPED_DATA_FORM_MODES = ['permit', 'transferWithAuthorization', 'json'] as const;
+const TYPED_DATA_FORM_MODES = ['permit', 'transferWithAuthorization', 'json'] as const;
 
 /**
  * The signature form as people fill it in: a permit, an authorization, or the three JSON texts. The document
@@ -57,13 +57,13 @@ export const typedDataFormSchema = z.object({
 });
 export type TypedDataFormValues = z.infer<typeof typedDataFormSchema>;
 
-export interface TypedField {
+interface TypedField {
   name: string;
   type: string;
 }
 export type TypedTypes = Record<string, TypedField[]>;
 
-export interface TypedDomain {
+interface TypedDomain {
   name: string;
   version: string;
   chainId: number;
@@ -102,7 +102,7 @@ export const PERMIT_TYPES: TypedTypes = {
   ],
 };
 
-export const TRANSFER_WITH_AUTHORIZATION_TYPES: TypedTypes = {
+const TRANSFER_WITH_AUTHORIZATION_TYPES: TypedTypes = {
   TransferWithAuthorization: [
     { name: 'from', type: 'address' },
     { name: 'to', type: 'address' },
@@ -114,7 +114,7 @@ export const TRANSFER_WITH_AUTHORIZATION_TYPES: TypedTypes = {
 };
 
 /** A permit whose deadline is further away than this gets a warning. */
-export const LONG_DEADLINE_SECONDS = 30 * 24 * 3600;
+const LONG_DEADLINE_SECONDS = 30 * 24 * 3600;
 
 const INTEGER = /^(u?)int(\d*)$/;
 const FIXED_BYTES = /^bytes(\d+)$/;
@@ -324,7 +324,7 @@ function checkDomain(raw: Record<string, unknown>, errors: string[]): TypedDomai
 }
 
 /** Integers as bigint, the form viem hashes and signs. */
-export function toViemMessage(types: TypedTypes, type: string, value: unknown): unknown {
+function toViemMessage(types: TypedTypes, type: string, value: unknown): unknown {
   const array = ARRAY.exec(type);
   if (array && Array.isArray(value)) return value.map((v) => toViemMessage(types, array[1] ?? '', v));
   const struct = types[type];
@@ -425,7 +425,7 @@ export function parseTypedDataText(text: { domain: string; types: string; messag
 
 // --- the common kinds as forms -----------------------------------------------------------------------------
 
-export interface TokenDomainInput {
+interface TokenDomainInput {
   name: string;
   version: string;
   chainId: string;

@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import { ROLES } from '@/lib/roles';
 
-export const emailSchema = z
+const emailSchema = z
   .string()
   .trim()
   .toLowerCase()
   .pipe(z.email({ message: 'Enter a valid email address' }));
 
-export const roleSchema = z.enum(ROLES, { message: 'Choose a role: admin, finance, support or viewer' });
+const roleSchema = z.enum(ROLES, { message: 'Choose a role: admin, finance, support or viewer' });
 
 export const signInSchema = z.object({
   email: emailSchema,
   password: z.string().min(1, { message: 'Enter your password' }).max(200),
 });
 
-export const newPasswordSchema = z
+const newPasswordSchema = z
   .string()
   .min(12, { message: 'Use at least 12 characters' })
   .max(200, { message: 'Use at most 200 characters' });

@@ -13,7 +13,7 @@ import {
 import type { WebhookLog } from '@/lib/custody/schemas';
 
 export const WEBHOOK_LOG_PAGE_SIZES = [10, 25, 50, 100] as const;
-export const WEBHOOK_LOG_DEFAULT_LIMIT = 25;
+const WEBHOOK_LOG_DEFAULT_LIMIT = 25;
 const MAX_PAGE = 100_000;
 
 /**
@@ -46,7 +46,7 @@ export const webhookLogSearchParams = {
   event: parseAsEventName,
 };
 
-export const loadWebhookLogSearchParams = createLoader(webhookLogSearchParams);
+const loadWebhookLogSearchParams = createLoader(webhookLogSearchParams);
 const serializeWebhookLogSearch = createSerializer(webhookLogSearchParams);
 
 /** The log's URL state with absent filters left out (what the loaders take). */

@@ -8,11 +8,10 @@ import { checkAmount, decimalsMessage, exceedsBalance } from './amounts';
 
 /** The spec caps withdrawal batches at 20 items (Limits). */
 export const MAX_RECIPIENTS = 20;
-export const WITHDRAWAL_KINDS = ['withdraw', 'withdrawSign'] as const;
-export type WithdrawalKind = (typeof WITHDRAWAL_KINDS)[number];
-export const CSV_COLUMNS = ['address', 'amount', 'asset', 'reference', 'note'] as const;
+const WITHDRAWAL_KINDS = ['withdraw', 'withdrawSign'] as const;
+const CSV_COLUMNS = ['address', 'amount', 'asset', 'reference', 'note'] as const;
 
-export const withdrawalRowSchema = z.object({
+const withdrawalRowSchema = z.object({
   address: z.string().max(200, 'The address is too long.'),
   amount: z.string().max(100, 'The amount is too long.'),
   assetId: z.string().max(100),
@@ -46,7 +45,7 @@ export interface AssetOption {
   isActive?: boolean;
 }
 
-export interface WithdrawalItemPayload {
+interface WithdrawalItemPayload {
   assetId: string;
   symbol: string;
   decimals: number;
@@ -81,7 +80,7 @@ export interface WithdrawalContext {
  * Rows whose asset totals more than the source holds, keyed `rows.<index>.amount`. Rows of one asset are
  * added up: two payments that each fit can still empty the source together.
  */
-export function balanceErrors(
+function balanceErrors(
   rows: Array<{ amount: string; assetId: string }>,
   assets: AssetOption[],
   balances: SourceBalanceMap | null | undefined,
@@ -139,7 +138,7 @@ export type WithdrawalValidation =
 const REFERENCE = /^[A-Za-z0-9._:/#-]{1,64}$/;
 
 /** Parses the metadata field: empty, or a JSON object. */
-export function parseMetadata(
+function parseMetadata(
   text: string,
 ): { ok: true; value?: Record<string, unknown> } | { ok: false; message: string } {
   const trimmed = text.trim();

@@ -8,14 +8,14 @@ import { Button } from '@/components/ui/button';
 import { recheckCapabilitiesAction } from '@/lib/actions/wallet-connections';
 import { formatDateTime } from '@/lib/format';
 
-export interface CapabilityView {
+interface CapabilityView {
   name: string;
   label: string;
   endpoint: string;
   without: string;
 }
 
-export interface WalletCapabilitiesView {
+interface WalletCapabilitiesView {
   id: string;
   name: string;
   /** Null until the first check stored a result. */

@@ -61,8 +61,8 @@ function prepare(core: SandboxCore, wallet: WalletRow, call: req.CallItem) {
   const contract = checkAddress(call.address, 'contract address');
   const params = call.parameters ?? [];
   const candidates = call.abi.filter(
-    (e) => e.type === 'function' && e.name === call.method,
-  ) as unknown as AbiFunction[];
+    (e): e is AbiFunction => e.type === 'function' && e.name === call.method,
+  );
   if (candidates.length === 0) throw invalid(`Method ${call.method} is not in the ABI`);
   const fn = candidates.find((f) => f.inputs.length === params.length);
   if (!fn)

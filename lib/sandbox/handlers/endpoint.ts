@@ -36,7 +36,7 @@ export interface SandboxContext {
 }
 
 /** A query parameter, with a description where the name alone does not say what it means. */
-export type QueryParameter = string | { name: string; description: string };
+type QueryParameter = string | { name: string; description: string };
 
 export interface Endpoint {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -62,5 +62,5 @@ type Definition<S extends z.ZodType | undefined> = Omit<Endpoint, 'body' | 'hand
 
 /** Declares an endpoint; the handler's body type follows its request schema. */
 export function endpoint<S extends z.ZodType | undefined = undefined>(definition: Definition<S>): Endpoint {
-  return definition as unknown as Endpoint;
+  return definition;
 }

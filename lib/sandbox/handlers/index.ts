@@ -15,7 +15,7 @@ import { walletEndpoints } from './wallets';
 import { webhookEndpoints } from './webhooks';
 import { withdrawalEndpoints } from './withdrawals';
 
-export type { Call, Endpoint, PageMeta, Result, SandboxContext } from './endpoint';
+export type { Endpoint, Result, SandboxContext } from './endpoint';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...transactionEndpoints,

@@ -9,7 +9,7 @@ import { sandboxTransactions } from '../db/schema';
 import { ContractRevertError } from '../erc20';
 
 /** The spec's batch limits (min 1, max 20 operations). */
-export const MAX_BATCH = 20;
+const MAX_BATCH = 20;
 export const ORDERS = ['RECOMMENDED', 'FASTEST', 'CHEAPEST', 'NO_SLIPPAGE'];
 export const AML_CLEAR = { message: 'Address is not sanctioned', provider: 'ofac', status: 'success' };
 const UUID = /^[0-9a-f-]{36}$/i;

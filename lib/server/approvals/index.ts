@@ -6,7 +6,7 @@ import { logger } from '../logger';
 import { currentServices as getRuntime, type ConsoleServices as Runtime } from '../services';
 import { type ApprovalEngine, createApprovalEngine } from './engine';
 
-export { type ApprovalEngine, type EngineActor, SYSTEM_ACTOR } from './engine';
+export type { ApprovalEngine } from './engine';
 
 const ENGINE = Symbol.for('custody-console.approval-engine');
 const LOOP = Symbol.for('custody-console.approval-loop');

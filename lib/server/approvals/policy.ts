@@ -3,7 +3,6 @@ import 'server-only';
 import { isOperationKind } from '@/lib/approvals/kinds';
 import {
   DEFAULT_EXPIRY_SECONDS,
-  DEFAULT_THRESHOLD_USD,
   FALLBACK_POLICY,
   MAX_EXPIRY_SECONDS,
   MIN_EXPIRY_SECONDS,
@@ -12,14 +11,7 @@ import {
 import { OPERATION_TYPES } from './operations/registry';
 import { compareUsd } from './usd';
 
-export {
-  DEFAULT_EXPIRY_SECONDS,
-  DEFAULT_THRESHOLD_USD,
-  FALLBACK_POLICY,
-  MAX_EXPIRY_SECONDS,
-  MIN_EXPIRY_SECONDS,
-  type PolicyValues,
-};
+export { DEFAULT_EXPIRY_SECONDS, type PolicyValues };
 
 /** The policy of a kind until an admin edits it: the one the kind declares (operations/registry.ts). */
 export function defaultPolicy(type: string): PolicyValues {

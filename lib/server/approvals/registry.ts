@@ -1,4 +1,4 @@
 import 'server-only';
 
 // The operation kinds live in operations/ (one file per kind); this keeps their registry at its old address.
-export { OPERATION_TYPES, OPERATIONS, operationType } from './operations/registry';
+export { OPERATION_TYPES, operationType } from './operations/registry';

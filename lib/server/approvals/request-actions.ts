@@ -1,5 +1,4 @@
 import 'server-only';
-import { isReviewOf, type OperationKind, type ReviewOf } from '@/lib/approvals/kinds';
 import { describeFailure } from '../errors';
 import type { ActionResult, Actor } from '../guard';
 import { getApprovalEngine } from './index';
@@ -9,29 +8,6 @@ export type CheckedOperation =
   | { ok: true; actor: Actor; walletId: string; kind: string; payload: unknown }
   // biome-ignore lint/suspicious/noExplicitAny: the failure carries the action's own result type.
   | { ok: false; result: ActionResult<any> };
-
-/**
- * The review a request of kind `kind` would get, without creating it: the same check, the same engine, so
- * the requester sees exactly what approvers will see. `label` names the operation in logs.
- */
-export async function previewOperation<K extends OperationKind>(
-  check: () => Promise<CheckedOperation>,
-  label: string,
-  kind: K,
-): Promise<ActionResult<{ review: ReviewOf<K>; requiredApprovals: number }>> {
-  try {
-    const checked = await check();
-    if (!checked.ok) return checked.result;
-    const engine = await getApprovalEngine();
-    const preview = await engine.preview(checked.actor, checked.kind, checked.walletId, checked.payload);
-    if (!preview.ok) return preview;
-    const { review, requiredApprovals } = preview.data;
-    if (!isReviewOf(review, kind)) throw new TypeError(`The review is not of a ${kind} request.`);
-    return { ok: true, data: { review, requiredApprovals } };
-  } catch (error) {
-    return { ok: false, error: describeFailure(error, null, `${label} preview`).message };
-  }
-}
 
 /** Creates the approval request once everything validates; nothing is sent upstream here. */
 export async function createOperationRequest(

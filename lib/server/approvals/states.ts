@@ -6,13 +6,12 @@ import 'server-only';
 import {
   FINAL_STATUSES,
   isRequestStatus,
-  OPEN_STATUSES,
   REQUEST_STATUSES,
   type RequestStatus,
   TRANSITIONS,
 } from '@/lib/approvals/statuses';
 
-export { FINAL_STATUSES, isRequestStatus, OPEN_STATUSES, REQUEST_STATUSES, type RequestStatus, TRANSITIONS };
+export { FINAL_STATUSES, REQUEST_STATUSES, type RequestStatus };
 
 export function canTransition(from: RequestStatus, to: RequestStatus): boolean {
   return TRANSITIONS[from].includes(to);

@@ -4,14 +4,6 @@ import 'server-only';
 import type { CustodyClient } from '@/lib/custody';
 import type { ConsoleDb } from '@/lib/db/schema';
 
-export type {
-  BuiltReview,
-  FinalOutcome,
-  OperationType,
-  RegisteredOperation,
-  SubmitOutcome,
-} from './operations/types';
-
 export interface SourceBalance {
   /** Wallet-asset id (what withdrawal items take as `id`). */
   assetId: string;

@@ -686,5 +686,3 @@ export function createCommands(
     setFreeze,
   };
 }
-
-export type Commands = ReturnType<typeof createCommands>;

@@ -59,7 +59,7 @@ export interface EngineCapabilities {
   isMissingEndpoint(error: unknown): boolean;
 }
 
-export interface FollowUpSettings {
+interface FollowUpSettings {
   baseMs: number;
   maxMs: number;
   /** Quiet rounds (nothing changed) before the request waits for a webhook or a person. */
@@ -81,10 +81,6 @@ function inMemoryCapabilities(): EngineCapabilities {
     isMissingEndpoint: looksLikeMissingEndpoint,
   };
 }
-
-export type EngineResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: string; status?: number; fieldErrors?: Record<string, string> };
 
 export const FREEZE_KEY = 'freeze';
 export const PAYLOAD_CHANGED =

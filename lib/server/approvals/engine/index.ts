@@ -11,16 +11,10 @@ import { createQueries } from './queries';
 import { createReconciliation } from './reconciliation';
 import { createSubmission } from './submission';
 
-export {
-  type EngineActor,
-  type EngineCapabilities,
-  type EngineDeps,
-  type EngineResult,
-  type FollowUpSettings,
-  RESOLUTION_WORDS,
-  type ResolutionProposal,
-  type ResolutionVerdict,
-  SYSTEM_ACTOR,
+export type {
+  EngineActor,
+  EngineDeps,
+  ResolutionProposal,
 } from './context';
 
 export type ApprovalEngine = ReturnType<typeof createApprovalEngine>;

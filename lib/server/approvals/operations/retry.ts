@@ -13,7 +13,7 @@ export interface RetryPayload {
   addressId: string | null;
 }
 
-export const retryPayloadSchema: z.ZodType<RetryPayload> = z.object({
+const retryPayloadSchema: z.ZodType<RetryPayload> = z.object({
   transactionId: z
     .string()
     .trim()

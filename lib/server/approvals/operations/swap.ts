@@ -13,7 +13,7 @@ import type { ReviewContext } from '../types';
 import { usdNumber, usdOf } from '../usd';
 import { type BuiltReview, defineOperation } from './types';
 
-export const swapPayloadSchema: z.ZodType<SwapPayload> = z
+const swapPayloadSchema: z.ZodType<SwapPayload> = z
   .object({
     addressId: z.string().min(1),
     fromAssetId: z.string().min(1),

@@ -21,7 +21,7 @@ export interface TypedDataPayload extends TypedDataDocument {
 }
 
 const fieldSchema = z.object({ name: z.string(), type: z.string() });
-export const typedDataPayloadSchema: z.ZodType<TypedDataPayload> = z
+const typedDataPayloadSchema: z.ZodType<TypedDataPayload> = z
   .object({
     addressId: z.string().min(1),
     signer: z.string().regex(/^0x[0-9a-fA-F]{40}$/),

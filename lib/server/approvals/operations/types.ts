@@ -9,7 +9,7 @@ import type { Action } from '../../permissions';
 import type { ReviewContext, SubmitContext, SubmittedItem } from '../types';
 import type { UsdAmount } from '../usd';
 
-export type FinalOutcome = 'SUCCESS' | 'FAILED';
+type FinalOutcome = 'SUCCESS' | 'FAILED';
 
 /** A review as a kind builds it; `R` is the kind's review type. */
 export interface ReviewBuilt<R> {
@@ -32,7 +32,7 @@ export interface SubmitOutcome<K extends OperationKind = OperationKind> {
  * When a kind's upstream result is final. `answer`: the service's answer to the submission settles the
  * request (signing). `settlement`: the request is followed until every item's transaction settles.
  */
-export type Finality = 'answer' | 'settlement';
+type Finality = 'answer' | 'settlement';
 
 export interface OperationType<K extends OperationKind, P extends object> {
   key: K;
