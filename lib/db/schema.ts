@@ -13,6 +13,7 @@ import {
   operationItems,
   operationRequests,
 } from './tables/approvals';
+import { authChallenges, userFactors, userSessions } from './tables/security';
 import { walletConnections } from './tables/wallets';
 import { webhookEvents } from './tables/webhook-events';
 
@@ -28,6 +29,9 @@ export const users = pgTable('users', {
   disabledAt: timestamp('disabled_at', { withTimezone: true }),
   /** Bumped on every change that must end existing sessions (role, disable, password). */
   sessionVersion: integer('session_version').notNull().default(1),
+  /** The admin who created this user, and who last gave them their role: they never approve that admin's requests. */
+  createdBy: uuid('created_by'),
+  roleGrantedBy: uuid('role_granted_by'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -69,6 +73,7 @@ export const auditLog = pgTable(
 );
 
 export * from './tables/approvals';
+export * from './tables/security';
 export * from './tables/wallets';
 export * from './tables/webhook-events';
 
@@ -85,6 +90,9 @@ export const schema = {
   approvalPolicies,
   consoleSettings,
   notifications,
+  userFactors,
+  userSessions,
+  authChallenges,
 };
 export type ConsoleDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type UserRow = typeof users.$inferSelect;
