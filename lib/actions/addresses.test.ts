@@ -92,6 +92,7 @@ describe('reveal private key', () => {
 
     const entries = await entriesOf(admin.email);
     expect(entries.map((e) => [e.action, e.outcome, e.target, e.input])).toEqual([
+      ['privateKey.reveal', 'invalid', null, { fields: ['password'] }],
       ['privateKey.reveal', 'failed', `address:${address.id}`, { ...input, reason: 'wrong password' }],
       ['privateKey.reveal', 'success', `address:${address.id}`, input],
     ]);
@@ -154,6 +155,7 @@ describe('simulate deposit', () => {
     if (!result.ok) return;
     const entries = await entriesOf(finance.email);
     expect(entries.map((e) => [e.action, e.outcome, e.target, e.input])).toEqual([
+      ['sandbox.deposit', 'invalid', 'sandbox', { fields: ['amount'] }],
       ['sandbox.deposit', 'success', `transaction:${result.data.transactionId}`, input],
     ]);
   });

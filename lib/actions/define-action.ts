@@ -56,6 +56,8 @@ export interface ActionDefinition<S extends z.ZodType, T> {
   audit?: AuditSpec<z.output<S>, T>;
   /** The context of a failure in the server log. */
   context: string;
+  /** The audit log's name for a refused input when neither `audit` nor a fixed permission names it. */
+  name?: string;
   run: (ctx: ActionContext<z.output<S>>) => Promise<ActionResult<T>>;
 }
 
@@ -75,6 +77,11 @@ export function defineAction<S extends z.ZodType, T = undefined>(
     const parsed = def.input.safeParse(raw);
     if (!parsed.success) {
       const fieldErrors = fieldErrorsOf(parsed.error, def.fieldsUnder);
+      // A refused input is audited too: which fields were wrong, never their values.
+      await audit(early.actor, def.name ?? def.audit?.action ?? fixed ?? def.context, 'invalid', {
+        target: def.resource ?? null,
+        input: { fields: Object.keys(fieldErrors) },
+      });
       const error =
         def.invalid === 'first-issue'
           ? (parsed.error.issues[0]?.message ?? 'Check the form.')

@@ -68,7 +68,8 @@ const entries = (action: string) =>
     .select()
     .from(auditLog)
     .where(eq(auditLog.action, action))
-    .then((rows) => rows.filter((r) => r.actorEmail === adminEmail));
+    // Refused inputs are audited too; these checks read what reached the service.
+    .then((rows) => rows.filter((r) => r.actorEmail === adminEmail && r.outcome !== 'invalid'));
 
 const rule = {
   name: 'USDC onward',
