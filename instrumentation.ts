@@ -2,6 +2,9 @@
 // starts the sandbox in the background, so the server answers (health says "starting") while that runs.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // The loopback-only internal route reads each request's socket address from here.
+  const { trackPeerAddresses } = await import('@/lib/server/peer-address');
+  trackPeerAddresses();
   const { ConfigError } = await import('@/lib/config/env');
   const stopOnBadConfiguration = (error: unknown) => {
     if (error instanceof ConfigError) {

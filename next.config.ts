@@ -1,4 +1,19 @@
 import type { NextConfig } from 'next';
+import { ACTION_BODY_LIMIT } from './lib/validation/action-body';
+
+/**
+ * The security headers every response carries, 404s and files outside the proxy's matcher included. The
+ * proxy adds the per-request Content-Security-Policy (with its nonce) to everything it sees.
+ */
+const SECURITY_HEADERS = [
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  { key: 'X-Frame-Options', value: 'DENY' },
+  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
+];
+/** Paths the proxy never sees: static files and their 404s get a policy that allows nothing to run. */
+const OUTSIDE_PROXY = ['/_next/:path*', '/favicon.ico', '/icon.svg', '/robots.txt'];
+const STATIC_POLICY = { key: 'Content-Security-Policy', value: "default-src 'none'; frame-ancestors 'none'" };
 
 const nextConfig: NextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules at run time.
@@ -7,7 +22,18 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   poweredByHeader: false,
   reactStrictMode: true,
-  experimental: { authInterrupts: true },
+  experimental: {
+    authInterrupts: true,
+    // Deliberate: the largest legitimate action (a batch of 20 withdrawals, a typed-data document) stays far
+    // below it. The proxy answers larger bodies with 413 before the framework reads them.
+    serverActions: { bodySizeLimit: ACTION_BODY_LIMIT },
+  },
+  async headers() {
+    return [
+      { source: '/:path*', headers: SECURITY_HEADERS },
+      ...OUTSIDE_PROXY.map((source) => ({ source, headers: [STATIC_POLICY] })),
+    ];
+  },
   // Type-checking runs once, in `npm test` (tsc --noEmit), not again inside every build.
   typescript: { ignoreBuildErrors: true },
 };

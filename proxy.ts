@@ -2,9 +2,19 @@
 // A convenience only: every server action and route handler checks the session itself.
 import { type NextFetchEvent, type NextRequest, NextResponse } from 'next/server';
 import { auth } from '@/lib/server/auth';
+import { clientAddressOf, NETWORK_REFUSED, networkAllowed } from '@/lib/server/client-address';
+import {
+  ACTION_BODY_LIMIT_BYTES,
+  BODY_TOO_LARGE,
+  checkActionFormRows,
+  checkActionTextBody,
+} from '@/lib/validation/action-body';
 
 const PUBLIC_PAGES = ['/sign-in'];
 const SELF_GUARDED_PREFIXES = ['/api/', '/sandbox'];
+// Not for people: the custody service's webhooks, the health check, the loopback-only command-line route and the
+// embedded sandbox (API-key authenticated) answer whatever the network allow-list says.
+const OUTSIDE_ALLOW_LIST = ['/api/webhooks/', '/api/health', '/api/internal/', '/sandbox'];
 
 function contentSecurityPolicy(nonce: string): string {
   const dev = process.env.NODE_ENV !== 'production';
@@ -74,8 +84,76 @@ const withSession = auth((request) => {
   return securityHeaders(request, response, csp, requestId);
 });
 
+/**
+ * The network allow-list (CONSOLE_ALLOWED_CIDRS) answered before anything else: a page for people, JSON for
+ * routes and actions. A convenience like the rest of the proxy: actions, routes and pages check it themselves.
+ */
+function networkRefusal(request: NextRequest): NextResponse | null {
+  const { pathname } = request.nextUrl;
+  if (OUTSIDE_ALLOW_LIST.some((p) => pathname.startsWith(p))) return null;
+  if (networkAllowed(clientAddressOf(request.headers))) return null;
+  const { requestId, csp } = requestContext(request);
+  const wantsJson = pathname.startsWith('/api/') || request.headers.has('next-action');
+  const response = wantsJson
+    ? NextResponse.json({ statusCode: 403, message: NETWORK_REFUSED }, { status: 403 })
+    : new NextResponse(networkRefusedPage(), {
+        status: 403,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      });
+  return securityHeaders(request, response, csp, requestId);
+}
+
+function networkRefusedPage(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not available from this network</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1 style="font-size:1.5rem">Custody Console</h1><p>${NETWORK_REFUSED}</p><p>Connect from one of your organisation's networks, or ask an administrator to add yours.</p></body></html>`;
+}
+
+/**
+ * A server action's body, checked before the framework decodes it: over the limit answers 413 from the
+ * declared length without reading it; broken JSON, runaway nesting or forged references answer 400. The
+ * framework itself would answer each with a server error.
+ */
+async function actionBodyRefusal(request: NextRequest): Promise<NextResponse | null> {
+  if (request.method !== 'POST') return null;
+  const type = request.headers.get('content-type') ?? '';
+  const multipart = type.startsWith('multipart/form-data');
+  const isAction =
+    request.headers.has('next-action') ||
+    ((multipart || type.startsWith('application/x-www-form-urlencoded')) &&
+      !SELF_GUARDED_PREFIXES.some((p) => request.nextUrl.pathname.startsWith(p)));
+  if (!isAction) return null;
+  const answer = (status: number, message: string) => {
+    const { requestId, csp } = requestContext(request);
+    const response = new NextResponse(message, {
+      status,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    });
+    return securityHeaders(request, response, csp, requestId);
+  };
+  if (Number(request.headers.get('content-length') ?? '0') > ACTION_BODY_LIMIT_BYTES)
+    return answer(413, BODY_TOO_LARGE);
+  if (!request.headers.has('next-action')) return null;
+  const bytes = await request.clone().arrayBuffer();
+  if (bytes.byteLength > ACTION_BODY_LIMIT_BYTES) return answer(413, BODY_TOO_LARGE);
+  let verdict: ReturnType<typeof checkActionTextBody>;
+  if (multipart) {
+    const form = await new Response(bytes, { headers: { 'content-type': type } })
+      .formData()
+      .catch(() => null);
+    const rows: Array<[string, string]> = [];
+    form?.forEach((value, name) => {
+      if (typeof value === 'string') rows.push([name, value]);
+    });
+    verdict = form ? checkActionFormRows(rows) : checkActionTextBody('');
+  } else {
+    verdict = checkActionTextBody(new TextDecoder().decode(bytes));
+  }
+  return verdict.ok ? null : answer(verdict.status, verdict.message);
+}
+
 // With a lazily built configuration, next-auth's wrapper resolves to the handler asynchronously.
 export async function proxy(request: NextRequest, event: NextFetchEvent) {
+  const refused = networkRefusal(request) ?? (await actionBodyRefusal(request));
+  if (refused) return refused;
   // Route handlers under /api and the sandbox check the session (or API key) themselves: no session work here.
   if (SELF_GUARDED_PREFIXES.some((p) => request.nextUrl.pathname.startsWith(p))) {
     const { nonce, requestId, csp } = requestContext(request);

@@ -1,9 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { nextDemoCode } from './helpers/demo-totp';
 
 export const DEMO_PASSWORD = 'custody-demo';
 export const DEMO = {
   admin: 'admin@example.com',
+  admin2: 'admin2@example.com',
   finance: 'finance@example.com',
   finance2: 'finance2@example.com',
   support: 'support@example.com',
@@ -33,8 +35,20 @@ export async function fillSignIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** Demo users who approve: their sign-in asks for a code from a demo authenticator app after the password. */
+const SECOND_FACTOR_USERS = new Set<string>([DEMO.admin, DEMO.admin2, DEMO.finance, DEMO.finance2]);
+
+/** Sign-in's second step with a code computed from the demo user's secret (each code is handed out once). */
+async function completeSecondFactor(page: Page, email: string) {
+  const code = page.getByLabel('Authentication code');
+  await expect(code).toBeVisible();
+  await code.fill(await nextDemoCode(email));
+  await page.getByRole('button', { name: 'Verify' }).click();
+}
+
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
   await fillSignIn(page, email, password);
+  if (SECOND_FACTOR_USERS.has(email)) await completeSecondFactor(page, email);
   await expect(page.getByRole('button', { name: /User menu/ })).toBeVisible();
 }
 

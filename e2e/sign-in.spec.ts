@@ -11,6 +11,7 @@ import {
 
 const NAV: Record<DemoRole, string[]> = {
   admin: ['Wallets', 'Approvals', 'Webhooks', 'Audit', 'Admin'],
+  admin2: ['Wallets', 'Approvals', 'Webhooks', 'Audit', 'Admin'],
   finance: ['Wallets', 'Approvals'],
   finance2: ['Wallets', 'Approvals'],
   support: ['Wallets', 'Webhooks'],

@@ -1,7 +1,8 @@
 import { contextAs, expect, expectAccessible, fillSignIn, formAlert, test, uniqueEmail } from './fixtures';
+import { addUserThroughQuorum, approveAsSecondAdmin, requestedChangePath } from './helpers/quorum';
 
 test.describe('users admin', () => {
-  test('an admin adds a user, who signs in with the one-time password and must change it', async ({
+  test('an admin adds a user (a second admin approves), who signs in with the one-time password and must change it', async ({
     browser,
   }) => {
     const { page: admin, context } = await contextAs(browser, 'admin');
@@ -16,10 +17,24 @@ test.describe('users admin', () => {
     await dialog.getByLabel('Name').fill('Nia New');
     await dialog.getByLabel('Role').selectOption('support');
     await expectAccessible(admin);
-    await dialog.getByRole('button', { name: 'Create user' }).click();
-    const otp = (await dialog.getByTestId('one-time-password').textContent())?.trim() ?? '';
-    expect(otp).toMatch(/^[A-Za-z0-9]{20}$/);
+    await dialog.getByRole('button', { name: 'Request user' }).click();
+    const requestPath = await requestedChangePath(admin);
+    await expectAccessible(admin);
     await dialog.getByRole('button', { name: 'Done' }).click();
+    // Nobody is created until a second admin approves.
+    await expect(admin.getByRole('cell', { name: email })).toHaveCount(0);
+    await approveAsSecondAdmin(browser, requestPath);
+    await admin.goto(requestPath);
+    await admin.getByRole('button', { name: 'Show the one-time password' }).click();
+    const otp = (await admin.getByTestId('one-time-password').textContent())?.trim() ?? '';
+    expect(otp).toMatch(/^[A-Za-z0-9]{20}$/);
+    await expectAccessible(admin);
+    // Shown once: the page no longer offers it.
+    await admin.reload();
+    await expect(
+      admin.getByText('The one-time password was shown to the requester and is not kept.'),
+    ).toBeVisible();
+    await admin.goto('/admin/users');
     await expect(admin.getByRole('cell', { name: email })).toBeVisible();
     await expect(
       admin.getByRole('row', { name: new RegExp(email) }).getByText('Password change due'),
@@ -73,10 +88,10 @@ test.describe('users admin', () => {
     const requestPromise = admin.waitForRequest(
       (r) => r.method() === 'POST' && Boolean(r.headers()['next-action']),
     );
-    await dialog.getByRole('button', { name: 'Create user' }).click();
+    await dialog.getByRole('button', { name: 'Request user' }).click();
     const captured = await requestPromise;
     const actionId = captured.headers()['next-action']!;
-    await expect(dialog.getByTestId('one-time-password')).toBeVisible();
+    await expect(dialog.getByRole('status').filter({ hasText: 'Waiting for a second admin' })).toBeVisible();
 
     const { page: viewer, context: viewerContext } = await contextAs(browser, 'viewer');
     await viewer.goto('/admin/users');
@@ -105,19 +120,13 @@ test.describe('users admin', () => {
     await viewerContext.close();
   });
 
-  test('an admin disables a user, whose open session ends at once, and re-enables them', async ({
+  test('an admin disables a user, whose open session ends at once, and re-enables them with a second admin', async ({
     browser,
   }) => {
     const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
-    await admin.goto('/admin/users');
     const email = uniqueEmail('temp');
-    await admin.getByRole('button', { name: 'Add user' }).click();
-    const dialog = admin.getByRole('dialog');
-    await dialog.getByLabel('Email').fill(email);
-    await dialog.getByLabel('Name').fill('Tess Temp');
-    await dialog.getByRole('button', { name: 'Create user' }).click();
-    const otp = (await dialog.getByTestId('one-time-password').textContent())?.trim() ?? '';
-    await dialog.getByRole('button', { name: 'Done' }).click();
+    const otp = await addUserThroughQuorum(browser, admin, { email, name: 'Tess Temp' });
+    await admin.goto('/admin/users');
 
     const userContext = await browser.newContext();
     const user = await userContext.newPage();
@@ -129,7 +138,12 @@ test.describe('users admin', () => {
     await user.reload();
     await expect(user).toHaveURL(/\/sign-in/);
 
-    await admin.getByRole('button', { name: 'Re-enable Tess Temp' }).click();
+    // Disabling is immediate; re-enabling waits for a second admin.
+    await admin.getByRole('button', { name: 'Request to re-enable Tess Temp' }).click();
+    const enabling = await requestedChangePath(admin);
+    await expect(admin.getByRole('row', { name: new RegExp(email) }).getByText('Disabled')).toBeVisible();
+    await approveAsSecondAdmin(browser, enabling);
+    await admin.reload();
     await expect(
       admin.getByRole('row', { name: new RegExp(email) }).getByText('Password change due'),
     ).toBeVisible();

@@ -1,6 +1,7 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { contextAs, DEMO_PASSWORD, expect, expectAccessible, formAlert, test } from './fixtures';
 import { nextActionRequest } from './helpers/actions';
+import { approveAsSecondAdmin, requestedChangePath } from './helpers/quorum';
 import { sandboxAddress, sandboxWallet } from './helpers/sandbox';
 
 // One test below removes and re-adds a sandbox wallet; running this file's tests one after another keeps
@@ -197,7 +198,7 @@ test.describe('wallets', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Wallet id').fill(unknownId);
     await dialog.getByLabel('API key').fill('sbx_not_a_real_key_1234');
-    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await dialog.getByRole('button', { name: 'Request connection' }).click();
     await expect(formAlert(page)).toContainText('The custody service refused this key for this wallet (401)');
     await expect(formAlert(page)).toContainText('Invalid API key');
     await expect(dialog.getByLabel('API key')).toHaveValue('');
@@ -220,17 +221,27 @@ test.describe('wallets', () => {
     const confirm = page.getByRole('dialog', { name: `Remove ${COLLECTIONS}?` });
     await expect(confirm).toBeVisible();
     await expectAccessible(page);
-    await confirm.getByRole('button', { name: `Remove ${COLLECTIONS}` }).click();
+    // Each change waits for a second admin, then is made at once.
+    await confirm.getByRole('button', { name: `Request removal of ${COLLECTIONS}` }).click();
+    const removal = await requestedChangePath(page);
+    await expect(page.getByRole('row', { name: new RegExp(wallet.id) })).toHaveCount(1);
+    await approveAsSecondAdmin(browser, removal);
+    await page.goto('/admin/wallets');
     await expect(page.getByRole('row', { name: new RegExp(wallet.id) })).toHaveCount(0);
 
     await page.getByRole('button', { name: 'Connect wallet' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Wallet id').fill(wallet.id);
     await dialog.getByLabel('API key').fill(wallet.apiKey);
-    await dialog.getByRole('button', { name: 'Connect' }).click();
-    await expect(
-      page.getByText(`Wallet ${COLLECTIONS} connected (key ending ${wallet.apiKey.slice(-4)})`),
-    ).toBeVisible();
+    await dialog.getByRole('button', { name: 'Request connection' }).click();
+    const connection = await requestedChangePath(page);
+    expect(await page.content()).not.toContain(wallet.apiKey);
+    await page.goto(connection);
+    // The review shows the key's last four characters only.
+    await expect(page.getByText(`•••• ${wallet.apiKey.slice(-4)}`)).toBeVisible();
+    expect(await page.content()).not.toContain(wallet.apiKey);
+    await approveAsSecondAdmin(browser, connection);
+    await page.goto('/admin/wallets');
     const back = page.getByRole('row', { name: new RegExp(wallet.id) });
     await expect(back.getByText(`••••${wallet.apiKey.slice(-4)}`)).toBeVisible();
     await expect(page.getByText(wallet.apiKey)).toHaveCount(0);
@@ -240,9 +251,13 @@ test.describe('wallets', () => {
     await back.getByRole('button', { name: `Rotate key of ${COLLECTIONS}` }).click();
     const rotate = page.getByRole('dialog');
     await rotate.getByLabel('New API key').fill(wallet.apiKey);
-    await rotate.getByRole('button', { name: 'Rotate key' }).click();
+    await rotate.getByRole('button', { name: 'Request key rotation' }).click();
+    const rotation = await requestedChangePath(page);
+    await approveAsSecondAdmin(browser, rotation);
+    await page.goto(rotation);
+    await expect(page.getByText('Request status: Success')).toBeVisible();
     await expect(
-      page.getByText(`Key of ${COLLECTIONS} rotated (now ending ${wallet.apiKey.slice(-4)})`),
+      page.getByText(`•••• ${wallet.apiKey.slice(-4)} → •••• ${wallet.apiKey.slice(-4)}`),
     ).toBeVisible();
 
     await page.goto('/wallets');

@@ -1,5 +1,6 @@
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage } from './helpers/actions';
+import { approveAsSecondAdmin, requestedChangePath } from './helpers/quorum';
 import {
   type CapturedAction,
   callAction,
@@ -132,13 +133,19 @@ test('an expired request cannot be approved', async ({ browser }) => {
   // A six-second expiry for sign-only withdrawals, for one request, then the default again. Only this file
   // creates sign-only requests, and its tests run one at a time.
   const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
+  // A policy change waits for a second admin (admin2 approves it).
   const setExpiry = async (minutes: string) => {
     await admin.goto('/admin/policy');
     await expect(async () => {
       await admin.getByLabel('Sign-only withdrawal: open for (minutes)').fill(minutes);
-      await admin.getByRole('button', { name: 'Save sign-only withdrawal policy' }).click({ timeout: 2_000 });
-      await expect(admin.getByText('Sign-only withdrawal policy saved.')).toBeVisible({ timeout: 3_000 });
+      await admin
+        .getByRole('button', { name: 'Request sign-only withdrawal policy change' })
+        .click({ timeout: 2_000 });
+      await expect(admin.getByText('Sign-only withdrawal policy change requested.')).toBeVisible({
+        timeout: 3_000,
+      });
     }).toPass();
+    await approveAsSecondAdmin(browser, await requestedChangePath(admin));
   };
   await setExpiry('0.1');
   await expectAccessible(admin);
@@ -173,6 +180,11 @@ test('a freeze holds an approved request; lifting it submits the request', async
       expect(admin.getByRole('dialog')).toBeVisible({ timeout: 2_000 }),
     );
     await admin.getByRole('dialog').getByRole('button', { name: confirm }).click();
+    // Freezing is immediate; lifting the freeze waits for a second admin (admin2 approves it).
+    if (confirm === 'Request lift') {
+      await approveAsSecondAdmin(browser, await requestedChangePath(admin));
+      await admin.reload();
+    }
   };
   try {
     await toggleFreeze('Freeze submissions', 'Freeze');
@@ -189,17 +201,14 @@ test('a freeze holds an approved request; lifting it submits the request', async
     await expect(approver.getByRole('table', { name: 'Submitted transactions' })).toHaveCount(0);
     await expectAccessible(approver);
 
-    await toggleFreeze('Lift the freeze', 'Lift freeze');
+    await toggleFreeze('Request to lift the freeze', 'Request lift');
     await expect(admin.getByText('Submissions are frozen: nothing is sent')).toHaveCount(0);
     await expect(approver.getByRole('table', { name: 'Submitted transactions' })).toBeVisible();
     await expect(approver.getByText('Request status: Success')).toBeVisible();
   } finally {
     await admin.goto('/admin/policy');
-    if (await admin.getByRole('button', { name: 'Lift the freeze' }).isVisible()) {
-      await clickUntil(admin.getByRole('button', { name: 'Lift the freeze' }), () =>
-        expect(admin.getByRole('dialog')).toBeVisible({ timeout: 2_000 }),
-      );
-      await admin.getByRole('dialog').getByRole('button', { name: 'Lift freeze' }).click();
+    if (await admin.getByRole('button', { name: 'Request to lift the freeze' }).isVisible()) {
+      await toggleFreeze('Request to lift the freeze', 'Request lift');
     }
     await adminContext.close();
     await financeContext.close();

@@ -1,7 +1,10 @@
-// Prints what a developer or a test needs to call the sandbox from outside (base URL, API keys, TOTP secret).
-// Reads the file the running console wrote: PGlite allows one process per data directory.
+// Prints what a developer or a test needs to call the sandbox from outside (base URL, API keys, TOTP secret),
+// and the demo users' authenticator-app secrets (derived from SANDBOX_SEED and the email, as the console seeds
+// them). Reads the file the running console wrote: PGlite allows one process per data directory.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { demoFactors } from '@/lib/server/factors/demo';
+import { DEMO_USERS } from '@/lib/server/users';
 
 const CREDENTIALS_FILE = 'sandbox-credentials.json';
 
@@ -18,7 +21,17 @@ function main(): number {
     return 1;
   }
   try {
-    process.stdout.write(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    const credentials = JSON.parse(text) as Record<string, unknown>;
+    // Never against the real service: its users enrol their own factors.
+    if (!process.env.CUSTODY_API_URL) {
+      const seed = process.env.SANDBOX_SEED || 'custody-console-sandbox';
+      credentials.demoUsers = DEMO_USERS.map((u) => ({
+        email: u.email,
+        role: u.role,
+        authenticators: demoFactors(seed, u.email),
+      }));
+    }
+    process.stdout.write(`${JSON.stringify(credentials, null, 2)}\n`);
   } catch {
     process.stderr.write(`${file} is not valid JSON; delete it and start the console again (npm start).\n`);
     return 1;

@@ -6,6 +6,7 @@ import { LiveEvents } from '@/components/live';
 import { AppSidebar } from '@/components/shell/app-sidebar';
 import { FreezeBanner } from '@/components/shell/freeze-banner';
 import { MobileNav } from '@/components/shell/mobile-nav';
+import { OneAdminBanner } from '@/components/shell/one-admin-banner';
 import { SandboxBanner } from '@/components/shell/sandbox-banner';
 import { ThemeToggle } from '@/components/shell/theme-toggle';
 import { UserMenu } from '@/components/shell/user-menu';
@@ -37,6 +38,7 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
     <div className="flex min-h-screen flex-col">
       <SandboxBanner />
       <FreezeBanner />
+      <OneAdminBanner role={actor.role} />
       <div className="flex flex-1">
         <AppSidebar items={nav} />
         <div className="flex min-w-0 flex-1 flex-col">

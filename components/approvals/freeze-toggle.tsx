@@ -2,14 +2,17 @@
 import { SnowflakeIcon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { setFreezeAction } from '@/lib/actions/policy';
+import type { RequestedChange } from '@/lib/actions/users';
 
 /** The emergency freeze: while on, nothing is submitted upstream; approved requests wait. */
 export function FreezeToggle({ frozen }: { frozen: boolean }) {
   const router = useRouter();
   const [message, setMessage] = useState<string | null>(null);
+  const [requested, setRequested] = useState<RequestedChange | null>(null);
   const next = !frozen;
   return (
     <section aria-labelledby="freeze-heading" className="grid gap-2 rounded-lg border p-4">
@@ -19,22 +22,23 @@ export function FreezeToggle({ frozen }: { frozen: boolean }) {
       <p className="text-sm">
         {frozen
           ? 'On: nothing is submitted upstream. Approved requests wait and are submitted when the freeze is lifted.'
-          : 'Off: approved requests are submitted as soon as the last approval lands.'}
+          : 'Off: approved requests are submitted as soon as the last approval lands.'}{' '}
+        Freezing is immediate; lifting the freeze waits for a second admin.
       </p>
       <div>
         <ConfirmDialog
           trigger={
             <Button variant={frozen ? 'default' : 'destructive'}>
-              {frozen ? 'Lift the freeze' : 'Freeze submissions'}
+              {frozen ? 'Request to lift the freeze' : 'Freeze submissions'}
             </Button>
           }
-          title={next ? 'Freeze all submissions?' : 'Lift the freeze?'}
+          title={next ? 'Freeze all submissions?' : 'Request to lift the freeze?'}
           description={
             next
               ? 'Nothing will be sent to the custody service until the freeze is lifted. Every page shows a banner.'
-              : 'Every approved request waiting now is submitted at once.'
+              : 'A second admin approves; then every approved request waiting is submitted at once.'
           }
-          confirmLabel={next ? 'Freeze' : 'Lift freeze'}
+          confirmLabel={next ? 'Freeze' : 'Request lift'}
           destructive={next}
           onConfirm={async () => {
             const result = await setFreezeAction({ enabled: next });
@@ -42,16 +46,16 @@ export function FreezeToggle({ frozen }: { frozen: boolean }) {
               setMessage(result.error);
               return true;
             }
-            setMessage(
-              result.data.enabled
-                ? 'Submissions are frozen.'
-                : `Freeze lifted; ${result.data.submitted} approved ${result.data.submitted === 1 ? 'request' : 'requests'} submitted.`,
-            );
+            if (result.data.kind === 'requested') {
+              setRequested(result.data);
+              setMessage(null);
+            } else setMessage('Submissions are frozen.');
             router.refresh();
             return true;
           }}
         />
       </div>
+      {requested ? <RequestedChangeNotice change={requested} /> : null}
       <p role="status" className="text-sm">
         {message}
       </p>

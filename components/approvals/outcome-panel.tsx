@@ -19,11 +19,18 @@ import {
   proposeResolutionAction,
   resubmitRequestAction,
 } from '@/lib/actions/approvals';
+import { isConfigurationReview } from '@/lib/approvals/configuration';
 import { RESOLUTION_LABELS, RESUBMIT_ACKNOWLEDGEMENT, type RequestDetailDto } from '@/lib/approvals/requests';
 import { formatDateTime } from '@/lib/format';
 import { type ResolutionFormValues, resolutionSchema } from '@/lib/validation/resolution';
 
-type ActionOutcome = { ok: boolean; error?: string; fieldErrors?: Record<string, string> };
+type ActionOutcome = {
+  ok: boolean;
+  error?: string;
+  fieldErrors?: Record<string, string>;
+  /** The server asks for the second factor again (the caller's `run` handles it). */
+  stepUp?: { payloadHash: string };
+};
 
 export interface OutcomePanelProps {
   data: RequestDetailDto;
@@ -125,7 +132,9 @@ export function OutcomePanel({ data, run, pending, codeForSubmission }: OutcomeP
             {data.lastError.replace(/\.?$/, '.')}{' '}
             {codeRefused
               ? 'The approvals are kept: enter the current two-factor code and resubmit.'
-              : 'The service refused it, so nothing was executed; an approver may resubmit it.'}
+              : isConfigurationReview(data.review)
+                ? 'The console could not make the change, so nothing changed; another admin may resubmit it.'
+                : 'The service refused it, so nothing was executed; an approver may resubmit it.'}
           </AlertDescription>
         </Alert>
       ) : null}

@@ -3,10 +3,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { updatePolicyAction } from '@/lib/actions/policy';
+import type { RequestedChange } from '@/lib/actions/users';
 import { policySchema } from '@/lib/validation/policy';
 
 export interface PolicyFormProps {
@@ -38,6 +40,7 @@ export function PolicyForm({
   const { errors } = form.formState;
   const [banner, setBanner] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  const [requested, setRequested] = useState<RequestedChange | null>(null);
   const [pending, startTransition] = useTransition();
   const id = (name: string) => `${operationType}-${name}`;
 
@@ -47,8 +50,10 @@ export function PolicyForm({
       setSaved(null);
       const result = await updatePolicyAction(form.getValues());
       if (result.ok) {
+        // The change applies once a second admin approves it (the request shows the before and after).
         setBanner(null);
-        setSaved(`${label} policy saved.`);
+        setRequested(result.data);
+        setSaved(`${label} policy change requested.`);
         return;
       }
       setBanner(result.error);
@@ -115,12 +120,13 @@ export function PolicyForm({
       </div>
       <div className="flex items-center gap-3">
         <Button type="submit" disabled={pending}>
-          Save {label.toLowerCase()} policy
+          Request {label.toLowerCase()} policy change
         </Button>
         <p role="status" className="text-sm">
           {saved}
         </p>
       </div>
+      {requested ? <RequestedChangeNotice change={requested} /> : null}
     </form>
   );
 }

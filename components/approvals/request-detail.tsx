@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useState, useTransition } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { ContractPanels, isContractReview } from '@/components/contracts/contract-panels';
+import { useStepUp } from '@/components/step-up/use-step-up';
 import { OperationPanels } from '@/components/swaps/operation-panels';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -16,6 +17,7 @@ import { RelativeTime, useNow } from '@/components/ui/relative-time';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Textarea } from '@/components/ui/textarea';
 import { approveRequestAction, cancelRequestAction, rejectRequestAction } from '@/lib/actions/approvals';
+import { isConfigurationReview } from '@/lib/approvals/configuration';
 import { MOVING_STATUSES, type RequestDetailDto } from '@/lib/approvals/requests';
 import { explorerUrl, formatDateTime, formatUsd, shortAddress } from '@/lib/format';
 import {
@@ -24,6 +26,8 @@ import {
   type RejectFormValues,
   rejectSchema,
 } from '@/lib/validation/approvals';
+import { ConfigurationOutcome } from './configuration-outcome';
+import { ConfigurationReviewPanel } from './configuration-review-panel';
 import { OutcomePanel } from './outcome-panel';
 import { RetryReviewPanel } from './retry-review-panel';
 import { ReviewPanel } from './review-panel';
@@ -83,7 +87,12 @@ function timelineDetail(kind: string, detail: Record<string, unknown>): string {
 }
 
 type TimelineEvent = RequestDetailDto['timeline'][number];
-type ActionOutcome = { ok: boolean; error?: string; fieldErrors?: Record<string, string> };
+type ActionOutcome = {
+  ok: boolean;
+  error?: string;
+  fieldErrors?: Record<string, string>;
+  stepUp?: { payloadHash: string };
+};
 
 /** Per-transaction steps that a batch repeats for every item: shown as one line each, with one detail per item. */
 const PER_ITEM = new Set(['hash', 'confirmations', 'item_succeeded', 'item_failed']);
@@ -126,6 +135,8 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
     },
   });
   const [pending, startTransition] = useTransition();
+  // Decisions ask for the second factor again when this session's last check is older than 5 minutes.
+  const stepUp = useStepUp();
   const now = useNow();
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -145,7 +156,7 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
   async function perform(action: () => Promise<ActionOutcome>, success: string): Promise<boolean> {
     setActionError(null);
     setNotice(null);
-    const result = await action();
+    const result = await stepUp.withStepUp(action);
     if (result.ok) setNotice(success);
     else {
       setActionError(result.error ?? 'The action failed.');
@@ -189,12 +200,14 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
     return rejected;
   }
 
-  const slug = data.review.wallet.slug;
-  const network = data.review.wallet.network;
+  // Configuration changes act on the console, not on a wallet: no explorer links.
+  const slug = isConfigurationReview(data.review) ? '' : data.review.wallet.slug;
+  const network = 'wallet' in data.review ? data.review.wallet.network : '';
   const expired =
     data.status === 'PENDING_APPROVAL' && now !== null && new Date(data.expiresAt).getTime() <= now;
   return (
     <div className="grid gap-6">
+      {stepUp.dialog}
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <p className="text-sm text-muted-foreground">
@@ -258,9 +271,11 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
                 confirmLabel={lastApproval ? 'Approve and send' : 'Confirm approval'}
                 description={
                   lastApproval
-                    ? data.frozen
-                      ? `Yours is the last approval needed. The console is frozen: ${data.summary} is sent when an admin lifts the freeze.`
-                      : `Yours is the last approval needed: the console sends ${data.summary} (${formatUsd(data.amountUsd)}) to the custody service at once.`
+                    ? isConfigurationReview(data.review)
+                      ? `Yours is the last approval needed: the console makes this change at once (${data.summary}).`
+                      : data.frozen
+                        ? `Yours is the last approval needed. The console is frozen: ${data.summary} is sent when an admin lifts the freeze.`
+                        : `Yours is the last approval needed: the console sends ${data.summary} (${formatUsd(data.amountUsd)}) to the custody service at once.`
                     : `Your approval is recorded; ${data.requiredApprovals - data.approvals - 1} more needed before anything is sent.`
                 }
                 onConfirm={async () => {
@@ -357,7 +372,16 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
       <OutcomePanel data={data} run={run} pending={pending} codeForSubmission={codeForSubmission} />
 
       {/* Each operation kind brings its own review and result. */}
-      {data.review.kind === 'retry' ? (
+      {isConfigurationReview(data.review) ? (
+        <>
+          <ConfigurationOutcome
+            requestId={data.id}
+            result={data.configurationResult}
+            isRequester={data.isRequester}
+          />
+          <ConfigurationReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
+        </>
+      ) : data.review.kind === 'retry' ? (
         <RetryReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
       ) : isContractReview(data.review) ? (
         <ContractPanels review={data.review} result={data.result} items={data.items} />

@@ -4,7 +4,7 @@ import { ReviewHeader } from '@/components/operations/review-header';
 import { Badge } from '@/components/ui/badge';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import type { WithdrawalReview } from '@/lib/approvals/requests';
+import type { WithdrawalReview } from '@/lib/approvals/withdrawals';
 import { explorerUrl, formatAmount, formatUsd } from '@/lib/format';
 
 function arrival(seconds: number | null) {

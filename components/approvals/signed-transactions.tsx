@@ -1,7 +1,7 @@
 // Sign-only withdrawals (#14): each signed transaction decoded for people, with copy, and the per-item errors.
 
 import { CopyButton } from '@/components/ui/copy-button';
-import type { SignOnlyResult, WithdrawalReview } from '@/lib/approvals/requests';
+import type { SignOnlyResult, WithdrawalReview } from '@/lib/approvals/withdrawals';
 import { formatAmount } from '@/lib/format';
 
 export function SignedTransactions({ result, review }: { result: SignOnlyResult; review: WithdrawalReview }) {

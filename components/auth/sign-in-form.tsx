@@ -1,14 +1,28 @@
 'use client';
 import { AlertCircleIcon, LoaderCircleIcon } from 'lucide-react';
-import { useActionState } from 'react';
+import { useActionState, useTransition } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { type SignInState, signInAction } from '@/lib/actions/auth';
+import { SecondFactorStep } from './second-factor-step';
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
-  const [state, action, pending] = useActionState<SignInState, FormData>(signInAction, {});
+  const [state, action, actionPending] = useActionState<SignInState, FormData>(signInAction, {});
+  const [submitting, startTransition] = useTransition();
+  const pending = actionPending || submitting;
+  if (state.secondStep) {
+    return (
+      <SecondFactorStep
+        key={state.secondStep.pendingId}
+        state={state}
+        callbackUrl={callbackUrl}
+        pending={pending}
+        submit={(data) => startTransition(() => action(data))}
+      />
+    );
+  }
   return (
     <form action={action} className="grid gap-4" noValidate>
       {state.error ? (

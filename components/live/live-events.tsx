@@ -70,6 +70,14 @@ export function LiveEvents({ notifyWithdrawals = false }: LiveEventsProps) {
     let attempts = 0;
     let wasDown = false;
     let disposed = false;
+    let signedOutNow = false;
+
+    const signedOut = () => {
+      signedOutNow = true;
+      clearTimeout(retryTimer);
+      source?.close();
+      setLiveStatus('signed-out');
+    };
 
     const connect = () => {
       if (disposed) return;
@@ -90,16 +98,24 @@ export function LiveEvents({ notifyWithdrawals = false }: LiveEventsProps) {
           toast.error('Withdrawal failed', { description: `Reference ${event.reference}` });
         }
       });
+      // The server ended the stream because the session ended: stay closed and say so.
+      source.addEventListener('session-ended', () => signedOut());
       source.onerror = () => {
+        if (disposed || signedOutNow) return;
         wasDown = true;
         setLiveStatus('reconnecting');
         // EventSource retries by itself unless the server refused the stream (401/403, or a non-SSE
-        // answer); then it closes and we retry with backoff, so a renewed session reconnects.
+        // answer); then it closes, and we ask why: a session that has ended stays signed out, anything
+        // else is retried with backoff.
         if (source?.readyState === EventSource.CLOSED) {
           source.close();
-          attempts++;
-          const delay = Math.min(1000 * 2 ** attempts, RECONNECT_MAX_MS);
-          retryTimer = setTimeout(connect, delay);
+          void sessionEnded().then((ended) => {
+            if (disposed) return;
+            if (ended) return signedOut();
+            attempts++;
+            const delay = Math.min(1000 * 2 ** attempts, RECONNECT_MAX_MS);
+            retryTimer = setTimeout(connect, delay);
+          });
         }
       };
     };
@@ -109,15 +125,30 @@ export function LiveEvents({ notifyWithdrawals = false }: LiveEventsProps) {
       disposed = true;
       clearTimeout(retryTimer);
       source?.close();
-      setLiveStatus('connecting');
+      if (!signedOutNow) setLiveStatus('connecting');
     };
   }, [queryClient]);
 
   return <LiveIndicator />;
 }
 
+/** Whether the stream was refused because the session has ended (401), asked without opening a stream. */
+async function sessionEnded(): Promise<boolean> {
+  const controller = new AbortController();
+  try {
+    const response = await fetch('/api/events', { cache: 'no-store', signal: controller.signal });
+    return response.status === 401;
+  } catch {
+    return false;
+  } finally {
+    // An open stream (the session stands) is not read: only its status was wanted.
+    controller.abort();
+  }
+}
+
 function LiveIndicator({ className }: { className?: string }) {
   const { status } = useLiveStatus();
+  if (status === 'signed-out') return <SignedOutIndicator className={className} />;
   const live = status === 'live';
   const text = live ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…';
   return (
@@ -142,6 +173,26 @@ function LiveIndicator({ className }: { className?: string }) {
         )}
       />
       {text}
+    </span>
+  );
+}
+
+/** The session ended (signed out elsewhere, ended from the sessions list, the user disabled). */
+function SignedOutIndicator({ className }: { className?: string }) {
+  return (
+    <span
+      role="status"
+      aria-label="Live updates: signed out"
+      className={cn(
+        'inline-flex items-center gap-1.5 rounded-md border border-destructive px-2 py-0.5 text-xs font-medium',
+        className,
+      )}
+    >
+      <span aria-hidden="true" className="size-2 rounded-full bg-destructive" />
+      Signed out
+      <a href="/sign-in" className="underline underline-offset-2">
+        Sign in again
+      </a>
     </span>
   );
 }

@@ -3,7 +3,8 @@
 // shell header): queries use it to poll only while the stream is down.
 import { useSyncExternalStore } from 'react';
 
-export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
+/** `signed-out`: the session ended; the stream stays closed until the person signs in again. */
+export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'signed-out';
 
 let status: LiveStatus = 'connecting';
 const subscribers = new Set<() => void>();
@@ -35,5 +36,7 @@ export function useLiveStatus(): { status: LiveStatus; live: boolean } {
  * every `ms` while it is down (the fallback the live updates promise).
  */
 export function useLiveRefetchInterval(ms = 10_000): number | false {
-  return useLiveStatus().live ? false : ms;
+  const { status } = useLiveStatus();
+  // Signed out, every poll would be refused: nothing to poll for.
+  return status === 'live' || status === 'signed-out' ? false : ms;
 }

@@ -1,6 +1,7 @@
 // The review of every operation kind, one panel per kind: the request forms show it before a request is
 // created, the request page shows it to approvers.
 import type { ComponentType } from 'react';
+import { ConfigurationReviewPanel } from '@/components/approvals/configuration-review-panel';
 import { RetryReviewPanel } from '@/components/approvals/retry-review-panel';
 import { ReviewPanel } from '@/components/approvals/review-panel';
 import { ContractReviewPanel } from '@/components/contracts/contract-panels';
@@ -21,6 +22,14 @@ const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> 
   contractWrite: ContractReviewPanel,
   contractSign: ContractReviewPanel,
   retry: RetryReviewPanel,
+  userCreate: ConfigurationReviewPanel,
+  userRole: ConfigurationReviewPanel,
+  userEnable: ConfigurationReviewPanel,
+  policyEdit: ConfigurationReviewPanel,
+  freezeLift: ConfigurationReviewPanel,
+  walletConnect: ConfigurationReviewPanel,
+  walletRotate: ConfigurationReviewPanel,
+  walletRemove: ConfigurationReviewPanel,
 };
 
 /** The panel of the review's own kind. */

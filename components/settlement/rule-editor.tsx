@@ -2,7 +2,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { PencilIcon, PlusIcon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useMemo, useState, useTransition } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -20,13 +20,12 @@ import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { createAddressRuleAction, updateAddressRuleAction } from '@/lib/actions/settlement';
 import { type AutoSettlementRule, SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
-import { ORDER_EXPLANATIONS, type RuleForm, ruleFormSchema } from '@/lib/validation/settlement';
+import { ORDER_EXPLANATIONS, type RuleForm, ruleFormSchemaFor } from '@/lib/validation/settlement';
 
 // The custody API's "no bound" / "no limit" for rule amounts and slippage; people choose it, never type it.
 const NO_LIMIT = '-1';
 
 // Chains a rule may name as source or destination; the wallet's own chain comes first.
-const KNOWN_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism', 'bnb-smart-chain'];
 
 export interface RuleEditorProps {
   walletId: string;
@@ -74,9 +73,11 @@ export function RuleEditor(props: RuleEditorProps) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
-  const form = useForm<RuleForm>({ resolver: zodResolver(ruleFormSchema), defaultValues: defaults(props) });
+  // The wallet's own assets and blockchain: the action holds the rule to the same choices.
+  const schema = useMemo(() => ruleFormSchemaFor({ symbols, chains: [chainSlug] }), [symbols, chainSlug]);
+  const form = useForm<RuleForm>({ resolver: zodResolver(schema), defaultValues: defaults(props) });
   const { errors } = form.formState;
-  const chains = [chainSlug, ...KNOWN_CHAINS.filter((c) => c !== chainSlug)];
+  const chains = [chainSlug];
   const idp = rule ? `rule-${rule.id}` : 'rule-new';
   const describedBy = (name: keyof RuleForm) => (errors[name] ? `${idp}-${name}-error` : undefined);
   // One labelled text input of the form, with its hint and error wired for screen readers.

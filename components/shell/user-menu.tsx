@@ -1,5 +1,6 @@
 'use client';
-import { LogOutIcon, UserIcon } from 'lucide-react';
+import { KeyRoundIcon, LaptopIcon, LogOutIcon, UserIcon } from 'lucide-react';
+import Link from 'next/link';
 import { useTransition } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -33,6 +34,18 @@ export function UserMenu({ name, email, role }: { name: string; email: string; r
           <div className="text-xs font-normal text-muted-foreground">Role: {role}</div>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link href="/account/sessions">
+            <LaptopIcon aria-hidden />
+            Sessions
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/account/security">
+            <KeyRoundIcon aria-hidden />
+            Security
+          </Link>
+        </DropdownMenuItem>
         <DropdownMenuItem disabled={pending} onSelect={() => startTransition(() => signOutAction())}>
           <LogOutIcon aria-hidden />
           Sign out

@@ -4,6 +4,7 @@ import { KeyRoundIcon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
@@ -38,6 +39,7 @@ export function RevealPrivateKeyDialog({ walletId, addressId, addressName }: Rev
   const [error, setError] = useState<string | null>(null);
   const [revealed, setRevealed] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
+  const stepUp = useStepUp();
   const empty: RevealValues = { walletId, addressId, password: '' };
   const form = useForm<RevealValues>({ resolver: zodResolver(revealPrivateKeySchema), defaultValues: empty });
   const passwordError = form.formState.errors.password?.message;
@@ -54,7 +56,7 @@ export function RevealPrivateKeyDialog({ walletId, addressId, addressName }: Rev
   const onSubmit = form.handleSubmit((values) => {
     setError(null);
     startTransition(async () => {
-      const result = await revealPrivateKeyAction(values);
+      const result = await stepUp.withStepUp(() => revealPrivateKeyAction(values));
       form.setValue('password', '');
       if (!result.ok) {
         if (result.fieldErrors?.password) form.setError('password', { message: result.fieldErrors.password });
@@ -74,6 +76,7 @@ export function RevealPrivateKeyDialog({ walletId, addressId, addressName }: Rev
         </Button>
       </DialogTrigger>
       <DialogContent>
+        {stepUp.dialog}
         {revealed ? (
           <>
             <DialogHeader>

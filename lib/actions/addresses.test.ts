@@ -13,7 +13,14 @@ import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 
 const state = vi.hoisted(() => ({
-  user: null as null | { id: string; email: string; name: string; role: string; mustChangePassword: boolean },
+  user: null as null | {
+    id: string;
+    email: string;
+    name: string;
+    role: string;
+    mustChangePassword: boolean;
+    sessionId?: string;
+  },
 }));
 
 vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: state.user } : null) }));
@@ -62,7 +69,10 @@ async function signedInAs(role: Role) {
     role,
   });
   if (!created.ok) throw new Error(created.error);
-  state.user = { ...created.user, mustChangePassword: false };
+  // Signed in with a second factor just now: revealing a key needs no step-up for five minutes.
+  const { startSession } = await import('@/lib/server/sessions');
+  const session = await startSession(t.db, { userId: created.user.id, stepUpAt: Date.now() });
+  state.user = { ...created.user, mustChangePassword: false, sessionId: session.id };
   return { email: created.user.email, password: created.oneTimePassword };
 }
 
@@ -90,7 +100,13 @@ describe('reveal private key', () => {
     const key = revealed.data.privateKey as `0x${string}`;
     expect(privateKeyToAccount(key).address.toLowerCase()).toBe(address.address.toLowerCase());
 
-    const entries = await entriesOf(admin.email);
+    const all = await entriesOf(admin.email);
+    // Each attempt past the input check used the session's fresh second factor (step-up), audited with it.
+    expect(all.filter((e) => e.action === 'auth.step_up_used').map((e) => e.target)).toEqual([
+      `address:${address.id}`,
+      `address:${address.id}`,
+    ]);
+    const entries = all.filter((e) => e.action !== 'auth.step_up_used');
     expect(entries.map((e) => [e.action, e.outcome, e.target, e.input])).toEqual([
       ['privateKey.reveal', 'invalid', null, { fields: ['password'] }],
       ['privateKey.reveal', 'failed', `address:${address.id}`, { ...input, reason: 'wrong password' }],
@@ -109,7 +125,7 @@ describe('reveal private key', () => {
       password: admin.password,
     });
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('returned no private key') });
-    const [entry] = await entriesOf(admin.email);
+    const [entry] = (await entriesOf(admin.email)).filter((e) => e.action === 'privateKey.reveal');
     expect(entry?.input).toMatchObject({ reason: 'no key returned' });
   });
 

@@ -26,6 +26,7 @@ export const revealPrivateKeyAction = defineAction({
   target: ({ addressId }) => `address:${addressId}`,
   input: revealPrivateKeySchema,
   context: 'reveal private key',
+  stepUp: ({ walletId, addressId }) => ({ walletId, addressId }),
   name: 'privateKey.reveal',
   run: async ({ input: { walletId, addressId, password }, actor, custody }) => {
     const target = `address:${addressId}`;

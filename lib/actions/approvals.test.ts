@@ -9,7 +9,14 @@ import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { createTestSandbox, TEST_SANDBOX_BASE_URL, type TestSandbox } from '@/test/sandbox';
 
 const state = vi.hoisted(() => ({
-  user: null as null | { id: string; email: string; name: string; role: string; mustChangePassword: boolean },
+  user: null as null | {
+    id: string;
+    email: string;
+    name: string;
+    role: string;
+    mustChangePassword: boolean;
+    sessionId?: string;
+  },
 }));
 
 vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: state.user } : null) }));
@@ -17,13 +24,17 @@ vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const { provideServices } = await import('@/lib/server/services');
 const { createUser } = await import('@/lib/server/users');
+const { startSession } = await import('@/lib/server/sessions');
 const { getApprovalEngine } = await import('@/lib/server/approvals');
 const { approveRequestAction, cancelRequestAction, markNotificationsReadAction, rejectRequestAction } =
   await import('./approvals');
 
 let t: TestDatabase;
 let sb: TestSandbox;
-const people = {} as Record<'finance' | 'finance2' | 'support', { id: string; email: string; role: Role }>;
+const people = {} as Record<
+  'finance' | 'finance2' | 'support',
+  { id: string; email: string; role: Role; sessionId: string }
+>;
 
 function connectionFor(walletId: string) {
   const wallet = sb.credentials.wallets.find((w) => w.id === walletId);
@@ -52,7 +63,9 @@ beforeAll(async () => {
   ] as const) {
     const created = await createUser(t.db, { email: `${key}@example.com`, name: key, role });
     if (!created.ok) throw new Error(created.error);
-    people[key] = { id: created.user.id, email: created.user.email, role };
+    // Signed in with a second factor just now: decisions need no step-up for five minutes.
+    const session = await startSession(t.db, { userId: created.user.id, stepUpAt: Date.now() });
+    people[key] = { id: created.user.id, email: created.user.email, role, sessionId: session.id };
   }
 });
 afterAll(async () => {

@@ -44,6 +44,7 @@ export const approveRequestAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'approve request',
+  stepUp: ({ requestId }) => ({ decision: 'approve', requestId }),
   run: async ({ actor, input: { requestId, twoFactorCode } }) =>
     decided(await (await getApprovalEngine()).approve(actor, requestId, twoFactorCode)),
 });
@@ -54,6 +55,7 @@ export const rejectRequestAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'reject request',
+  stepUp: ({ requestId, reason }) => ({ decision: 'reject', requestId, reason }),
   run: async ({ actor, input: { requestId, reason } }) =>
     decided(await (await getApprovalEngine()).reject(actor, requestId, reason)),
 });
@@ -64,6 +66,7 @@ export const resubmitRequestAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'resubmit request',
+  stepUp: ({ requestId }) => ({ decision: 'resubmit', requestId }),
   run: async ({ actor, input: { requestId, twoFactorCode, acknowledged } }) =>
     decided(
       await (await getApprovalEngine()).resubmit(actor, requestId, twoFactorCode, {
@@ -89,6 +92,12 @@ export const proposeResolutionAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'propose resolution',
+  stepUp: ({ requestId, verdict, transactionIds }) => ({
+    decision: 'propose resolution',
+    requestId,
+    verdict,
+    transactionIds,
+  }),
   run: async ({ actor, input: { requestId, verdict, transactionIds, note } }) =>
     decided(
       await (await getApprovalEngine()).proposeResolution(actor, requestId, {
@@ -105,6 +114,7 @@ export const confirmResolutionAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'confirm resolution',
+  stepUp: ({ requestId }) => ({ decision: 'confirm resolution', requestId }),
   run: async ({ actor, input: { requestId } }) =>
     decided(await (await getApprovalEngine()).confirmResolution(actor, requestId)),
 });

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { ActionRefusal, defineAction, ok } from '@/lib/actions/define-action';
 import type { FeeOutcome, ReadOutcome } from '@/lib/approvals/contracts';
 import { isReviewOf } from '@/lib/approvals/kinds';
+import type { CustodyClient } from '@/lib/custody';
+import { CustodyError } from '@/lib/custody/errors';
 import { lookUpTypedAddress } from '@/lib/server/address-lookup';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { readTokenUnits } from '@/lib/server/contract-tokens';
@@ -18,6 +20,7 @@ import {
 } from '@/lib/validation/abi';
 import type { TokenUnits } from '@/lib/validation/abi-units';
 import { checkEvmAddress } from '@/lib/validation/addresses';
+import { plainText } from '@/lib/validation/text';
 
 /** Every call re-checked against its own ABI entry (as the builder did), so a tampered batch is refused. */
 function checkedCalls(input: { calls: z.infer<typeof contractCallsSchema>['calls'] }): WireCall[] {
@@ -123,6 +126,24 @@ export const estimateContractFeesAction = defineAction({
   },
 });
 
+const NOT_IN_WALLET = 'This address is not part of the wallet.';
+
+/** The calls' source must be one of the wallet's addresses: anything else is refused at its field. */
+async function checkSourceAddress(
+  custody: (walletId: string) => Promise<CustodyClient>,
+  walletId: string,
+  addressId: string,
+): Promise<void> {
+  const client = await custody(walletId);
+  try {
+    await client.addresses.get({ walletId, addressId });
+  } catch (error) {
+    if (error instanceof CustodyError && error.status >= 400 && error.status < 500)
+      throw new ActionRefusal(NOT_IN_WALLET, { addressId: NOT_IN_WALLET });
+    throw error;
+  }
+}
+
 const contractRequest = {
   // Writes and sign-only writes have their own permission; the engine checks it again from the database.
   permission: (input: ContractRequestValues) => `${input.kind}.request` as const,
@@ -135,8 +156,9 @@ const contractRequest = {
 export const previewContractRequestAction = defineAction({
   ...contractRequest,
   context: 'contract request preview',
-  run: async ({ actor, input }) => {
+  run: async ({ actor, input, custody }) => {
     const payload = { addressId: input.addressId, calls: checkedCalls(input) };
+    await checkSourceAddress(custody, input.walletId, input.addressId);
     const preview = await (await getApprovalEngine()).preview(actor, input.kind, input.walletId, payload);
     if (!preview.ok) return preview;
     const { review } = preview.data;
@@ -153,8 +175,9 @@ export const previewContractRequestAction = defineAction({
 export const createContractRequestAction = defineAction({
   ...contractRequest,
   context: 'contract request',
-  run: async ({ actor, input }) => {
+  run: async ({ actor, input, custody }) => {
     const payload = { addressId: input.addressId, calls: checkedCalls(input) };
+    await checkSourceAddress(custody, input.walletId, input.addressId);
     const created = await (await getApprovalEngine()).create(actor, input.kind, input.walletId, payload);
     if (!created.ok) return created;
     return ok({ id: created.data.id });
@@ -168,8 +191,8 @@ export async function lookUpContractSourceAction(input: unknown) {
 }
 
 const tokenUnitsInput = z.object({
-  walletId: z.string().min(1).max(100),
-  address: z.string().max(100),
+  walletId: plainText().min(1).max(100),
+  address: plainText().max(100),
 });
 
 /**

@@ -1,9 +1,12 @@
 import 'server-only';
 import type { z } from 'zod';
 import type { CustodyClient } from '@/lib/custody';
+import { hashPayload } from '@/lib/server/approvals/hash';
 import { describeFailure } from '@/lib/server/errors';
+import { isFreshStepUp, stepUpTime } from '@/lib/server/factors/step-up';
 import { type ActionResult, type Actor, audit, authorize } from '@/lib/server/guard';
 import type { Action } from '@/lib/server/permissions';
+import { currentDb } from '@/lib/server/services';
 import { custodyFor } from '@/lib/server/wallets';
 import { fieldErrorsOf } from '@/lib/validation/errors';
 
@@ -58,7 +61,41 @@ export interface ActionDefinition<S extends z.ZodType, T> {
   context: string;
   /** The audit log's name for a refused input when neither `audit` nor a fixed permission names it. */
   name?: string;
+  /**
+   * Asks for the second factor again when this session last proved one more than five minutes ago: the payload
+   * the check is bound to (its canonical hash goes to the person's step-up and to the audit log). Never a secret.
+   */
+  stepUp?: (input: z.output<S>) => unknown;
   run: (ctx: ActionContext<z.output<S>>) => Promise<ActionResult<T>>;
+}
+
+/** The sentence of a step-up refusal. */
+const STEP_UP_REQUIRED = 'Confirm it is you to continue.';
+
+/**
+ * The step-up check: with a fresh second factor on this session the use is audited (payload hash, step-up time)
+ * and null comes back; otherwise the refusal naming the payload hash the person's check will be bound to.
+ */
+export async function checkStepUp(
+  actor: Actor,
+  context: string,
+  payload: unknown,
+  target: string | null,
+): Promise<ActionResult<never> | null> {
+  const payloadHash = hashPayload({ action: context, payload: payload ?? null });
+  const at = await stepUpTime(await currentDb(), actor.sessionId);
+  if (!isFreshStepUp(at)) {
+    await audit(actor, 'auth.step_up_required', 'refused', {
+      target,
+      input: { action: context, payloadHash },
+    });
+    return { ok: false, error: STEP_UP_REQUIRED, stepUp: { payloadHash } };
+  }
+  await audit(actor, 'auth.step_up_used', 'success', {
+    target,
+    input: { action: context, payloadHash, stepUpAt: at!.toISOString() },
+  });
+  return null;
 }
 
 /**
@@ -95,6 +132,10 @@ export function defineAction<S extends z.ZodType, T = undefined>(
       if (!authz.ok) return { ok: false, error: authz.error, status: authz.status };
       actor = authz.actor;
     }
+    if (def.stepUp) {
+      const refusal = await checkStepUp(actor, def.context, def.stepUp(input), def.target?.(input) ?? null);
+      if (refusal) return refusal;
+    }
     const ctx: ActionContext<z.output<S>> = {
       actor,
       input,
@@ -117,8 +158,20 @@ export function defineAction<S extends z.ZodType, T = undefined>(
       await record(result.ok ? 'success' : 'failed', result.ok ? result.data : undefined);
       return result;
     } catch (error) {
+      // A refused or failed attempt is audited always: by the action's own entry, or by a generic one naming
+      // the fields refused (handlers whose domain audits itself never reached it).
+      if (auditAs) await record('failed');
+      else
+        await audit(
+          actor,
+          def.name ?? fixed ?? def.context,
+          error instanceof ActionRefusal ? 'invalid' : 'failed',
+          {
+            target: def.target?.(input) ?? def.resource ?? null,
+            input: error instanceof ActionRefusal ? { fields: Object.keys(error.fieldErrors ?? {}) } : {},
+          },
+        );
       if (error instanceof WalletNotConnected) return { ok: false, error: WALLET_NOT_CONNECTED, status: 404 };
-      await record('failed');
       if (error instanceof ActionRefusal)
         return {
           ok: false,

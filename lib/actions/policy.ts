@@ -1,42 +1,41 @@
 'use server';
 import { revalidatePath } from 'next/cache';
-import { defineAction, ok, refuse } from '@/lib/actions/define-action';
+import { type RequestedChange, requestConfigurationChange } from '@/lib/actions/configuration-request';
+import { type ActionResult, defineAction, ok } from '@/lib/actions/define-action';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { freezeSchema, policySchema } from '@/lib/validation/policy';
 
-// The approval engine audits policy changes and the freeze itself.
+// The approval engine audits policy requests, the freeze and its lifting itself.
 
+/** Asks for a policy change; a second admin approves it, and it applies from then on. */
 export const updatePolicyAction = defineAction({
-  permission: 'policy.edit',
+  permission: 'policyEdit.request',
   resource: 'approval-policy',
   input: policySchema,
   context: 'update approval policy',
-  run: async ({ input: { operationType, approvals, thresholdUsd, expiryMinutes }, actor }) => {
-    const result = await (await getApprovalEngine()).updatePolicy(actor, operationType, {
+  stepUp: (input) => ({ change: 'policyEdit', ...input }),
+  run: async ({ input: { operationType, approvals, thresholdUsd, expiryMinutes }, actor }) =>
+    requestConfigurationChange(actor, 'policyEdit', {
+      operationType,
       approvals,
       thresholdUsd: thresholdUsd === '' ? null : Number(thresholdUsd),
       expirySeconds: Math.round(expiryMinutes * 60),
-    });
-    if (!result.ok) return refuse(result.error);
-    revalidatePath('/admin/policy');
-    return ok(undefined);
-  },
+    }),
 });
 
-export interface FreezeOutcome {
-  enabled: boolean;
-  /** Approved requests submitted when the freeze was lifted. */
-  submitted: number;
-}
+export type FreezeOutcome = { kind: 'frozen' } | RequestedChange;
 
+/** Freezing is immediate (it only stops money moving); lifting the freeze is a request a second admin approves. */
 export const setFreezeAction = defineAction({
-  permission: 'freeze.toggle',
-  resource: 'console',
+  permission: ({ enabled }) => (enabled ? 'freeze.toggle' : 'freezeLift.request'),
   input: freezeSchema,
+  target: () => 'console',
   context: 'freeze toggle',
-  run: async ({ input, actor }) => {
-    const result = await (await getApprovalEngine()).setFreeze(actor, input.enabled);
+  stepUp: ({ enabled }) => ({ change: enabled ? 'freeze' : 'freezeLift' }),
+  run: async ({ input, actor }): Promise<ActionResult<FreezeOutcome>> => {
+    if (!input.enabled) return requestConfigurationChange(actor, 'freezeLift', {});
+    await (await getApprovalEngine()).setFreeze(actor, true);
     revalidatePath('/', 'layout');
-    return ok<FreezeOutcome>(result.data);
+    return ok({ kind: 'frozen' });
   },
 });

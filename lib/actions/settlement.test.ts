@@ -71,6 +71,16 @@ const entries = (action: string) =>
     // Refused inputs are audited too; these checks read what reached the service.
     .then((rows) => rows.filter((r) => r.actorEmail === adminEmail && r.outcome !== 'invalid'));
 
+/** The rules the service holds for an address, read straight from the sandbox. */
+async function sandboxRules(addressId: string) {
+  const response = await sandbox.fetch(
+    `http://sandbox.internal/sandbox/v1/wallets/${wallet.id}/addresses/${addressId}/auto-settlements/rules`,
+    { headers: { 'x-api-key': wallet.apiKey } },
+  );
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: unknown[] }).data;
+}
+
 const rule = {
   name: 'USDC onward',
   isActive: true,
@@ -131,6 +141,41 @@ describe('settlement actions', () => {
     const [update] = await entries('settlement.rule_update');
     expect([update?.outcome, update?.target]).toEqual(['success', ruleId]);
     expect(update?.input).toMatchObject({ slippageTolerance: '0.75' });
+  });
+
+  it('holds a rule to the wallet’s own assets and blockchain, refusing the rest at the field', async () => {
+    const address = wallet.addresses[0]!;
+    const before = (await entries('settlement.rule_create')).filter((e) => e.outcome === 'success').length;
+    const cases: Array<[Partial<typeof rule>, string, string]> = [
+      [{ sourceAssets: Array.from({ length: 1000 }, (_, i) => `A${i}`) }, 'sourceAssets', 'Choose at most'],
+      [{ sourceAssets: ['NOPE'] }, 'sourceAssets', 'Choose source assets among this wallet’s assets'],
+      [{ sourceAssets: ['<b>USDC</b>'] }, 'sourceAssets', 'Choose source assets among this wallet’s assets'],
+      [{ sourceAssets: ['USDC', 'USDC'] }, 'sourceAssets', 'Choose each source asset once'],
+      [{ sourceBlockchain: 'solana' }, 'sourceBlockchain', 'Choose one of this wallet’s blockchains'],
+      [
+        { destinationBlockchain: "ethereum'; drop table users; --" },
+        'destinationBlockchain',
+        'Choose one of',
+      ],
+      [{ destinationAsset: 'DOGE' }, 'destinationAsset', 'Choose one of this wallet’s assets'],
+      [{ name: 'rule\u0000name' }, 'name', 'Remove control characters'],
+    ];
+    for (const [change, field, message] of cases) {
+      const result = await createAddressRuleAction({
+        walletId: wallet.id,
+        addressId: address.id,
+        rule: { ...rule, ...change },
+      });
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.fieldErrors?.[field]).toContain(message);
+    }
+    const after = (await entries('settlement.rule_create')).filter((e) => e.outcome === 'success').length;
+    expect(after).toBe(before);
+    const listed = await sandboxRules(address.id);
+    const stored = JSON.stringify(listed);
+    for (const refused of ['NOPE', '<b>', 'A999', 'solana', 'drop table', 'DOGE'])
+      expect(stored).not.toContain(refused);
   });
 
   it('switches the wallet-level auto-settlement', async () => {

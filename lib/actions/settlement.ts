@@ -1,9 +1,18 @@
 'use server';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { defineAction, ok } from '@/lib/actions/define-action';
+import { ActionRefusal, defineAction, ok } from '@/lib/actions/define-action';
+import type { CustodyClient } from '@/lib/custody';
 import type { AutoSettlementRule } from '@/lib/custody/schemas';
-import { ruleFormSchema, toRuleBody, walletSettlementSchema } from '@/lib/validation/settlement';
+import { fieldErrorsOf } from '@/lib/validation/errors';
+import {
+  ruleChoicesOf,
+  ruleFormSchema,
+  ruleFormSchemaFor,
+  toRuleBody,
+  walletSettlementSchema,
+} from '@/lib/validation/settlement';
+import { plainText } from '@/lib/validation/text';
 
 /** Turns the wallet's auto-settlement on or off (#9). */
 export const setWalletSettlementAction = defineAction({
@@ -24,11 +33,22 @@ export const setWalletSettlementAction = defineAction({
 });
 
 const createRuleSchema = z.object({
-  walletId: z.string().min(1),
-  addressId: z.string().min(1),
+  walletId: plainText().min(1).max(100),
+  addressId: plainText().min(1).max(100),
   rule: ruleFormSchema,
 });
-const updateRuleSchema = createRuleSchema.extend({ ruleId: z.string().min(1) });
+const updateRuleSchema = createRuleSchema.extend({ ruleId: plainText().min(1).max(100) });
+
+/**
+ * The rule held to the wallet's own assets and blockchains (read from the service): anything else is refused
+ * at its field before the rule is sent.
+ */
+async function ruleForWallet(client: CustodyClient, walletId: string, rule: z.output<typeof ruleFormSchema>) {
+  const wallet = await client.wallets.get({ walletId });
+  const parsed = ruleFormSchemaFor(ruleChoicesOf(wallet.data)).safeParse(rule);
+  if (!parsed.success) throw new ActionRefusal('Check the highlighted fields.', fieldErrorsOf(parsed.error));
+  return parsed.data;
+}
 
 type RuleInput = z.output<typeof createRuleSchema> & { ruleId?: string };
 
@@ -47,7 +67,8 @@ export const createAddressRuleAction = defineAction({
   audit: ruleAudit('settlement.rule_create'),
   run: async ({ input: { walletId, addressId, rule }, custody }) => {
     const client = await custody(walletId);
-    const result = await client.addressRules.create({ walletId, addressId }, toRuleBody(rule));
+    const checked = await ruleForWallet(client, walletId, rule);
+    const result = await client.addressRules.create({ walletId, addressId }, toRuleBody(checked));
     revalidatePath(`/wallets/${walletId}/settlement`);
     return ok<AutoSettlementRule>(result.data);
   },
@@ -62,7 +83,8 @@ export const updateAddressRuleAction = defineAction({
   audit: ruleAudit('settlement.rule_update'),
   run: async ({ input: { walletId, addressId, ruleId, rule }, custody }) => {
     const client = await custody(walletId);
-    const result = await client.addressRules.update({ walletId, addressId, id: ruleId }, toRuleBody(rule));
+    const checked = await ruleForWallet(client, walletId, rule);
+    const result = await client.addressRules.update({ walletId, addressId, id: ruleId }, toRuleBody(checked));
     revalidatePath(`/wallets/${walletId}/settlement`);
     return ok<AutoSettlementRule>(result.data);
   },

@@ -1,5 +1,6 @@
 // The user administration actions against a real database: the session decides who may act, the audit log
-// keeps every attempt, and an admin cannot lock themselves out.
+// keeps every attempt, an admin cannot lock themselves out, and adding, promoting and enabling wait for a
+// second admin.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, type Role } from '@/lib/db/schema';
@@ -7,20 +8,38 @@ import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 
 const state = vi.hoisted(() => ({
-  user: null as null | { id: string; email: string; name: string; role: string; mustChangePassword: boolean },
+  user: null as null | {
+    id: string;
+    email: string;
+    name: string;
+    role: string;
+    mustChangePassword: boolean;
+    sessionId?: string;
+  },
 }));
 
 vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: state.user } : null) }));
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const { createUser, findUserByEmail } = await import('@/lib/server/users');
-const { addUserAction, changeUserRoleAction, disableUserAction, enableUserAction } = await import('./users');
+const { startSession } = await import('@/lib/server/sessions');
+const {
+  addUserAction,
+  changeUserRoleAction,
+  disableUserAction,
+  enableUserAction,
+  revealOneTimePasswordAction,
+} = await import('./users');
+const { getApprovalEngine } = await import('@/lib/server/approvals');
 
 let t: TestDatabase;
 beforeAll(async () => {
   t = await createTestDatabase();
   // The actions read the database the runtime would have wired.
-  provideServices({ database: t.handle } as ConsoleServices);
+  provideServices({
+    database: t.handle,
+    config: { encryptionKey: Buffer.alloc(32, 5), env: { UNKNOWN_OUTCOME_WINDOW_MS: 600_000 } },
+  } as unknown as ConsoleServices);
 });
 afterAll(async () => {
   provideServices(undefined);
@@ -34,8 +53,22 @@ async function signedInAs(role: Role) {
     role,
   });
   if (!created.ok) throw new Error(created.error);
-  state.user = { ...created.user, mustChangePassword: false };
+  // Configuration changes ask for a second factor proved within five minutes: this session just did.
+  const session = await startSession(t.db, { userId: created.user.id, stepUpAt: Date.now() });
+  state.user = { ...created.user, mustChangePassword: false, sessionId: session.id };
   return created.user;
+}
+
+/** A second admin approves a configuration request (not signed in: straight through the engine). */
+async function approvedBySecondAdmin(requestId: string) {
+  const created = await createUser(t.db, {
+    email: `second-${crypto.randomUUID()}@example.com`,
+    name: 'S',
+    role: 'admin',
+  });
+  if (!created.ok) throw new Error(created.error);
+  const { id, email, role } = created.user;
+  return (await getApprovalEngine()).approve({ id, email, role }, requestId);
 }
 
 const entriesFor = (action: string) => t.db.select().from(auditLog).where(eq(auditLog.action, action));
@@ -45,19 +78,26 @@ describe('user administration actions', () => {
     state.user = null;
   });
 
-  it('adds a user with a one-time password and audits it without the password', async () => {
+  it('asks for a user; once a second admin approves, the one-time password is shown once, never audited', async () => {
     await signedInAs('admin');
     const email = `nia-${crypto.randomUUID()}@example.com`;
     const result = await addUserAction({ email: ` ${email.toUpperCase()} `, name: 'Nia', role: 'support' });
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
-    expect(result.data.email).toBe(email);
-    expect(result.data.oneTimePassword).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(result).toMatchObject({
+      ok: true,
+      data: { kind: 'requested', summary: `Add ${email} as support` },
+    });
+    if (!result.ok || result.data.kind !== 'requested') return;
+    expect(await findUserByEmail(t.db, email)).toBeUndefined();
+    expect(await approvedBySecondAdmin(result.data.id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
     expect((await findUserByEmail(t.db, email))?.mustChangePassword).toBe(true);
+    const shown = await revealOneTimePasswordAction({ requestId: result.data.id });
+    expect(shown).toMatchObject({ ok: true, data: { email } });
+    if (!shown.ok) return;
+    expect(shown.data.oneTimePassword).toMatch(/^[A-Za-z0-9]{20}$/);
     const entry = (await entriesFor('user.add')).find((e) => e.target === email);
     expect(entry?.outcome).toBe('success');
-    expect(entry?.input).toEqual({ email, name: 'Nia', role: 'support' });
-    expect(JSON.stringify(entry)).not.toContain(result.data.oneTimePassword);
+    expect(entry?.input).toMatchObject({ email, name: 'Nia', role: 'support' });
+    expect(JSON.stringify(await t.db.select().from(auditLog))).not.toContain(shown.data.oneTimePassword);
 
     const again = await addUserAction({ email, name: 'Nia again', role: 'viewer' });
     expect(again).toMatchObject({
@@ -91,7 +131,7 @@ describe('user administration actions', () => {
     expect(result).toEqual({ ok: false, error: 'You do not have permission to do this.', status: 403 });
     expect(await findUserByEmail(t.db, email)).toBeUndefined();
     const denied = await t.db.select().from(auditLog).where(eq(auditLog.actorEmail, viewer.email));
-    expect(denied.map((e) => [e.action, e.outcome])).toEqual([['users.manage', 'denied']]);
+    expect(denied.map((e) => [e.action, e.outcome])).toEqual([['userCreate.request', 'denied']]);
   });
 
   it('changes roles and disables others, never the admin themselves', async () => {
@@ -116,19 +156,25 @@ describe('user administration actions', () => {
       error: 'Unknown user',
     });
 
-    expect(await changeUserRoleAction({ userId: other.user.id, role: 'finance' })).toEqual({
-      ok: true,
-      data: { email: other.user.email },
-    });
+    const roleChange = await changeUserRoleAction({ userId: other.user.id, role: 'finance' });
+    expect(roleChange).toMatchObject({ ok: true, data: { kind: 'requested' } });
+    if (!roleChange.ok) return;
+    expect((await findUserByEmail(t.db, other.user.email))?.role).toBe('viewer');
+    expect(await approvedBySecondAdmin(roleChange.data.id)).toMatchObject({ ok: true });
     expect(await disableUserAction({ userId: other.user.id })).toMatchObject({ ok: true });
     expect((await findUserByEmail(t.db, other.user.email))?.disabledAt).toBeInstanceOf(Date);
-    expect(await enableUserAction({ userId: other.user.id })).toMatchObject({ ok: true });
+    const enabling = await enableUserAction({ userId: other.user.id });
+    expect(enabling).toMatchObject({ ok: true, data: { kind: 'requested' } });
+    if (!enabling.ok) return;
+    expect((await findUserByEmail(t.db, other.user.email))?.disabledAt).toBeInstanceOf(Date);
+    expect(await approvedBySecondAdmin(enabling.data.id)).toMatchObject({ ok: true });
     const after = await findUserByEmail(t.db, other.user.email);
     expect(after?.disabledAt).toBeNull();
     expect(after?.role).toBe('finance');
+    expect(after?.roleGrantedBy).toBe(admin.id);
 
-    const mine = await t.db.select().from(auditLog).where(eq(auditLog.actorEmail, admin.email));
-    expect(mine.filter((e) => e.target === other.user.email).map((e) => [e.action, e.outcome])).toEqual([
+    const changes = await t.db.select().from(auditLog).where(eq(auditLog.target, other.user.email));
+    expect(changes.map((e) => [e.action, e.outcome])).toEqual([
       ['user.change_role', 'success'],
       ['user.disable', 'success'],
       ['user.enable', 'success'],

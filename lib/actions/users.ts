@@ -1,77 +1,119 @@
 'use server';
+// User administration. Creating a user, changing a role and enabling a user are configuration changes a
+// second admin approves (the approval engine audits and carries them out); disabling stays immediate. While
+// one admin exists, that admin adds a second admin alone, once.
 import { revalidatePath } from 'next/cache';
-import { defineAction, ok, refuse } from '@/lib/actions/define-action';
+import { type RequestedChange, requestConfigurationChange } from '@/lib/actions/configuration-request';
+import { type ActionResult, defineAction, ok, refuse } from '@/lib/actions/define-action';
+import { getApprovalEngine } from '@/lib/server/approvals';
+import { audit } from '@/lib/server/guard';
 import { currentDb } from '@/lib/server/services';
-import { createUser, disableUser, enableUser, setUserRole } from '@/lib/server/users';
+import { adminQuorum, bootstrapSecondAdmin, disableUser, findUserByEmail } from '@/lib/server/users';
+import { requestIdSchema } from '@/lib/validation/approvals';
 import { addUserSchema, changeRoleSchema, userIdSchema } from '@/lib/validation/users';
 
-export interface AddedUser {
+/** The one admin added a second admin alone: the one-time password is shown in this result only. */
+interface BootstrappedAdmin {
+  kind: 'created';
   email: string;
   oneTimePassword: string;
 }
 
-/** Creates a user with a one-time password, shown to the admin in this result only. */
+export type { RequestedChange };
+export type AddUserOutcome = RequestedChange | BootstrappedAdmin;
+
+/**
+ * Asks for a new user (a second admin approves; the one-time password is then shown once to the requester on
+ * the request page). The only admin adding a second admin does it alone, once.
+ */
 export const addUserAction = defineAction({
-  permission: 'users.manage',
+  permission: 'userCreate.request',
   resource: 'users',
   input: addUserSchema,
   context: 'add user',
-  audit: {
-    action: 'user.add',
-    input: ({ email, name, role }) => ({ email, name, role }),
-    target: ({ email }) => email,
-  },
-  run: async ({ input }) => {
-    const result = await createUser(await currentDb(), input);
-    if (!result.ok) return refuse(result.error, { fieldErrors: { email: result.error } });
-    revalidatePath('/admin/users');
-    return ok<AddedUser>({ email: result.user.email, oneTimePassword: result.oneTimePassword });
+  stepUp: ({ email, name, role }) => ({ change: 'userCreate', email, name, role }),
+  run: async ({ input, actor }): Promise<ActionResult<AddUserOutcome>> => {
+    const db = await currentDb();
+    if (await findUserByEmail(db, input.email)) {
+      const taken = 'A user with this email already exists';
+      await audit(actor, 'user.add', 'failed', { target: input.email, input: { email: input.email } });
+      return refuse(taken, { fieldErrors: { email: taken } });
+    }
+    if (input.role === 'admin' && (await adminQuorum(db)).mayBootstrap) {
+      const created = await bootstrapSecondAdmin(db, actor, input);
+      await audit(actor, 'user.bootstrap_admin', created.ok ? 'success' : 'failed', {
+        target: input.email,
+        input: { email: input.email, name: input.name, role: 'admin' },
+      });
+      if (!created.ok) return refuse(created.error, { fieldErrors: { email: created.error } });
+      revalidatePath('/', 'layout');
+      return ok({ kind: 'created', email: created.user.email, oneTimePassword: created.oneTimePassword });
+    }
+    return requestConfigurationChange(actor, 'userCreate', input, 'email');
   },
 });
 
+/** The new user's one-time password, once, to the admin who asked for the user. */
+export const revealOneTimePasswordAction = defineAction({
+  permission: 'userCreate.request',
+  resource: 'users',
+  input: requestIdSchema,
+  invalid: 'first-issue',
+  context: 'show one-time password',
+  stepUp: ({ requestId }) => ({ reveal: 'one-time password', requestId }),
+  run: async ({ input: { requestId }, actor }) => {
+    const taken = await (await getApprovalEngine()).takeOneTimePassword(actor, requestId);
+    if (!taken.ok) return refuse(taken.error, { status: taken.status });
+    return ok(taken.data);
+  },
+});
+
+/** Asks for a role change; a second admin approves. */
 export const changeUserRoleAction = defineAction({
-  permission: 'users.manage',
+  permission: 'userRole.request',
   resource: 'users',
   input: changeRoleSchema,
   invalid: 'first-issue',
   context: 'change user role',
-  audit: {
-    action: 'user.change_role',
-    input: ({ role }) => ({ role }),
-    target: ({ userId }, data?: { email: string }) => data?.email ?? userId,
-  },
+  stepUp: ({ userId, role }) => ({ change: 'userRole', userId, role }),
   run: async ({ input, actor }) => {
     // An admin demoting themselves could leave the console without one.
     if (input.userId === actor.id) return refuse('You cannot change your own role.');
-    const user = await setUserRole(await currentDb(), input.userId, input.role);
+    return requestConfigurationChange(actor, 'userRole', input);
+  },
+});
+
+/** Disables a user at once; their open sessions end (the session version moves on). */
+export const disableUserAction = defineAction({
+  permission: 'users.manage',
+  resource: 'users',
+  input: userIdSchema,
+  invalid: 'first-issue',
+  context: 'disable user',
+  stepUp: ({ userId }) => ({ change: 'userDisable', userId }),
+  audit: {
+    action: 'user.disable',
+    target: ({ userId }, data: { email: string } | undefined) => data?.email ?? userId,
+  },
+  run: async ({ input, actor }) => {
+    if (input.userId === actor.id) return refuse('You cannot disable yourself.');
+    const user = await disableUser(await currentDb(), input.userId);
     if (!user) return refuse('That user no longer exists.');
     revalidatePath('/admin/users');
     return ok({ email: user.email });
   },
 });
 
-function userSwitch(disabled: boolean) {
-  return defineAction({
-    permission: 'users.manage',
-    resource: 'users',
-    input: userIdSchema,
-    invalid: 'first-issue',
-    context: disabled ? 'disable user' : 'enable user',
-    audit: {
-      action: disabled ? 'user.disable' : 'user.enable',
-      target: ({ userId }, data: { email: string } | undefined) => data?.email ?? userId,
-    },
-    run: async ({ input, actor }) => {
-      if (input.userId === actor.id) return refuse('You cannot disable yourself.');
-      const db = await currentDb();
-      const user = disabled ? await disableUser(db, input.userId) : await enableUser(db, input.userId);
-      if (!user) return refuse('That user no longer exists.');
-      revalidatePath('/admin/users');
-      return ok({ email: user.email });
-    },
-  });
-}
-
-/** Disables a user; their open sessions end at once (the session version moves on). */
-export const disableUserAction = userSwitch(true);
-export const enableUserAction = userSwitch(false);
+/** Asks to let a disabled user sign in again; a second admin approves. */
+export const enableUserAction = defineAction({
+  permission: 'userEnable.request',
+  resource: 'users',
+  input: userIdSchema,
+  invalid: 'first-issue',
+  context: 'enable user',
+  stepUp: ({ userId }) => ({ change: 'userEnable', userId }),
+  run: async ({ input, actor }) => {
+    if (input.userId === actor.id) return refuse('You cannot enable yourself.');
+    return requestConfigurationChange(actor, 'userEnable', input);
+  },
+});

@@ -1,5 +1,6 @@
 'use server';
 import { revalidatePath } from 'next/cache';
+import { type RequestedChange, requestConfigurationChange } from '@/lib/actions/configuration-request';
 import { type Actor, defineAction, ok, refuse } from '@/lib/actions/define-action';
 import { CustodyError } from '@/lib/custody/errors';
 import { type Capabilities, probeCapabilities } from '@/lib/server/capabilities';
@@ -7,19 +8,14 @@ import { describeFailure } from '@/lib/server/errors';
 import { audit } from '@/lib/server/guard';
 import { currentServices } from '@/lib/server/services';
 import {
-  deleteWalletConnection,
-  insertWalletConnection,
-  replaceWalletKey,
-} from '@/lib/server/wallet-connections';
-import {
   custodyClientWithKey,
   findWalletConnection,
-  toSummary,
+  sealApiKey,
   type WalletSummary,
 } from '@/lib/server/wallets';
 import { connectWalletSchema, removeWalletSchema, rotateWalletKeySchema } from '@/lib/validation/wallets';
 
-export type { WalletSummary };
+export type { RequestedChange, WalletSummary };
 
 export interface CapabilitiesCheck {
   capabilities: Capabilities;
@@ -51,15 +47,25 @@ function refresh(walletId?: string) {
   if (walletId) revalidatePath(`/wallets/${walletId}`, 'layout');
 }
 
-// The audit entries below carry what the service answered (the wallet's name and network, the capabilities
-// found), so these actions write them themselves. The API key is never part of an entry.
+// Connecting, rotating and removing are configuration changes a second admin approves. The key is proven with
+// a read before the request is filed, then travels sealed in the request's payload (the review shows its last
+// four characters); it is never part of an audit entry, an event or a review.
 
-/** Connects a wallet by id and API key; the key is proven with a read before it is stored, sealed. */
+/** Sealed as the wallet registry seals keys, bound to the wallet id. */
+async function sealed(walletId: string, apiKey: string) {
+  return {
+    apiKeySealed: sealApiKey(await currentServices(), walletId, apiKey),
+    apiKeyLast4: apiKey.slice(-4),
+  };
+}
+
+/** Asks to connect a wallet by id and API key; the key is proven with a read before the request is filed. */
 export const connectWalletAction = defineAction({
-  permission: 'wallets.manage',
+  permission: 'walletConnect.request',
   resource: 'wallets',
   input: connectWalletSchema,
   context: 'connect wallet',
+  stepUp: ({ walletId }) => ({ change: 'walletConnect', walletId }),
   run: async ({ input: { walletId, apiKey }, actor }) => {
     if (await findWalletConnection(walletId))
       return refuse(ALREADY_CONNECTED, { fieldErrors: { walletId: ALREADY_CONNECTED } });
@@ -68,43 +74,37 @@ export const connectWalletAction = defineAction({
       await audit(actor, 'wallet.connect', 'failed', { target: walletId, input: { walletId } });
       return refuse(verified.error, { fieldErrors: { apiKey: verified.error } });
     }
-    const row = await insertWalletConnection(await currentServices(), verified.wallet, apiKey, actor.email);
-    await audit(actor, 'wallet.connect', row ? 'success' : 'failed', {
-      target: walletId,
-      input: { walletId, name: verified.wallet.name, network: verified.wallet.network },
+    const { wallet } = verified;
+    return requestConfigurationChange(actor, 'walletConnect', {
+      id: wallet.id,
+      name: wallet.name,
+      network: wallet.network,
+      blockchain: wallet.blockchain.slug,
+      address: wallet.address,
+      ...(await sealed(walletId, apiKey)),
     });
-    if (!row) return refuse(ALREADY_CONNECTED);
-    // Which extensions the service answers decides how the wallet's pages read; never fails the connect.
-    await probeCapabilities(walletId);
-    refresh(walletId);
-    return ok<WalletSummary>(toSummary(row));
   },
 });
 
-/** Replaces a wallet's key; the previous key keeps verifying webhooks for 24 hours. */
+/** Asks to replace a wallet's key; once approved, the previous key keeps verifying webhooks for 24 hours. */
 export const rotateWalletKeyAction = defineAction({
-  permission: 'wallets.manage',
+  permission: 'walletRotate.request',
   resource: 'wallets',
   input: rotateWalletKeySchema,
   context: 'rotate wallet key',
+  stepUp: ({ walletId }) => ({ change: 'walletRotate', walletId }),
   run: async ({ input: { walletId, apiKey }, actor }) => {
     if (!(await findWalletConnection(walletId))) return refuse(NO_LONGER_CONNECTED);
-    // The new key is proven before the old one is replaced, so a typo cannot cut the console off.
+    // The new key is proven before it is requested, so a typo cannot cut the console off.
     const verified = await verifyKey(actor, walletId, apiKey);
     if (!verified.ok) {
       await audit(actor, 'wallet.rotate_key', 'failed', { target: walletId, input: { walletId } });
       return refuse(verified.error, { fieldErrors: { apiKey: verified.error } });
     }
-    const row = await replaceWalletKey(await currentServices(), walletId, apiKey);
-    await audit(actor, 'wallet.rotate_key', row ? 'success' : 'failed', {
-      target: walletId,
-      input: { walletId },
+    return requestConfigurationChange(actor, 'walletRotate', {
+      walletId,
+      ...(await sealed(walletId, apiKey)),
     });
-    if (!row) return refuse(NO_LONGER_CONNECTED);
-    // A new key may reach a different service deployment: probe its extensions again.
-    await probeCapabilities(walletId);
-    refresh(walletId);
-    return ok<WalletSummary>(toSummary(row));
   },
 });
 
@@ -131,21 +131,16 @@ export const recheckCapabilitiesAction = defineAction({
   },
 });
 
-/** Forgets a wallet and its key; the wallet itself stays at the custody service. */
+/** Asks to forget a wallet and its key; the wallet itself stays at the custody service. */
 export const removeWalletAction = defineAction({
-  permission: 'wallets.manage',
+  permission: 'walletRemove.request',
   resource: 'wallets',
   input: removeWalletSchema,
   invalid: 'first-issue',
   context: 'remove wallet',
+  stepUp: ({ walletId }) => ({ change: 'walletRemove', walletId }),
   run: async ({ input: { walletId }, actor }) => {
-    const row = await deleteWalletConnection(await currentServices(), walletId);
-    await audit(actor, 'wallet.remove', row ? 'success' : 'failed', {
-      target: walletId,
-      input: { walletId, name: row?.name },
-    });
-    if (!row) return refuse(NO_LONGER_CONNECTED);
-    refresh(walletId);
-    return ok({ id: row.id, name: row.name });
+    if (!(await findWalletConnection(walletId))) return refuse(NO_LONGER_CONNECTED);
+    return requestConfigurationChange(actor, 'walletRemove', { walletId });
   },
 });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ActionRefusal, defineAction, ok, WALLET_NOT_CONNECTED } from '@/lib/actions/define-action';
 import { isReviewOf } from '@/lib/approvals/kinds';
-import type { WithdrawalReview } from '@/lib/approvals/requests';
+import type { WithdrawalReview } from '@/lib/approvals/withdrawals';
 import { lookUpTypedAddress, verifyTypedSource } from '@/lib/server/address-lookup';
 import { getApprovalEngine, sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
 import {

@@ -1,10 +1,22 @@
 // The operation kinds of approval requests and, keyed by kind, the review approvers see and the result the
 // custody service's answer leaves on the request. Browser-safe: pages pick a panel by `review.kind`.
+import type {
+  ConfigurationResult,
+  FreezeLiftReview,
+  PolicyEditReview,
+  UserCreateReview,
+  UserEnableReview,
+  UserRoleReview,
+  WalletConnectReview,
+  WalletRemoveReview,
+  WalletRotateReview,
+} from './configuration';
+import { CONFIGURATION_KINDS } from './configuration';
 import type { ContractResult, ContractReview } from './contracts';
-import type { SignOnlyResult, WithdrawalReview } from './requests';
 import type { TypedDataResult, TypedDataReview } from './signing';
 import type { SwapResult, SwapReview } from './swaps';
 import type { RetryReview } from './types';
+import type { SignOnlyResult, WithdrawalReview } from './withdrawals';
 
 export const OPERATION_KINDS = [
   'withdraw',
@@ -14,6 +26,7 @@ export const OPERATION_KINDS = [
   'contractWrite',
   'contractSign',
   'retry',
+  ...CONFIGURATION_KINDS,
 ] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
 
@@ -29,6 +42,14 @@ interface KindShapes {
   contractWrite: { review: ContractReview; result: ContractResult };
   contractSign: { review: ContractReview; result: ContractResult };
   retry: { review: RetryReview; result: null };
+  userCreate: { review: UserCreateReview; result: ConfigurationResult };
+  userRole: { review: UserRoleReview; result: ConfigurationResult };
+  userEnable: { review: UserEnableReview; result: ConfigurationResult };
+  policyEdit: { review: PolicyEditReview; result: ConfigurationResult };
+  freezeLift: { review: FreezeLiftReview; result: ConfigurationResult };
+  walletConnect: { review: WalletConnectReview; result: ConfigurationResult };
+  walletRotate: { review: WalletRotateReview; result: ConfigurationResult };
+  walletRemove: { review: WalletRemoveReview; result: ConfigurationResult };
 }
 
 /** What approvers see before deciding on a request of kind `K`. */

@@ -1,64 +1,8 @@
 // Shapes of approval requests as the browser sees them (JSON from the server: dates as ISO strings).
+import type { ConfigurationResult } from './configuration';
 import type { OperationReview } from './kinds';
 import { STATUS_LABELS as LABELS, MOVING_STATUSES as MOVING } from './statuses';
-
-export type ReviewItem = {
-  index: number;
-  address: string;
-  amount: string;
-  symbol: string;
-  assetId: string;
-  usd: number | null;
-  networkFee: string | null;
-  networkFeeUsd: number | null;
-  /** Upstream reference (derived from the request id). */
-  reference: string;
-  /** The person's own reference, if any. */
-  clientReference: string | null;
-  note: string | null;
-  metadata: Record<string, unknown> | null;
-  aml: { status: string; provider: string; message: string } | null;
-  warnings: string[];
-};
-
-export type WithdrawalReview = {
-  kind: 'withdraw' | 'withdrawSign';
-  wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
-  source: { kind: 'master' | 'address'; address: string; name: string | null; addressId: string | null };
-  items: ReviewItem[];
-  totals: { usd: number | null; byAsset: Array<{ symbol: string; amount: string }> };
-  fee: { symbol: string; total: string | null; totalUsd: number | null; error: string | null };
-  nativeBalance: { symbol: string; before: string | null; after: string | null; beforeUsd: number | null };
-  estimatedArrivalSeconds: number | null;
-  warnings: string[];
-  builtAt: string;
-};
-
-type DecodedSignedTransaction = {
-  type: string;
-  chainId: number | null;
-  nonce: number | null;
-  gas: string | null;
-  maxFeePerGas: string | null;
-  maxPriorityFeePerGas: string | null;
-  gasPrice: string | null;
-  to: string | null;
-  value: string;
-  tokenTransfer: { token: string; recipient: string; amount: string; rawAmount: string } | null;
-  error?: string;
-};
-
-export type SignOnlyResult = {
-  signed: Array<{
-    index: number;
-    transactionId: string;
-    hash: string;
-    signedTransaction: string;
-    decoded: DecodedSignedTransaction;
-  }>;
-  errors: Array<{ index: number; message: string }>;
-  message?: string;
-};
+import type { SignOnlyResult } from './withdrawals';
 
 export interface RequestSummaryDto {
   id: string;
@@ -92,6 +36,8 @@ export interface RequestDetailDto extends RequestSummaryDto {
   confirmedAbsentAt: string | null;
   submitAttempts: number;
   result: SignOnlyResult | null;
+  /** A configuration change's outcome (never a secret: a new user's one-time password is taken separately). */
+  configurationResult: ConfigurationResult | null;
   decisions: Array<{
     approverEmail: string;
     role: string;

@@ -1,5 +1,6 @@
 // Reads and validates the environment once; every failure is a sentence a person can act on.
 import { z } from 'zod';
+import { parseNetworkList } from './networks';
 
 const optionalUrl = (name: string) =>
   z
@@ -69,6 +70,29 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9-]+$/i, { message: 'WEBHOOK_SIGNATURE_HEADER must be an HTTP header name' })
     .default('x-blockradar-signature'),
+  /** Only these networks may sign in and use the console (comma-separated IPv4/IPv6 CIDRs); unset: any. */
+  CONSOLE_ALLOWED_CIDRS: z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const list = parseNetworkList(value);
+      if (!list.ok)
+        ctx.addIssue({
+          code: 'custom',
+          message: `CONSOLE_ALLOWED_CIDRS must be a comma-separated list of networks such as 10.0.0.0/8,2001:db8::/32 (not a network: ${list.invalid.join(', ')})`,
+        });
+      else if (list.ranges.length === 0)
+        ctx.addIssue({
+          code: 'custom',
+          message: 'CONSOLE_ALLOWED_CIDRS lists no network: leave it unset to accept every address',
+        });
+    })
+    .optional(),
+  /** 1: a reverse proxy in front sets X-Forwarded-For; the client's address is the entry it added. */
+  TRUST_PROXY: z
+    .enum(['0', '1', 'true', 'false'], { message: 'TRUST_PROXY must be 1 or 0' })
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
   SANDBOX_SEED: z.string().min(1).default('custody-console-sandbox'),
   SANDBOX_BLOCK_TIME_MS: positiveInt('SANDBOX_BLOCK_TIME_MS', 1000),
   SANDBOX_WEBHOOK_URL: optionalUrl('SANDBOX_WEBHOOK_URL'),

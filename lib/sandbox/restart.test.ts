@@ -89,7 +89,13 @@ describe('restart', () => {
       env: { ...process.env, CONSOLE_DATA_DIR: dir },
     });
     const printed = JSON.parse(stdout);
-    expect(printed).toEqual(JSON.parse(readFileSync(path.join(dir, 'sandbox-credentials.json'), 'utf8')));
+    expect(printed).toMatchObject(
+      JSON.parse(readFileSync(path.join(dir, 'sandbox-credentials.json'), 'utf8')),
+    );
+    // The demo users' authenticator apps, each with its secret and setup address.
+    const admin = printed.demoUsers.find((u: { email: string }) => u.email === 'admin@example.com');
+    expect(admin.authenticators[0].secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(admin.authenticators[0].uri).toContain(`secret=${admin.authenticators[0].secret}`);
     expect(printed.wallets[0].apiKey).toMatch(/^sbx_/);
     expect(printed.totpSecret).toMatch(/^[A-Z2-7]+$/);
 

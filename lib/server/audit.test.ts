@@ -109,3 +109,36 @@ describe('audit chain', () => {
     }
   });
 });
+
+describe('audit entries with control characters', () => {
+  it('stores an attempt carrying NUL and control characters, cleaned, and says so', async () => {
+    const row = await appendAudit(t.db, {
+      ...actor,
+      action: 'whitelist.add',
+      target: 'rule\u0000name',
+      outcome: 'invalid',
+      input: { name: 'Nia\u0000\u0007', nested: { list: ['a\u009fb'] }, 'k\u0000': 1, note: 'line\nnext' },
+    });
+    const [stored] = await t.db.select().from(auditLog).where(sql`${auditLog.id} = ${row.id}`);
+    expect(stored?.target).toBe('rule\ufffdname');
+    expect(stored?.input).toEqual({
+      name: 'Nia\ufffd\ufffd',
+      nested: { list: ['a\ufffdb'] },
+      'k\ufffd': 1,
+      note: 'line\nnext',
+      controlCharactersRemoved: true,
+    });
+    // The hash covers what was stored.
+    expect(hashEntry(stored!.prevHash, stored!)).toBe(stored!.hash);
+  });
+
+  it('leaves clean entries as they are', async () => {
+    const row = await appendAudit(t.db, {
+      ...actor,
+      action: 'x',
+      outcome: 'success',
+      input: { name: 'Nia' },
+    });
+    expect(row.input).toEqual({ name: 'Nia' });
+  });
+});

@@ -5,6 +5,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, lte, or, type SQL, sql } f
 import { auditActionsMatching } from '@/lib/audit-actions';
 import type { ChainVerdict } from '@/lib/audit-verdict';
 import { type AuditRow, auditLog, type ConsoleDb } from '@/lib/db/schema';
+import { withoutControlCharacters } from '@/lib/validation/text';
 import { redactInput } from './redaction';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -41,8 +42,34 @@ export function hashEntry(prevHash: string, entry: ChainFields): string {
     .digest('hex');
 }
 
+/** What the entry says when text was cleaned before it was stored. */
+const CONTROL_CHARACTERS_REMOVED = 'controlCharactersRemoved';
+
+/**
+ * Text as the database can store it: control characters (a NUL above all, which PostgreSQL refuses in text
+ * and JSON) become U+FFFD, so the entry of an attempt that carried them is never lost. `changed` says so.
+ */
+function storable(value: unknown, changed: { yes: boolean }): unknown {
+  if (typeof value === 'string') {
+    const clean = withoutControlCharacters(value);
+    if (clean !== value) changed.yes = true;
+    return clean;
+  }
+  if (Array.isArray(value)) return value.map((v) => storable(v, changed));
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [storable(k, changed) as string, storable(v, changed)]),
+    );
+  }
+  return value;
+}
+
 /** Appends one entry; serialised by an advisory lock so the chain never forks. */
-export async function appendAudit(db: ConsoleDb, entry: AuditEntryInput): Promise<AuditRow> {
+export async function appendAudit(db: ConsoleDb, raw: AuditEntryInput): Promise<AuditRow> {
+  const changed = { yes: false };
+  // Redacted (and depth-bounded) first, then cleaned.
+  const entry = storable({ ...raw, input: redactInput(raw.input ?? {}) }, changed) as AuditEntryInput;
+  if (changed.yes) entry.input = { ...(entry.input ?? {}), [CONTROL_CHARACTERS_REMOVED]: true };
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7301)`);
     const [last] = await tx

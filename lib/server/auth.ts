@@ -1,13 +1,19 @@
 import 'server-only';
+import { headers } from 'next/headers';
 import NextAuth, { CredentialsSignin, type DefaultSession } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { getConfig } from '@/lib/config';
-import type { Role } from '@/lib/db/schema';
+import type { Role, UserRow } from '@/lib/db/schema';
 import { signInSchema } from '@/lib/validation/users';
 import { appendAudit } from './audit';
+import { currentClientAddress, networkAllowed } from './client-address';
+import { relyingParty } from './factors/relying-party';
+import { beginSecondStep, completeSecondStep, type PendingSignIn, secondStepSchema } from './factors/sign-in';
+import { requiresSecondFactor } from './factors/store';
 import { logger } from './logger';
 import { currentDb as getDb } from './services';
 import { type ConsoleToken, SESSION_IDLE_MS, validateToken } from './session';
+import { endSession, startSession } from './sessions';
 import { checkCredentials } from './users';
 
 declare module 'next-auth' {
@@ -17,12 +23,16 @@ declare module 'next-auth' {
       role: Role;
       mustChangePassword: boolean;
       sessionVersion: number;
+      /** The session's row in `user_sessions`. */
+      sessionId: string;
     } & DefaultSession['user'];
   }
   interface User {
     role?: Role;
     sessionVersion?: number;
     mustChangePassword?: boolean;
+    /** When sign-in checked a second factor (ms since the epoch): the session's first step-up time. */
+    secondFactorAt?: number;
   }
 }
 
@@ -31,6 +41,31 @@ class InvalidCredentials extends CredentialsSignin {
 }
 class LockedAccount extends CredentialsSignin {
   code = 'locked';
+}
+/** Thrown after the right password when a second factor is due: carries the pending sign-in to the form. */
+export class SecondFactorRequired extends CredentialsSignin {
+  code = 'second-factor';
+  constructor(readonly pending: PendingSignIn) {
+    super();
+  }
+}
+class WrongSecondFactor extends CredentialsSignin {
+  code = 'second-factor-wrong';
+}
+class ExpiredSignIn extends CredentialsSignin {
+  code = 'second-factor-expired';
+}
+
+/** What the session keeps of the person who signed in. */
+function sessionUser(user: UserRow) {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    sessionVersion: user.sessionVersion,
+    mustChangePassword: user.mustChangePassword,
+  };
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
@@ -46,31 +81,64 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   providers: [
     Credentials({
       credentials: { email: { label: 'Email' }, password: { label: 'Password', type: 'password' } },
-      async authorize(raw) {
+      async authorize(raw, request) {
+        const db = await getDb();
+        const config = getConfig();
+        const base = { actorId: null, role: 'anonymous', action: 'auth.sign_in' };
+        // The second step: a pending sign-in (the password was right) and a code, a passkey or an enrolment.
+        if (raw && typeof raw === 'object' && 'pendingId' in raw) {
+          const step = secondStepSchema.safeParse(raw);
+          if (!step.success) throw new InvalidCredentials();
+          const rp = relyingParty(config.origin, request?.headers.get('origin'));
+          const now = Date.now();
+          const done = await completeSecondStep(db, config.encryptionKey, rp, step.data, now);
+          if (!done.ok) {
+            const who = done.user
+              ? { actorId: done.user.id, role: done.user.role, actorEmail: done.user.email }
+              : { actorEmail: '' };
+            await appendAudit(db, {
+              ...base,
+              ...who,
+              outcome: done.reason === 'locked' ? 'locked' : 'failed',
+              input: { secondFactor: step.data.method },
+            });
+            if (done.reason === 'locked') throw new LockedAccount();
+            throw done.reason === 'expired' ? new ExpiredSignIn() : new WrongSecondFactor();
+          }
+          const { user } = done;
+          await appendAudit(db, {
+            ...base,
+            actorId: user.id,
+            role: user.role,
+            actorEmail: user.email,
+            outcome: 'success',
+            input: { secondFactor: done.method },
+          });
+          return { ...sessionUser(user), secondFactorAt: now };
+        }
         const parsed = signInSchema.safeParse(raw);
         if (!parsed.success) throw new InvalidCredentials();
-        const db = await getDb();
-        const result = await checkCredentials(db, parsed.data.email, parsed.data.password);
-        const base = {
-          actorId: null,
-          role: 'anonymous',
-          actorEmail: parsed.data.email,
-          action: 'auth.sign_in',
-        };
+        const result = await checkCredentials(db, parsed.data.email, parsed.data.password, new Date(), {
+          secondStepDue: (user) => requiresSecondFactor(user.role),
+        });
+        const attempt = { ...base, actorEmail: parsed.data.email };
         if (!result.ok) {
-          await appendAudit(db, { ...base, outcome: result.reason === 'locked' ? 'locked' : 'failed' });
+          await appendAudit(db, { ...attempt, outcome: result.reason === 'locked' ? 'locked' : 'failed' });
           throw result.reason === 'locked' ? new LockedAccount() : new InvalidCredentials();
         }
         const { user } = result;
-        await appendAudit(db, { ...base, actorId: user.id, role: user.role, outcome: 'success' });
-        return {
-          id: user.id,
-          email: user.email,
-          name: user.name,
-          role: user.role,
-          sessionVersion: user.sessionVersion,
-          mustChangePassword: user.mustChangePassword,
-        };
+        // People who may approve prove a second factor too; the password is not asked again.
+        if (requiresSecondFactor(user.role)) {
+          await appendAudit(db, {
+            ...attempt,
+            actorId: user.id,
+            role: user.role,
+            outcome: 'second_factor_due',
+          });
+          throw new SecondFactorRequired(await beginSecondStep(db, user.id));
+        }
+        await appendAudit(db, { ...attempt, actorId: user.id, role: user.role, outcome: 'success' });
+        return sessionUser(user);
       },
     }),
   ],
@@ -78,10 +146,23 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     async jwt({ token, user }) {
       const t = token as ConsoleToken & typeof token;
       if (user) {
+        if (!user.id) return null;
         const now = Date.now();
+        // Sign-in starts a session on the server; the token carries only its id (plus what the page shows).
+        const { userAgent, ipAddress } = await requestOrigin();
+        // The network allow-list: a sign-in from elsewhere gets no session.
+        if (!networkAllowed(ipAddress)) return null;
+        const row = await startSession(await getDb(), {
+          userId: user.id,
+          userAgent,
+          ipAddress,
+          stepUpAt: user.secondFactorAt ?? null,
+          now,
+        });
         return {
           ...token,
           uid: user.id,
+          sid: row.id,
           role: user.role,
           sv: user.sessionVersion,
           mcp: user.mustChangePassword,
@@ -102,8 +183,27 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         role: t.role ?? 'viewer',
         mustChangePassword: Boolean(t.mcp),
         sessionVersion: t.sv ?? 0,
+        sessionId: t.sid ?? '',
       };
       return session;
     },
   },
+  events: {
+    // next-auth's own /api/auth/signout ends the session on the server too, not only the cookie.
+    async signOut(message) {
+      const sid = 'token' in message ? (message.token as ConsoleToken | null)?.sid : undefined;
+      if (sid) await endSession(await getDb(), sid, 'sign-out');
+    },
+  },
 }));
+
+/** The signing-in browser's user agent and network address, when there is a request to read them from. */
+async function requestOrigin(): Promise<{ userAgent: string | null; ipAddress: string | null }> {
+  let userAgent: string | null = null;
+  try {
+    userAgent = (await headers()).get('user-agent');
+  } catch {
+    // No request (a tool signing in): nothing to record.
+  }
+  return { userAgent, ipAddress: await currentClientAddress() };
+}

@@ -4,6 +4,7 @@ import { cache } from 'react';
 import type { Role } from '@/lib/db/schema';
 import { appendAudit } from './audit';
 import { auth } from './auth';
+import { NETWORK_REFUSED, requestNetworkAllowed } from './client-address';
 import { type Action, can } from './permissions';
 import { currentDb as getDb } from './services';
 
@@ -13,11 +14,20 @@ export interface Actor {
   name: string;
   role: Role;
   requestId: string | null;
+  /** The session's row in `user_sessions` (its step-up time, ending it). */
+  sessionId: string;
 }
 
 export type ActionResult<T = undefined> =
   | { ok: true; data: T }
-  | { ok: false; error: string; fieldErrors?: Record<string, string>; status?: number };
+  | {
+      ok: false;
+      error: string;
+      fieldErrors?: Record<string, string>;
+      status?: number;
+      /** The action needs the second factor again first; the check is bound to this payload hash. */
+      stepUp?: { payloadHash: string };
+    };
 
 async function currentRequestId(): Promise<string | null> {
   try {
@@ -33,8 +43,10 @@ async function currentRequestId(): Promise<string | null> {
  */
 const requestSession = cache(() => auth());
 
-/** The signed-in person, with the session re-validated against the database (version, disabled). */
+/** The signed-in person, with the session re-validated against the database (its row, version, disabled). */
 export async function currentActor(): Promise<Actor | null> {
+  // Outside the network allow-list nobody is signed in (the proxy shows those addresses a page saying so).
+  if (!(await requestNetworkAllowed())) return null;
   const session = await requestSession();
   const user = session?.user;
   if (!user?.id) return null;
@@ -44,6 +56,7 @@ export async function currentActor(): Promise<Actor | null> {
     name: user.name ?? '',
     role: user.role,
     requestId: await currentRequestId(),
+    sessionId: user.sessionId ?? '',
   };
 }
 
@@ -56,6 +69,8 @@ export type Authorization =
  * password, and the role's permission for the action. Denials are audited.
  */
 export async function authorize(action: Action, target?: string): Promise<Authorization> {
+  if (!(await requestNetworkAllowed()))
+    return { ok: false, status: 403, error: NETWORK_REFUSED, actor: null };
   const session = await requestSession();
   const user = session?.user;
   if (!user?.id)
@@ -66,6 +81,7 @@ export async function authorize(action: Action, target?: string): Promise<Author
     name: user.name ?? '',
     role: user.role,
     requestId: await currentRequestId(),
+    sessionId: user.sessionId ?? '',
   };
   if (user.mustChangePassword) {
     return {

@@ -34,6 +34,22 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'wallets.manage': { admin: Y, finance: N, support: N, viewer: N },
   'policy.edit': { admin: Y, finance: N, support: N, viewer: N },
   'freeze.toggle': { admin: Y, finance: N, support: N, viewer: N },
+  'userCreate.request': { admin: Y, finance: N, support: N, viewer: N },
+  'userCreate.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'userRole.request': { admin: Y, finance: N, support: N, viewer: N },
+  'userRole.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'userEnable.request': { admin: Y, finance: N, support: N, viewer: N },
+  'userEnable.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'policyEdit.request': { admin: Y, finance: N, support: N, viewer: N },
+  'policyEdit.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'freezeLift.request': { admin: Y, finance: N, support: N, viewer: N },
+  'freezeLift.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'walletConnect.request': { admin: Y, finance: N, support: N, viewer: N },
+  'walletConnect.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'walletRotate.request': { admin: Y, finance: N, support: N, viewer: N },
+  'walletRotate.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'walletRemove.request': { admin: Y, finance: N, support: N, viewer: N },
+  'walletRemove.approve': { admin: Y, finance: N, support: N, viewer: N },
 };
 
 describe('permissions table', () => {

@@ -31,6 +31,24 @@ const PERMISSIONS = {
   'wallets.manage': ['admin'],
   'policy.edit': ['admin'],
   'freeze.toggle': ['admin'],
+  // Configuration changes: one admin requests, another approves (never the requester, never someone the
+  // requester added or promoted); the console carries them out when the last approval lands.
+  'userCreate.request': ['admin'],
+  'userCreate.approve': ['admin'],
+  'userRole.request': ['admin'],
+  'userRole.approve': ['admin'],
+  'userEnable.request': ['admin'],
+  'userEnable.approve': ['admin'],
+  'policyEdit.request': ['admin'],
+  'policyEdit.approve': ['admin'],
+  'freezeLift.request': ['admin'],
+  'freezeLift.approve': ['admin'],
+  'walletConnect.request': ['admin'],
+  'walletConnect.approve': ['admin'],
+  'walletRotate.request': ['admin'],
+  'walletRotate.approve': ['admin'],
+  'walletRemove.request': ['admin'],
+  'walletRemove.approve': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

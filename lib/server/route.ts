@@ -1,5 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
+import { hasControlCharacters, jsonTextProblem } from '@/lib/validation/text';
 import { describeFailure } from './errors';
 import { type Actor, authorize } from './guard';
 import type { Action } from './permissions';
@@ -61,7 +62,16 @@ function guarded<Q>(
     const authz = await authorize(action);
     if (!authz.ok)
       return Response.json({ statusCode: authz.status, message: authz.error }, { status: authz.status });
-    const read = readQuery(Object.fromEntries(new URL(request.url).searchParams));
+    const raw = Object.fromEntries(new URL(request.url).searchParams);
+    const unreadable = Object.entries(raw).find(
+      ([k, v]) => hasControlCharacters(k) || hasControlCharacters(v),
+    );
+    if (unreadable)
+      return Response.json(
+        { statusCode: 422, message: `${unreadable[0]}: Remove control characters` },
+        { status: 422 },
+      );
+    const read = readQuery(raw);
     if (!read.ok) return Response.json({ statusCode: 422, message: read.message }, { status: 422 });
     try {
       return await handler({
@@ -79,4 +89,40 @@ function guarded<Q>(
       return Response.json({ statusCode: status, message }, { status });
     }
   };
+}
+
+/** The largest JSON body a route handler reads. */
+const MAX_JSON_BODY_BYTES = 64 * 1024;
+
+/**
+ * Reads a route handler's JSON body with a sentence for each way it can be wrong: too large (413), not
+ * JSON, nested too deep or holding control characters (400). Never throws.
+ */
+export async function readJsonBody(
+  request: Request,
+  maxBytes = MAX_JSON_BODY_BYTES,
+): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
+  const refuse = (status: number, message: string) => ({
+    ok: false as const,
+    response: Response.json({ statusCode: status, message }, { status }),
+  });
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) return refuse(413, `The request body is larger than ${maxBytes} bytes.`);
+  let text: string;
+  try {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > maxBytes) return refuse(413, `The request body is larger than ${maxBytes} bytes.`);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return refuse(400, 'The request body could not be read as UTF-8 text.');
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return refuse(400, 'The request body is not valid JSON.');
+  }
+  const problem = jsonTextProblem(body);
+  if (problem) return refuse(400, `The request body was refused: ${problem.toLowerCase()}.`);
+  return { ok: true, body };
 }

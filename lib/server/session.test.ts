@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleDb, users } from '@/lib/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { type ConsoleToken, SESSION_STATE_TTL_MS, validateToken } from './session';
+import { startSession } from './sessions';
 import { createUser, disableUser } from './users';
 
 let t: TestDatabase;
@@ -13,7 +14,7 @@ afterAll(async () => {
   await t.close();
 });
 
-/** The test database, counting the reads of the users table that session validation makes. */
+/** The test database, counting the reads (the user's state and the session's row) that validation makes. */
 function countingDb(db: ConsoleDb) {
   const counter = { selects: 0 };
   const counted = new Proxy(db, {
@@ -33,10 +34,12 @@ async function signedIn(email: string): Promise<{ id: string; token: ConsoleToke
   const created = await createUser(t.db, { email, name: 'S', role: 'finance' });
   if (!created.ok) throw new Error(created.error);
   const now = Date.now();
+  const session = await startSession(t.db, { userId: created.user.id, now });
   return {
     id: created.user.id,
     token: {
       uid: created.user.id,
+      sid: session.id,
       sv: created.user.sessionVersion,
       loginAt: now,
       lastSeen: now,
@@ -47,17 +50,23 @@ async function signedIn(email: string): Promise<{ id: string; token: ConsoleToke
 }
 
 describe('session state cache', () => {
-  it('reads the user once for every check of one request (proxy, layouts, page)', async () => {
+  it('reads the user and the session once for every check of one request (proxy, layouts, page)', async () => {
     const { db, counter } = countingDb(t.db);
     const { token, now } = await signedIn('one-read@example.com');
     const checks = await Promise.all([1, 2, 3, 4].map((ms) => validateToken(db, token, now + ms)));
     expect(checks.every((c) => c?.uid === token.uid)).toBe(true);
-    expect(counter.selects).toBe(1);
-    // A later request within the window reads nothing; one after it reads again.
-    await validateToken(db, token, now + SESSION_STATE_TTL_MS - 1);
-    expect(counter.selects).toBe(1);
-    await validateToken(db, token, now + SESSION_STATE_TTL_MS + 1);
     expect(counter.selects).toBe(2);
+    // A later request within the window reads nothing; one after it reads both again.
+    await validateToken(db, token, now + SESSION_STATE_TTL_MS - 1);
+    expect(counter.selects).toBe(2);
+    await validateToken(db, token, now + SESSION_STATE_TTL_MS + 1);
+    expect(counter.selects).toBe(4);
+  });
+
+  it('refuses a token without a session row', async () => {
+    const { token, now } = await signedIn('no-row@example.com');
+    expect(await validateToken(t.db, { ...token, sid: undefined }, now)).toBeNull();
+    expect(await validateToken(t.db, { ...token, sid: crypto.randomUUID() }, now)).toBeNull();
   });
 
   it('cuts off a user disabled by another console instance once the window has passed', async () => {

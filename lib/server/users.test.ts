@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { hashPassword, verifyPassword } from './passwords';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, validateToken } from './session';
+import { startSession } from './sessions';
 import { checkCredentials, createUser, disableUser, LOCKOUT_DURATION_MS, setUserRole } from './users';
 
 let t: TestDatabase;
@@ -110,10 +111,12 @@ describe('session validation', () => {
     const created = await createUser(t.db, { email, name: 'S', role: 'finance' });
     if (!created.ok) throw new Error('setup');
     const now = Date.now();
+    const session = await startSession(t.db, { userId: created.user.id, now });
     return {
       user: created.user,
       token: {
         uid: created.user.id,
+        sid: session.id,
         sv: created.user.sessionVersion,
         loginAt: now,
         lastSeen: now,

@@ -1,13 +1,25 @@
 import 'server-only';
-import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
-import { type ConsoleDb, loginAttempts, type Role, type UserRow, users } from '@/lib/db/schema';
+import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { getConfig } from '@/lib/config';
+import {
+  type ConsoleDb,
+  consoleSettings,
+  loginAttempts,
+  type Role,
+  type UserRow,
+  users,
+} from '@/lib/db/schema';
 import type { AnyDb } from '@/lib/db/types';
+import { seedDemoFactors } from './factors/demo';
 import { burnPasswordCheck, generateOneTimePassword, hashPassword, verifyPassword } from './passwords';
 import { forgetSessionState } from './session';
+import { endUserSessions, type SessionEndReason } from './sessions';
 
 export const DEMO_PASSWORD = 'custody-demo';
 export const DEMO_USERS: { email: string; name: string; role: Role }[] = [
   { email: 'admin@example.com', name: 'Ada Admin', role: 'admin' },
+  // A second admin, so configuration changes (which a second admin approves) can be tried in the demo.
+  { email: 'admin2@example.com', name: 'Second Admin', role: 'admin' },
   { email: 'finance@example.com', name: 'Fay Finance', role: 'finance' },
   { email: 'finance2@example.com', name: 'Finn Finance', role: 'finance' },
   { email: 'support@example.com', name: 'Sam Support', role: 'support' },
@@ -21,12 +33,21 @@ export const LOCKOUT_DURATION_MS = 15 * 60 * 1000;
 export async function seedDemoUsers(anyDb: AnyDb): Promise<void> {
   const db = anyDb as ConsoleDb;
   const [existing] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
-  if ((existing?.n ?? 0) > 0) return;
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db
-    .insert(users)
-    .values(DEMO_USERS.map((u) => ({ ...u, passwordHash })))
-    .onConflictDoNothing();
+  if ((existing?.n ?? 0) === 0) {
+    const passwordHash = await hashPassword(DEMO_PASSWORD);
+    await db
+      .insert(users)
+      .values(DEMO_USERS.map((u) => ({ ...u, passwordHash })))
+      .onConflictDoNothing();
+  }
+  // Their authenticator apps (sandbox mode only; secrets from SANDBOX_SEED, see factors/demo.ts).
+  const config = getConfig();
+  await seedDemoFactors(db, {
+    sandboxMode: config.sandboxMode,
+    seed: config.env.SANDBOX_SEED,
+    key: config.encryptionKey,
+    emails: DEMO_USERS.map((u) => u.email),
+  });
 }
 
 export function listUsers(db: ConsoleDb) {
@@ -43,15 +64,27 @@ export async function findUserByEmail(db: ConsoleDb, email: string): Promise<Use
   return row;
 }
 
+/**
+ * Creates a user with a one-time password. `createdBy`: the admin who asked for the user; that admin's
+ * requests are never approved by this user (the sock-puppet rule).
+ */
 export async function createUser(
   db: ConsoleDb,
-  input: { email: string; name: string; role: Role },
+  input: { email: string; name: string; role: Role; createdBy?: string },
 ): Promise<{ ok: true; user: UserRow; oneTimePassword: string } | { ok: false; error: string }> {
   const oneTimePassword = generateOneTimePassword();
   const passwordHash = await hashPassword(oneTimePassword);
   const rows = await db
     .insert(users)
-    .values({ ...input, email: input.email.toLowerCase(), passwordHash, mustChangePassword: true })
+    .values({
+      email: input.email.toLowerCase(),
+      name: input.name,
+      role: input.role,
+      passwordHash,
+      mustChangePassword: true,
+      createdBy: input.createdBy ?? null,
+      roleGrantedBy: input.createdBy ?? null,
+    })
     .onConflictDoNothing({ target: users.email })
     .returning();
   const user = rows[0];
@@ -59,29 +92,102 @@ export async function createUser(
   return { ok: true, user, oneTimePassword };
 }
 
-/** Any change here ends the user's existing sessions: the session version moves on. */
-async function updateUser(db: ConsoleDb, id: string, patch: Partial<UserRow>): Promise<UserRow | undefined> {
+/**
+ * Any change here ends the user's existing sessions: the session version moves on and every open session row is
+ * ended with the reason given.
+ */
+async function updateUser(
+  db: ConsoleDb,
+  id: string,
+  patch: Partial<UserRow>,
+  reason: SessionEndReason,
+): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
     .set({ ...patch, sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
     .where(eq(users.id, id))
     .returning();
+  await endUserSessions(db, id, reason);
   forgetSessionState(id);
   return row;
 }
 
-export const setUserRole = (db: ConsoleDb, id: string, role: Role) => updateUser(db, id, { role });
-export const disableUser = (db: ConsoleDb, id: string) => updateUser(db, id, { disabledAt: new Date() });
-export const enableUser = (db: ConsoleDb, id: string) => updateUser(db, id, { disabledAt: null });
+/** `grantedBy`: the admin who asked for the role; this user never approves that admin's requests. */
+export const setUserRole = (db: ConsoleDb, id: string, role: Role, grantedBy?: string) =>
+  updateUser(db, id, grantedBy ? { role, roleGrantedBy: grantedBy } : { role }, 'role-changed');
+
+/** Admins who can sign in now. */
+async function countActiveAdmins(db: ConsoleDb): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), isNull(users.disabledAt)));
+  return row?.n ?? 0;
+}
+
+/** Records that the one admin used their one chance to add a second admin alone. */
+const BOOTSTRAP_KEY = 'bootstrap_admin';
+
+export interface AdminQuorum {
+  /** Only one admin can sign in: nobody can approve that admin's configuration changes. */
+  onlyOneAdmin: boolean;
+  /** That admin may still add a second admin without approval (once, ever). */
+  mayBootstrap: boolean;
+}
+
+export async function adminQuorum(db: ConsoleDb): Promise<AdminQuorum> {
+  const admins = await countActiveAdmins(db);
+  const [used] = await db
+    .select()
+    .from(consoleSettings)
+    .where(eq(consoleSettings.key, BOOTSTRAP_KEY))
+    .limit(1);
+  return { onlyOneAdmin: admins <= 1, mayBootstrap: admins <= 1 && !used };
+}
+
+/**
+ * While only one admin exists nobody could approve their requests, so that admin adds a second admin alone,
+ * once: the console_settings key is claimed first (one conditional insert), then the user is created with
+ * the admin as its creator (the sock-puppet rule still keeps the new admin from approving for them).
+ */
+export async function bootstrapSecondAdmin(
+  db: ConsoleDb,
+  by: { id: string; email: string },
+  input: { email: string; name: string },
+): Promise<{ ok: true; user: UserRow; oneTimePassword: string } | { ok: false; error: string }> {
+  if (!(await adminQuorum(db)).mayBootstrap)
+    return { ok: false, error: 'A second admin can be added alone only once, while one admin exists.' };
+  if (await findUserByEmail(db, input.email))
+    return { ok: false, error: 'A user with this email already exists' };
+  const claimed = await db
+    .insert(consoleSettings)
+    .values({ key: BOOTSTRAP_KEY, enabled: true, updatedBy: by.email, updatedAt: new Date() })
+    .onConflictDoNothing()
+    .returning({ key: consoleSettings.key });
+  if (claimed.length === 0)
+    return { ok: false, error: 'A second admin can be added alone only once, while one admin exists.' };
+  const created = await createUser(db, { ...input, role: 'admin', createdBy: by.id });
+  // The email was taken in between: the chance is given back.
+  if (!created.ok) await db.delete(consoleSettings).where(eq(consoleSettings.key, BOOTSTRAP_KEY));
+  return created;
+}
+export const disableUser = (db: ConsoleDb, id: string) =>
+  updateUser(db, id, { disabledAt: new Date() }, 'disabled');
+export const enableUser = (db: ConsoleDb, id: string) => updateUser(db, id, { disabledAt: null }, 'disabled');
 
 export async function changePassword(db: ConsoleDb, id: string, newPassword: string) {
-  return updateUser(db, id, { passwordHash: await hashPassword(newPassword), mustChangePassword: false });
+  return updateUser(
+    db,
+    id,
+    { passwordHash: await hashPassword(newPassword), mustChangePassword: false },
+    'password-changed',
+  );
 }
 
 export type CredentialCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'locked' };
 
 /** When the account (known or not) is locked, the time it opens again; else null. */
-async function lockedUntil(db: ConsoleDb, email: string, now: Date): Promise<Date | null> {
+export async function lockedUntil(db: ConsoleDb, email: string, now: Date): Promise<Date | null> {
   const since = new Date(now.getTime() - LOCKOUT_WINDOW_MS - LOCKOUT_DURATION_MS);
   const recent = await db
     .select()
@@ -115,14 +221,29 @@ export async function checkCredentials(
   rawEmail: string,
   password: string,
   now = new Date(),
+  options: { secondStepDue?: (user: UserRow) => boolean } = {},
 ): Promise<CredentialCheck> {
   const email = rawEmail.trim().toLowerCase();
   if (await lockedUntil(db, email, now)) return { ok: false, reason: 'locked' };
   const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
   const valid = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
   const succeeded = Boolean(user && valid && !user.disabledAt);
-  await db.insert(loginAttempts).values({ email, succeeded, at: now });
+  // With a second factor still due, the success is recorded when that passes: a right password alone must not
+  // wipe the count of wrong codes.
+  if (!(succeeded && user && options.secondStepDue?.(user))) {
+    await db.insert(loginAttempts).values({ email, succeeded, at: now });
+  }
   if (succeeded && user) return { ok: true, user };
   if (await lockedUntil(db, email, now)) return { ok: false, reason: 'locked' };
   return { ok: false, reason: 'invalid' };
+}
+
+/** One sign-in attempt decided after the password (a second factor): counts towards the lockout like one. */
+export async function recordSignInAttempt(
+  db: ConsoleDb,
+  rawEmail: string,
+  succeeded: boolean,
+  now = new Date(),
+) {
+  await db.insert(loginAttempts).values({ email: rawEmail.trim().toLowerCase(), succeeded, at: now });
 }

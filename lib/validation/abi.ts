@@ -4,21 +4,22 @@ import { type AbiFunction, type AbiParameter, encodeFunctionData, erc20Abi, isHe
 import { z } from 'zod';
 import { isTokenAmountParam, parseTokenAmount, type TokenUnits } from './abi-units';
 import { checkEvmAddress } from './addresses';
+import { plainJson, plainText } from './text';
 
 /** Spec, Limits: contract read, write, sign-only and network-fee take 1 to 20 calls. */
 export const MAX_CONTRACT_CALLS = 20;
 
 /** One call as the browser sends it; each is re-checked against its own ABI entry by `revalidateWireCall`. */
 const wireCallSchema = z.object({
-  address: z.string().max(100),
-  method: z.string().min(1).max(200),
-  abi: z.array(z.record(z.string(), z.unknown())).min(1).max(50),
-  parameters: z.array(z.unknown()).max(50),
+  address: plainText().max(100),
+  method: plainText().min(1).max(200),
+  abi: z.array(z.record(plainText(), plainJson())).min(1).max(50),
+  parameters: z.array(plainJson()).max(50),
 });
 
 /** A batch to read or estimate (#18, #19). */
 export const contractCallsSchema = z.object({
-  walletId: z.string().min(1).max(100),
+  walletId: plainText().min(1).max(100),
   calls: z
     .array(wireCallSchema)
     .min(1, { message: 'Add at least one call.' })
@@ -31,7 +32,7 @@ export type ContractRequestKind = (typeof CONTRACT_REQUEST_KINDS)[number];
 /** A write (#16) or sign-only write (#17) as an approval request: the batch and the address it is made from. */
 export const contractRequestSchema = contractCallsSchema.extend({
   kind: z.enum(CONTRACT_REQUEST_KINDS),
-  addressId: z.string().min(1, { message: 'Choose the address the calls are made from.' }).max(100),
+  addressId: plainText().min(1, { message: 'Choose the address the calls are made from.' }).max(100),
 });
 export type ContractRequestValues = z.infer<typeof contractRequestSchema>;
 

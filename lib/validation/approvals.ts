@@ -1,12 +1,12 @@
 // What a person sends when deciding on an approval request: shared by the request page's forms and the
 // approval actions.
 import { z } from 'zod';
+import { plainText } from './text';
 
 export const requestIdSchema = z.object({ requestId: z.uuid({ message: 'Unknown request.' }) });
 
 export const rejectSchema = requestIdSchema.extend({
-  reason: z
-    .string()
+  reason: plainText({ multiline: true })
     .trim()
     .min(3, { message: 'Give a reason of at least 3 characters.' })
     .max(500, { message: 'Keep the reason under 500 characters.' }),

@@ -1,6 +1,7 @@
 // The audit log's filters as URL state, parsed once with nuqs: the page and the CSV export read them with
 // the loader, the filter form writes them with `useQueryStates` on the same parsers.
 import { createLoader, createParser, createSerializer, parseAsInteger } from 'nuqs/server';
+import { hasControlCharacters } from './text';
 
 const MAX_TEXT = 200;
 
@@ -8,7 +9,7 @@ const MAX_TEXT = 200;
 const parseAsSearchText = createParser({
   parse: (value: string) => {
     const text = value.trim().slice(0, MAX_TEXT);
-    return text ? text : null;
+    return text && !hasControlCharacters(text) ? text : null;
   },
   serialize: (value: string) => value,
 });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
 import { checkEvmAddress } from './addresses';
+import { plainText } from './text';
 
 /** One line per order, shown next to the choice. */
 export const ORDER_EXPLANATIONS: Record<(typeof SETTLEMENT_ORDERS)[number], string> = {
@@ -31,19 +32,22 @@ function decimalLessOrEqual(a: string, b: string): boolean {
 
 export const ruleFormSchema = z
   .object({
-    name: z.string().trim().min(1, { message: 'Give the rule a name' }).max(100),
+    name: plainText().trim().min(1, { message: 'Give the rule a name' }).max(100),
     isActive: z.boolean(),
     order: z.enum(SETTLEMENT_ORDERS, { message: 'Choose an order' }),
     slippageTolerance: bound('Slippage tolerance').refine((v) => v === NONE || Number(v) <= 100, {
       message: 'Slippage tolerance is a percentage: at most 100, or choose no limit',
     }),
-    sourceAssets: z.array(z.string().min(1)).min(1, { message: 'Choose at least one source asset' }),
-    sourceBlockchain: z.string().trim().min(1, { message: 'Choose the source blockchain' }),
+    sourceAssets: z.array(plainText().min(1).max(32)).min(1, { message: 'Choose at least one source asset' }),
+    sourceBlockchain: plainText().trim().min(1, { message: 'Choose the source blockchain' }).max(64),
     minAmount: bound('Minimum amount'),
     maxAmount: bound('Maximum amount'),
-    destinationBlockchain: z.string().trim().min(1, { message: 'Choose the destination blockchain' }),
-    destinationAsset: z.string().trim().min(1, { message: 'Choose the destination asset' }),
-    destinationAddress: z.string(),
+    destinationBlockchain: plainText()
+      .trim()
+      .min(1, { message: 'Choose the destination blockchain' })
+      .max(64),
+    destinationAsset: plainText().trim().min(1, { message: 'Choose the destination asset' }).max(32),
+    destinationAddress: plainText().max(200),
   })
   .superRefine((v, ctx) => {
     const decimal = /^\d+(\.\d+)?$/;
@@ -60,6 +64,47 @@ export const ruleFormSchema = z
   });
 
 export type RuleForm = z.input<typeof ruleFormSchema>;
+
+/** What a wallet offers a rule: its asset symbols and blockchains, as the service reports them. */
+export interface RuleChoices {
+  symbols: readonly string[];
+  chains: readonly string[];
+}
+
+/** The wallet's own choices, from the service's wallet (#4): active assets' symbols, its chain and theirs. */
+export function ruleChoicesOf(wallet: {
+  blockchain: { slug: string };
+  assets: ReadonlyArray<{ isActive: boolean; asset: { symbol: string; blockchain?: { slug: string } } }>;
+}): RuleChoices {
+  const active = wallet.assets.filter((a) => a.isActive);
+  return {
+    symbols: [...new Set(active.map((a) => a.asset.symbol))],
+    chains: [...new Set([wallet.blockchain.slug, ...active.flatMap((a) => a.asset.blockchain?.slug ?? [])])],
+  };
+}
+
+/**
+ * The rule form held to one wallet: source and destination assets among its symbols, blockchains among its
+ * chains, no more source assets than it has. The form and the action use the same one, so a rule naming
+ * anything else is refused at its field and never sent.
+ */
+export function ruleFormSchemaFor(choices: RuleChoices) {
+  const symbols = new Set(choices.symbols);
+  const chains = new Set(choices.chains);
+  return ruleFormSchema.superRefine((v, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (v.sourceAssets.length > symbols.size)
+      issue('sourceAssets', `Choose at most ${symbols.size} source assets: the wallet has ${symbols.size}`);
+    else if (new Set(v.sourceAssets).size !== v.sourceAssets.length)
+      issue('sourceAssets', 'Choose each source asset once');
+    else if (v.sourceAssets.some((a) => !symbols.has(a)))
+      issue('sourceAssets', 'Choose source assets among this wallet’s assets');
+    if (!chains.has(v.sourceBlockchain)) issue('sourceBlockchain', 'Choose one of this wallet’s blockchains');
+    if (!chains.has(v.destinationBlockchain))
+      issue('destinationBlockchain', 'Choose one of this wallet’s blockchains');
+    if (!symbols.has(v.destinationAsset)) issue('destinationAsset', 'Choose one of this wallet’s assets');
+  });
+}
 
 /** The form as the custody API's rule body (destination checksummed). */
 export function toRuleBody(form: z.output<typeof ruleFormSchema>) {
@@ -90,17 +135,22 @@ export function describeSlippage(value: string): string {
   return value === NONE ? 'no limit' : `${value}%`;
 }
 
-export const walletSettlementSchema = z.object({ walletId: z.string().min(1), isActive: z.boolean() });
+export const walletSettlementSchema = z.object({
+  walletId: plainText().min(1).max(100),
+  isActive: z.boolean(),
+});
 
 export const whitelistFormSchema = z.object({
-  address: z.string().superRefine((value, ctx) => {
-    const check = checkEvmAddress(value);
-    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
-  }),
-  name: z.string().trim().max(100).optional(),
-  metadata: z
-    .string()
+  address: plainText()
+    .max(200)
+    .superRefine((value, ctx) => {
+      const check = checkEvmAddress(value);
+      if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
+    }),
+  name: plainText().trim().max(100).optional(),
+  metadata: plainText({ multiline: true })
     .trim()
+    .max(10_000)
     .optional()
     .superRefine((value, ctx) => {
       if (!value) return;
@@ -115,8 +165,7 @@ export const whitelistFormSchema = z.object({
   enableGaslessWithdraw: z.boolean(),
   showPrivateKey: z.boolean(),
   // Write-only: passed to the custody service once, never echoed, logged or stored.
-  privateKey: z
-    .string()
+  privateKey: plainText()
     .trim()
     .optional()
     .refine((v) => !v || /^(0x)?[0-9a-fA-F]{64}$/.test(v), { message: 'A private key is 64 hex characters' }),

@@ -4,19 +4,20 @@ import { z } from 'zod';
 import { SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
 import { formatAssetAmount } from '@/lib/format';
 import { checkAmount, decimalsMessage, exceedsBalance } from './amounts';
+import { plainText } from './text';
 
 export const SWAP_ORDERS = SETTLEMENT_ORDERS;
 type SwapOrder = (typeof SWAP_ORDERS)[number];
 
 /** What the form sends: raw text, checked against the source's balances by `validateSwap`. */
 export const swapFormSchema = z.object({
-  walletId: z.string().min(1).max(100),
-  addressId: z.string().min(1, 'Choose the child address to swap from.').max(100),
-  fromAssetId: z.string().min(1, 'Choose the asset to swap from.').max(100),
-  toAssetId: z.string().min(1, 'Choose the asset to receive.').max(100),
-  amount: z.string().max(100),
+  walletId: plainText().min(1).max(100),
+  addressId: plainText().min(1, 'Choose the child address to swap from.').max(100),
+  fromAssetId: plainText().min(1, 'Choose the asset to swap from.').max(100),
+  toAssetId: plainText().min(1, 'Choose the asset to receive.').max(100),
+  amount: plainText().max(100),
   order: z.enum(SWAP_ORDERS, { message: 'Choose an order.' }),
-  metadata: z.string().max(10_000).optional(),
+  metadata: plainText({ multiline: true }).max(10_000).optional(),
 });
 export type SwapFormValues = z.infer<typeof swapFormSchema>;
 

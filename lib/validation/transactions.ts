@@ -18,6 +18,7 @@ import {
   TRANSACTION_TYPES,
   type TransactionSortField,
 } from '@/lib/custody/schemas';
+import { hasControlCharacters } from './text';
 
 export { TRANSACTION_SORT_FIELDS, type TransactionSortField };
 
@@ -54,7 +55,7 @@ const parseAsHash = createParser({
 const parseAsReference = createParser({
   parse: (value: string) => {
     const text = value.trim();
-    return text.length >= 1 && text.length <= 200 ? text : null;
+    return text.length >= 1 && text.length <= 200 && !hasControlCharacters(text) ? text : null;
   },
   serialize: (value: string) => value,
 });

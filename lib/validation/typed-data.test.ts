@@ -252,6 +252,52 @@ describe('describeTypedData: permit decoding', () => {
     expect(d.warnings[0]).toMatch(/Not a permit/);
   });
 
+  it('warns when a permit of another shape names an owner or holder other than the signing address', () => {
+    const permitWithExtra = checkTypedData({
+      domain: { name: 'X', version: '1', chainId: 1, verifyingContract: usdc },
+      types: {
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+          { name: 'memo', type: 'string' },
+        ],
+      },
+      message: { owner: spender, spender, value: '1', nonce: '0', deadline: inDays(1), memo: 'x' },
+    });
+    if (!permitWithExtra.ok) throw new Error(permitWithExtra.error);
+    const foreign = describeTypedData(permitWithExtra.value, { signer: owner.address, tokens, now });
+    expect(foreign.warnings.join(' ')).toMatch(/The owner is not the signing address/);
+    const own = describeTypedData(
+      {
+        ...permitWithExtra.value,
+        message: { ...permitWithExtra.value.message, owner: owner.address.toLowerCase() },
+      },
+      { signer: owner.address, tokens, now },
+    );
+    expect(own.warnings.join(' ')).not.toMatch(/signing address/);
+
+    const dai = checkTypedData({
+      domain: { name: 'Dai', version: '1', chainId: 1, verifyingContract: usdc },
+      types: {
+        Permit: [
+          { name: 'holder', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'expiry', type: 'uint256' },
+          { name: 'allowed', type: 'bool' },
+        ],
+      },
+      message: { holder: spender, spender, nonce: '0', expiry: inDays(1), allowed: true },
+    });
+    if (!dai.ok) throw new Error(dai.error);
+    expect(describeTypedData(dai.value, { signer: owner.address, tokens, now }).warnings.join(' ')).toMatch(
+      /The holder is not the signing address/,
+    );
+  });
+
   it('infers the primary type as the one type no other uses', () => {
     expect(inferPrimaryType(PERMIT_TYPES)).toBe('Permit');
   });

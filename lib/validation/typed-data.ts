@@ -12,18 +12,19 @@ import {
 } from 'viem';
 import { z } from 'zod';
 import { checkAmount } from './amounts';
+import { plainJson, plainText } from './text';
 
 /**
  * A typed-data signature request (#21) as the action receives it: the EIP-712 document and the child address
  * that signs it. The document's meaning is checked by `checkTypedData`.
  */
 export const typedDataRequestSchema = z.object({
-  walletId: z.string().min(1).max(100),
-  addressId: z.string().min(1, 'Choose the signing address.').max(100),
-  domain: z.unknown(),
-  types: z.unknown(),
-  message: z.unknown(),
-  primaryType: z.string().max(200).nullable().optional(),
+  walletId: plainText().min(1).max(100),
+  addressId: plainText().min(1, 'Choose the signing address.').max(100),
+  domain: plainJson(),
+  types: plainJson(),
+  message: plainJson(),
+  primaryType: plainText().max(200).nullable().optional(),
 });
 export type TypedDataRequest = z.infer<typeof typedDataRequestSchema>;
 
@@ -38,22 +39,22 @@ export const typedDataFormSchema = z.object({
   walletId: typedDataRequestSchema.shape.walletId,
   addressId: typedDataRequestSchema.shape.addressId,
   mode: z.enum(TYPED_DATA_FORM_MODES),
-  token: z.string(),
-  name: z.string(),
-  version: z.string(),
-  chainId: z.string(),
-  verifyingContract: z.string(),
-  spender: z.string(),
-  to: z.string(),
-  value: z.string(),
-  nonce: z.string(),
-  authNonce: z.string(),
-  deadline: z.string(),
-  validAfter: z.string(),
-  validBefore: z.string(),
-  domain: z.string(),
-  types: z.string(),
-  message: z.string(),
+  token: plainText().max(200),
+  name: plainText().max(200),
+  version: plainText().max(200),
+  chainId: plainText().max(200),
+  verifyingContract: plainText().max(200),
+  spender: plainText().max(200),
+  to: plainText().max(200),
+  value: plainText().max(200),
+  nonce: plainText().max(200),
+  authNonce: plainText().max(200),
+  deadline: plainText().max(200),
+  validAfter: plainText().max(200),
+  validBefore: plainText().max(200),
+  domain: plainText({ multiline: true }).max(100_000),
+  types: plainText({ multiline: true }).max(100_000),
+  message: plainText({ multiline: true }).max(100_000),
 });
 export type TypedDataFormValues = z.infer<typeof typedDataFormSchema>;
 
@@ -563,6 +564,13 @@ export interface TypedDataDescription {
   warnings: string[];
 }
 
+/** The primary type's address field naming whose tokens the signature moves (owner, holder or from), if any. */
+function holderFieldOf(doc: TypedDataDocument): string | null {
+  const fields = doc.types[doc.primaryType] ?? [];
+  const field = fields.find((f) => ['owner', 'holder', 'from'].includes(f.name) && f.type === 'address');
+  return field && typeof doc.message[field.name] === 'string' ? field.name : null;
+}
+
 function sameFields(a: TypedField[] | undefined, b: TypedField[]): boolean {
   return !!a && a.length === b.length && a.every((f, i) => f.name === b[i]?.name && f.type === b[i]?.type);
 }
@@ -612,6 +620,12 @@ export function describeTypedData(
     warnings.push(
       `Not a permit or authorization (${doc.primaryType}): read the message below before approving.`,
     );
+    // A permit-like document of another shape (DAI's holder, extra fields) still names whose tokens it moves.
+    const holder = holderFieldOf(doc);
+    if (holder && context.signer && String(m[holder]).toLowerCase() !== context.signer.toLowerCase())
+      warnings.push(
+        `The ${holder} is not the signing address: the signature would not be accepted as theirs.`,
+      );
     return description;
   }
   const raw = String(m.value);

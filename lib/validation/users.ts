@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '@/lib/roles';
+import { plainText } from './text';
 
 const emailSchema = z
   .string()
@@ -36,7 +37,7 @@ export const changePasswordSchema = z
 
 export const addUserSchema = z.object({
   email: emailSchema,
-  name: z.string().trim().min(1, { message: 'Enter a name' }).max(100),
+  name: plainText().trim().min(1, { message: 'Enter a name' }).max(100),
   role: roleSchema,
 });
 

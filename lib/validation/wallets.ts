@@ -8,6 +8,7 @@ import {
 } from 'nuqs/server';
 import { z } from 'zod';
 import { ADDRESS_TYPES } from '@/lib/custody/schemas';
+import { hasControlCharacters } from './text';
 
 const walletIdSchema = z
   .string()
@@ -42,7 +43,7 @@ const DEFAULT_ADDRESS_PAGE_SIZE = 20;
 const parseAsAddressSearch = createParser({
   parse: (value: string) => {
     const text = value.trim();
-    return text && text.length <= 100 ? text : null;
+    return text && text.length <= 100 && !hasControlCharacters(text) ? text : null;
   },
   serialize: (value: string) => value,
 });

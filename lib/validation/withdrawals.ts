@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { formatAssetAmount } from '@/lib/format';
 import { addressKey, checkRecipientAddress } from './addresses';
 import { checkAmount, decimalsMessage, exceedsBalance } from './amounts';
+import { plainText } from './text';
 
 /** The spec caps withdrawal batches at 20 items (Limits). */
 export const MAX_RECIPIENTS = 20;
@@ -12,20 +13,20 @@ const WITHDRAWAL_KINDS = ['withdraw', 'withdrawSign'] as const;
 const CSV_COLUMNS = ['address', 'amount', 'asset', 'reference', 'note'] as const;
 
 const withdrawalRowSchema = z.object({
-  address: z.string().max(200, 'The address is too long.'),
-  amount: z.string().max(100, 'The amount is too long.'),
-  assetId: z.string().max(100),
-  reference: z.string().max(200),
-  note: z.string().max(1000),
-  metadata: z.string().max(5000, 'Keep metadata under 5,000 characters.'),
+  address: plainText().max(200, 'The address is too long.'),
+  amount: plainText().max(100, 'The amount is too long.'),
+  assetId: plainText().max(100),
+  reference: plainText().max(200),
+  note: plainText({ multiline: true }).max(1000),
+  metadata: plainText({ multiline: true }).max(5000, 'Keep metadata under 5,000 characters.'),
 });
 export type WithdrawalFormRow = z.infer<typeof withdrawalRowSchema>;
 
 export const withdrawalFormSchema = z.object({
-  walletId: z.string().min(1, 'Choose a wallet.').max(100),
+  walletId: plainText().min(1, 'Choose a wallet.').max(100),
   kind: z.enum(WITHDRAWAL_KINDS, { message: 'Choose withdraw or sign only.' }),
   /** `master`, or the id of a child address. */
-  source: z.string().min(1, 'Choose where the funds come from.').max(100),
+  source: plainText().min(1, 'Choose where the funds come from.').max(100),
   rows: z
     .array(withdrawalRowSchema)
     .min(1, 'Add at least one recipient.')

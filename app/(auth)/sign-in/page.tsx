@@ -3,6 +3,7 @@ import { SignInForm } from '@/components/auth/sign-in-form';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { getConfig } from '@/lib/config';
 import { DEMO_PASSWORD, DEMO_USERS } from '@/lib/server/users';
+import { safeCallbackPath } from '@/lib/validation/callback-url';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
@@ -21,7 +22,7 @@ export default async function SignInPage({
           <CardDescription>Sign in to manage wallets, approvals and webhooks.</CardDescription>
         </CardHeader>
         <CardContent>
-          <SignInForm callbackUrl={safeCallback(callbackUrl)} />
+          <SignInForm callbackUrl={safeCallbackPath(callbackUrl)} />
         </CardContent>
       </Card>
       {sandbox ? (
@@ -46,10 +47,4 @@ export default async function SignInPage({
       ) : null}
     </div>
   );
-}
-
-/** Only same-site paths are followed after sign-in (no open redirect). */
-function safeCallback(value: string | undefined): string {
-  if (!value?.startsWith('/') || value.startsWith('//')) return '/';
-  return value;
 }

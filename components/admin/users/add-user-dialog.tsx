@@ -5,6 +5,7 @@ import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
+import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -18,15 +19,16 @@ import {
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
-import { type AddedUser, addUserAction } from '@/lib/actions/users';
+import { type AddUserOutcome, addUserAction } from '@/lib/actions/users';
 import { ROLES } from '@/lib/roles';
 import { addUserSchema } from '@/lib/validation/users';
 
 type FormValues = z.input<typeof addUserSchema>;
 
-export function AddUserDialog() {
+export function AddUserDialog({ mayBootstrap = false }: { mayBootstrap?: boolean }) {
   const [open, setOpen] = useState(false);
-  const [created, setCreated] = useState<AddedUser | null>(null);
+  const [outcome, setOutcome] = useState<AddUserOutcome | null>(null);
+  const created = outcome?.kind === 'created' ? outcome : null;
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const form = useForm<FormValues>({
@@ -46,9 +48,11 @@ export function AddUserDialog() {
         }
         return;
       }
-      setCreated(result.data);
+      setOutcome(result.data);
       form.reset();
-      toast.success(`User ${result.data.email} added`);
+      toast.success(
+        result.data.kind === 'created' ? `User ${result.data.email} added` : 'Waiting for a second admin',
+      );
     });
   });
 
@@ -56,7 +60,7 @@ export function AddUserDialog() {
     setOpen(next);
     if (!next) {
       // The one-time password is shown once; closing forgets it.
-      setCreated(null);
+      setOutcome(null);
       setError(null);
     }
   };
@@ -70,7 +74,21 @@ export function AddUserDialog() {
         </Button>
       </DialogTrigger>
       <DialogContent>
-        {created ? (
+        {outcome?.kind === 'requested' ? (
+          <>
+            <DialogHeader>
+              <DialogTitle>User requested</DialogTitle>
+              <DialogDescription>
+                The user is created when a second admin approves; the one-time password is then shown to you,
+                once, on the request page.
+              </DialogDescription>
+            </DialogHeader>
+            <RequestedChangeNotice change={outcome} />
+            <DialogFooter>
+              <Button onClick={() => close(false)}>Done</Button>
+            </DialogFooter>
+          </>
+        ) : created ? (
           <>
             <DialogHeader>
               <DialogTitle>User added</DialogTitle>
@@ -106,8 +124,15 @@ export function AddUserDialog() {
             <DialogHeader>
               <DialogTitle>Add user</DialogTitle>
               <DialogDescription>
-                The new user gets a one-time password to change at first sign-in.
+                A second admin approves the new user; then you get a one-time password for them to change at
+                first sign-in.
               </DialogDescription>
+              {mayBootstrap ? (
+                <p className="text-sm">
+                  You are the only admin: a second admin you add now is created at once, without approval.
+                  This works once.
+                </p>
+              ) : null}
             </DialogHeader>
             {error ? (
               <Alert variant="destructive">
@@ -136,7 +161,7 @@ export function AddUserDialog() {
             </Field>
             <DialogFooter>
               <Button type="submit" disabled={pending}>
-                Create user
+                Request user
               </Button>
             </DialogFooter>
           </form>

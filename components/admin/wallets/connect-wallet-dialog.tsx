@@ -4,6 +4,7 @@ import { PlugIcon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -17,6 +18,7 @@ import {
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import type { RequestedChange } from '@/lib/actions/users';
 import { connectWalletAction } from '@/lib/actions/wallet-connections';
 import { type ConnectWalletInput, connectWalletSchema } from '@/lib/validation/wallets';
 
@@ -24,6 +26,7 @@ import { type ConnectWalletInput, connectWalletSchema } from '@/lib/validation/w
 export function ConnectWalletDialog() {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [requested, setRequested] = useState<RequestedChange | null>(null);
   const [pending, startTransition] = useTransition();
   const form = useForm<ConnectWalletInput>({
     resolver: zodResolver(connectWalletSchema),
@@ -36,6 +39,7 @@ export function ConnectWalletDialog() {
     if (!next) {
       form.reset();
       setError(null);
+      setRequested(null);
     }
   };
 
@@ -52,8 +56,9 @@ export function ConnectWalletDialog() {
         }
         return;
       }
-      toast.success(`Wallet ${result.data.name} connected (key ending ${result.data.apiKeyLast4})`);
-      close(false);
+      form.setValue('apiKey', '');
+      setRequested(result.data);
+      toast.success('Waiting for a second admin');
     });
   });
 
@@ -66,47 +71,62 @@ export function ConnectWalletDialog() {
         </Button>
       </DialogTrigger>
       <DialogContent>
-        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-          <DialogHeader>
-            <DialogTitle>Connect a wallet</DialogTitle>
-            <DialogDescription>
-              The console reads the wallet with this key to check it, then stores the key encrypted. It is
-              never shown again: only its last four characters.
-            </DialogDescription>
-          </DialogHeader>
-          {error ? (
-            <Alert variant="destructive">
-              <AlertDescription>{error}</AlertDescription>
-            </Alert>
-          ) : null}
-          <Field id="connect-wallet-id" label="Wallet id" error={errors.walletId?.message}>
-            <Input
-              id="connect-wallet-id"
-              autoComplete="off"
-              spellCheck={false}
-              aria-invalid={Boolean(errors.walletId)}
-              {...form.register('walletId')}
-            />
-          </Field>
-          <Field id="connect-api-key" label="API key" error={errors.apiKey?.message}>
-            <Input
-              id="connect-api-key"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              aria-invalid={Boolean(errors.apiKey)}
-              {...form.register('apiKey')}
-            />
-          </Field>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              {pending ? 'Checking the key…' : 'Connect'}
-            </Button>
-          </DialogFooter>
-        </form>
+        {requested ? (
+          <div className="grid gap-4">
+            <DialogHeader>
+              <DialogTitle>Connection requested</DialogTitle>
+              <DialogDescription>A second admin approves it before it takes effect.</DialogDescription>
+            </DialogHeader>
+            <RequestedChangeNotice change={requested} />
+            <DialogFooter>
+              <Button type="button" onClick={() => close(false)}>
+                Done
+              </Button>
+            </DialogFooter>
+          </div>
+        ) : (
+          <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+            <DialogHeader>
+              <DialogTitle>Connect a wallet</DialogTitle>
+              <DialogDescription>
+                The console reads the wallet with this key to check it, then stores the key encrypted. It is
+                never shown again: only its last four characters.
+              </DialogDescription>
+            </DialogHeader>
+            {error ? (
+              <Alert variant="destructive">
+                <AlertDescription>{error}</AlertDescription>
+              </Alert>
+            ) : null}
+            <Field id="connect-wallet-id" label="Wallet id" error={errors.walletId?.message}>
+              <Input
+                id="connect-wallet-id"
+                autoComplete="off"
+                spellCheck={false}
+                aria-invalid={Boolean(errors.walletId)}
+                {...form.register('walletId')}
+              />
+            </Field>
+            <Field id="connect-api-key" label="API key" error={errors.apiKey?.message}>
+              <Input
+                id="connect-api-key"
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                aria-invalid={Boolean(errors.apiKey)}
+                {...form.register('apiKey')}
+              />
+            </Field>
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => close(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={pending}>
+                {pending ? 'Checking the key…' : 'Request connection'}
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
       </DialogContent>
     </Dialog>
   );

@@ -2,6 +2,7 @@
 import { Trash2Icon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { toast } from 'sonner';
+import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -13,12 +14,14 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
+import type { RequestedChange } from '@/lib/actions/users';
 import { removeWalletAction } from '@/lib/actions/wallet-connections';
 
 /** Forgets a wallet and its key (the wallet itself stays at the custody service); confirmation names it. */
 export function RemoveWalletDialog({ walletId, walletName }: { walletId: string; walletName: string }) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [requested, setRequested] = useState<RequestedChange | null>(null);
   const [pending, startTransition] = useTransition();
 
   const remove = () => {
@@ -29,8 +32,8 @@ export function RemoveWalletDialog({ walletId, walletName }: { walletId: string;
         setError(result.error);
         return;
       }
-      toast.success(`Wallet ${result.data.name} removed from the console`);
-      setOpen(false);
+      setRequested(result.data);
+      toast.success('Waiting for a second admin');
     });
   };
 
@@ -39,7 +42,10 @@ export function RemoveWalletDialog({ walletId, walletName }: { walletId: string;
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        if (!next) setError(null);
+        if (!next) {
+          setError(null);
+          setRequested(null);
+        }
       }}
     >
       <DialogTrigger asChild>
@@ -61,14 +67,25 @@ export function RemoveWalletDialog({ walletId, walletName }: { walletId: string;
             <AlertDescription>{error}</AlertDescription>
           </Alert>
         ) : null}
-        <DialogFooter>
-          <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-            Cancel
-          </Button>
-          <Button type="button" variant="destructive" onClick={remove} disabled={pending}>
-            {pending ? 'Removing…' : `Remove ${walletName}`}
-          </Button>
-        </DialogFooter>
+        {requested ? (
+          <>
+            <RequestedChangeNotice change={requested} />
+            <DialogFooter>
+              <Button type="button" onClick={() => setOpen(false)}>
+                Done
+              </Button>
+            </DialogFooter>
+          </>
+        ) : (
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="button" variant="destructive" onClick={remove} disabled={pending}>
+              {pending ? 'Requesting…' : `Request removal of ${walletName}`}
+            </Button>
+          </DialogFooter>
+        )}
       </DialogContent>
     </Dialog>
   );

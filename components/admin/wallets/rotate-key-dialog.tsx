@@ -5,6 +5,7 @@ import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
+import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -18,6 +19,7 @@ import {
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import type { RequestedChange } from '@/lib/actions/users';
 import { rotateWalletKeyAction } from '@/lib/actions/wallet-connections';
 import { rotateWalletKeySchema } from '@/lib/validation/wallets';
 
@@ -27,6 +29,7 @@ type RotateKeyValues = z.input<typeof rotateWalletKeySchema>;
 export function RotateKeyDialog({ walletId, walletName }: { walletId: string; walletName: string }) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [requested, setRequested] = useState<RequestedChange | null>(null);
   const [pending, startTransition] = useTransition();
   const inputId = `rotate-key-${walletId}`;
   const form = useForm<RotateKeyValues>({
@@ -40,6 +43,7 @@ export function RotateKeyDialog({ walletId, walletName }: { walletId: string; wa
     if (!next) {
       form.reset({ walletId, apiKey: '' });
       setError(null);
+      setRequested(null);
     }
   };
 
@@ -55,8 +59,8 @@ export function RotateKeyDialog({ walletId, walletName }: { walletId: string; wa
         if (message) form.setError('apiKey', { message });
         return;
       }
-      toast.success(`Key of ${walletName} rotated (now ending ${result.data.apiKeyLast4})`);
-      close(false);
+      setRequested(result.data);
+      toast.success('Waiting for a second admin');
     });
   });
 
@@ -69,38 +73,57 @@ export function RotateKeyDialog({ walletId, walletName }: { walletId: string; wa
         </Button>
       </DialogTrigger>
       <DialogContent>
-        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-          <DialogHeader>
-            <DialogTitle>Rotate the key of {walletName}</DialogTitle>
-            <DialogDescription>
-              The new key is checked against the custody service before it replaces the current one. The
-              current key keeps verifying webhooks for 24 hours.
-            </DialogDescription>
-          </DialogHeader>
-          {error ? (
-            <Alert variant="destructive">
-              <AlertDescription>{error}</AlertDescription>
-            </Alert>
-          ) : null}
-          <Field id={inputId} label="New API key" error={errors.apiKey?.message ?? errors.walletId?.message}>
-            <Input
+        {requested ? (
+          <div className="grid gap-4">
+            <DialogHeader>
+              <DialogTitle>Key rotation requested</DialogTitle>
+              <DialogDescription>A second admin approves it before it takes effect.</DialogDescription>
+            </DialogHeader>
+            <RequestedChangeNotice change={requested} />
+            <DialogFooter>
+              <Button type="button" onClick={() => close(false)}>
+                Done
+              </Button>
+            </DialogFooter>
+          </div>
+        ) : (
+          <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+            <DialogHeader>
+              <DialogTitle>Rotate the key of {walletName}</DialogTitle>
+              <DialogDescription>
+                The new key is checked against the custody service before it replaces the current one. The
+                current key keeps verifying webhooks for 24 hours.
+              </DialogDescription>
+            </DialogHeader>
+            {error ? (
+              <Alert variant="destructive">
+                <AlertDescription>{error}</AlertDescription>
+              </Alert>
+            ) : null}
+            <Field
               id={inputId}
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              aria-invalid={Boolean(errors.apiKey)}
-              {...form.register('apiKey')}
-            />
-          </Field>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              {pending ? 'Checking the key…' : 'Rotate key'}
-            </Button>
-          </DialogFooter>
-        </form>
+              label="New API key"
+              error={errors.apiKey?.message ?? errors.walletId?.message}
+            >
+              <Input
+                id={inputId}
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                aria-invalid={Boolean(errors.apiKey)}
+                {...form.register('apiKey')}
+              />
+            </Field>
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => close(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={pending}>
+                {pending ? 'Checking the key…' : 'Request key rotation'}
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
       </DialogContent>
     </Dialog>
   );

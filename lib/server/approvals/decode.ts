@@ -1,23 +1,7 @@
 import 'server-only';
 // Signed raw transactions (#14) decoded for people: recipient, amount or token transfer, nonce, gas, chain.
 import { decodeFunctionData, erc20Abi, formatEther, formatUnits, type Hex, parseTransaction } from 'viem';
-
-export interface DecodedTransaction {
-  type: string;
-  chainId: number | null;
-  nonce: number | null;
-  gas: string | null;
-  maxFeePerGas: string | null;
-  maxPriorityFeePerGas: string | null;
-  gasPrice: string | null;
-  /** The address the transaction is sent to: the recipient, or the token contract of a token transfer. */
-  to: string | null;
-  /** Native value in the chain's coin. */
-  value: string;
-  tokenTransfer: { token: string; recipient: string; amount: string; rawAmount: string } | null;
-  /** Set when the bytes could not be parsed. */
-  error?: string;
-}
+import type { DecodedSignedTransaction as DecodedTransaction } from '@/lib/approvals/withdrawals';
 
 /** `decimals`: of the token, to show a token transfer's amount (the bytes carry base units only). */
 export function decodeSignedTransaction(serialized: string, decimals?: number): DecodedTransaction {

@@ -1,8 +1,10 @@
 import 'server-only';
 // Requests as the browser may see them: no secrets live in a request (API keys never enter the engine), and
 // dates become ISO strings.
+import type { ConfigurationResult } from '@/lib/approvals/configuration';
 import { isOperationReview } from '@/lib/approvals/kinds';
-import type { RequestDetailDto, RequestSummaryDto, SignOnlyResult } from '@/lib/approvals/requests';
+import type { RequestDetailDto, RequestSummaryDto } from '@/lib/approvals/requests';
+import type { SignOnlyResult } from '@/lib/approvals/withdrawals';
 import type { OperationRequestRow } from '@/lib/db/schema';
 import type { ApprovalEngine, EngineActor, ResolutionProposal } from './engine';
 import { operationType } from './registry';
@@ -22,6 +24,16 @@ export function toSummaryDto(row: OperationRequestRow, approvals: number): Reque
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
   };
+}
+
+/**
+ * What a configuration change left, without the sealed secret it may keep (a new user's one-time password):
+ * that one is taken once by the requester through its own action.
+ */
+function configurationResultDto(row: OperationRequestRow): ConfigurationResult | null {
+  if (operationType(row.type)?.scope !== 'console' || !row.result) return null;
+  const { sealed: _sealed, ...result } = row.result as ConfigurationResult & { sealed?: unknown };
+  return result;
 }
 
 function resolutionDto(p: ResolutionProposal | null): RequestDetailDto['resolution'] {
@@ -62,7 +74,12 @@ export async function requestDetail(
     rejectReason: request.rejectReason,
     confirmedAbsentAt: request.confirmedAbsentAt?.toISOString() ?? null,
     submitAttempts: request.submitAttempts,
-    result: (request.result as SignOnlyResult | null) ?? null,
+    // A configuration change's result is its own field: pages that read a signing result never see it.
+    result:
+      operationType(request.type)?.scope === 'console'
+        ? null
+        : ((request.result as SignOnlyResult | null) ?? null),
+    configurationResult: configurationResultDto(request),
     decisions: approvals.map((a) => ({
       approverEmail: a.approverEmail,
       role: a.role,

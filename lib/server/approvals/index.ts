@@ -1,16 +1,49 @@
 import 'server-only';
 // The console's approval engine over the process runtime, and its background loop (one per process).
+import { decryptSecret, encryptSecret } from '@/lib/crypto/aead';
 import type { TransportOptions } from '@/lib/custody';
-import { capabilitiesOf, isMissingEndpoint, markCapabilityMissing } from '../capabilities';
+import { capabilitiesOf, isMissingEndpoint, markCapabilityMissing, probeCapabilities } from '../capabilities';
 import { logger } from '../logger';
 import { currentServices as getRuntime, type ConsoleServices as Runtime } from '../services';
+import { deleteWalletConnection, insertWalletConnection, replaceWalletKey } from '../wallet-connections';
+import { openApiKey } from '../wallets';
 import { type ApprovalEngine, createApprovalEngine } from './engine';
+import type { ConfigurationServices } from './operations/types';
 
 export type { ApprovalEngine } from './engine';
 
 const ENGINE = Symbol.for('custody-console.approval-engine');
 const LOOP = Symbol.for('custody-console.approval-loop');
 type Holder = { [ENGINE]?: ApprovalEngine; [LOOP]?: ReturnType<typeof setInterval> };
+
+/** What configuration changes touch besides the console's tables: sealing, and the wallet registry. */
+function configurationServices(runtime: Runtime): ConfigurationServices {
+  const key = () => runtime.config.encryptionKey;
+  // Which extensions the service answers decides how the wallet's pages read; never fails the change.
+  const probe = (walletId: string) => probeCapabilities(walletId, runtime).catch(() => undefined);
+  return {
+    seal: (plaintext, binding) => encryptSecret(plaintext, key(), binding),
+    open: (sealed, binding) => decryptSecret(sealed, key(), binding),
+    async connectWallet(wallet, apiKeySealed, createdBy) {
+      const apiKey = openApiKey(runtime, wallet.id, apiKeySealed);
+      const row = await insertWalletConnection(
+        runtime,
+        { ...wallet, blockchain: { slug: wallet.blockchain } },
+        apiKey,
+        createdBy,
+      );
+      if (row) await probe(wallet.id);
+      return Boolean(row);
+    },
+    async rotateWalletKey(walletId, apiKeySealed) {
+      const row = await replaceWalletKey(runtime, walletId, openApiKey(runtime, walletId, apiKeySealed));
+      // A new key may reach a different service deployment: probe its extensions again.
+      if (row) await probe(walletId);
+      return Boolean(row);
+    },
+    removeWallet: async (walletId) => Boolean(await deleteWalletConnection(runtime, walletId)),
+  };
+}
 
 function engineFor(runtime: Runtime): ApprovalEngine {
   const holder = globalThis as Holder;
@@ -29,6 +62,7 @@ function engineFor(runtime: Runtime): ApprovalEngine {
     async connectionFor(walletId): Promise<TransportOptions | null> {
       return runtime.custody.connectionFor(walletId);
     },
+    configuration: configurationServices(runtime),
   });
   return holder[ENGINE];
 }

@@ -25,7 +25,7 @@ export default async function PolicyPage() {
     <>
       <PageHeader
         title="Approval policy"
-        description="How many people approve each kind of operation, and how long a request stays open. Every change is audited."
+        description="How many people approve each kind of operation, and how long a request stays open. A policy change and lifting the freeze wait for a second admin; every change is audited."
       />
       <div className="grid gap-6">
         <FreezeToggle frozen={frozen} />

@@ -4,13 +4,14 @@ import { UsersTable } from '@/components/admin/users/users-table';
 import { PageHeader } from '@/components/shell/page-header';
 import { requirePage } from '@/lib/server/page-guard';
 import { getDb } from '@/lib/server/runtime';
-import { listUsers } from '@/lib/server/users';
+import { adminQuorum, listUsers } from '@/lib/server/users';
 
 export const metadata: Metadata = { title: 'Users' };
 
 export default async function UsersPage() {
   const actor = await requirePage('users.manage');
-  const rows = await listUsers(await getDb());
+  const db = await getDb();
+  const [rows, quorum] = await Promise.all([listUsers(db), adminQuorum(db)]);
   const users = rows.map((u) => ({
     id: u.id,
     email: u.email,
@@ -24,8 +25,8 @@ export default async function UsersPage() {
     <>
       <PageHeader
         title="Users"
-        description="Who can sign in, and with which role."
-        actions={<AddUserDialog />}
+        description="Who can sign in, and with which role. Adding a user, changing a role and re-enabling a user wait for a second admin; disabling is immediate."
+        actions={<AddUserDialog mayBootstrap={quorum.mayBootstrap} />}
       />
       <UsersTable users={users} currentUserId={actor.id} />
     </>

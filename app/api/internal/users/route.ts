@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { ConsoleDb } from '@/lib/db/schema';
 import { appendAudit } from '@/lib/server/audit';
+import { currentPeerAddress, isLoopbackAddress } from '@/lib/server/peer-address';
+import { readJsonBody } from '@/lib/server/route';
 import { getRuntime } from '@/lib/server/runtime';
 import { tokenMatches } from '@/lib/server/server-lock';
 import { createUser } from '@/lib/server/users';
@@ -10,21 +12,23 @@ export const dynamic = 'force-dynamic';
 
 /**
  * `npm run users` while the console runs on PGlite: the tool proves it can read the owner-only
- * server note under the data directory by sending its token. Loopback only.
+ * server note under the data directory by sending its token. Loopback only: the socket's own address decides,
+ * never the Host or forwarding headers.
  */
 export async function POST(request: Request) {
   const runtime = await getRuntime();
   const note = runtime.serverNote;
-  const host = new URL(request.url).hostname;
-  if (!note || !['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
+  if (!note || !isLoopbackAddress(currentPeerAddress())) {
     return Response.json({ statusCode: 404, message: 'Not found' }, { status: 404 });
   }
   if (!tokenMatches(note.token, request.headers.get('x-console-cli-token'))) {
     return Response.json({ statusCode: 401, message: 'Invalid token' }, { status: 401 });
   }
-  const body = await request.json().catch(() => null);
+  const read = await readJsonBody(request);
+  if (!read.ok) return read.response;
+  const body = read.body as { name?: unknown; email?: unknown } | null;
   const parsed = addUserSchema.safeParse({
-    ...(body ?? {}),
+    ...(body && typeof body === 'object' ? body : {}),
     name: body?.name || String(body?.email ?? '').split('@')[0],
   });
   if (!parsed.success) {

@@ -1,4 +1,5 @@
 // The custody service's webhook receiver. No session: the caller is the service, proven by the HMAC.
+import { randomBytes } from 'node:crypto';
 import { publishCustodyEvent } from '@/lib/server/events';
 import { logger } from '@/lib/server/logger';
 import { getDb, getRuntime } from '@/lib/server/runtime';
@@ -14,6 +15,11 @@ export const dynamic = 'force-dynamic';
 
 const log = logger.child({ component: 'webhook-receiver' });
 
+/** The one answer for a webhook the console will not take: unknown wallet or bad signature alike. */
+const REFUSED = { received: false, error: 'Signature not accepted' } as const;
+/** Stands in for a wallet's key when the wallet is unknown: the signature is checked (and fails) all the same. */
+const UNKNOWN_WALLET_KEY = randomBytes(32).toString('hex');
+
 function reply(status: number, body: Record<string, unknown>) {
   return Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
 }
@@ -26,18 +32,23 @@ export async function POST(request: Request): Promise<Response> {
   if (!parsed.ok) return reply(parsed.status, { received: false, error: parsed.error });
 
   const { config } = await getRuntime();
-  // Same answer for an unknown wallet and a bad signature would hide which wallets exist, but the service
-  // needs to tell a misrouted webhook from a key problem; neither answer reveals anything secret.
+  // An unknown wallet and a bad signature get one answer (status, body, and the same HMAC work), so the
+  // receiver never tells a caller which wallet ids are connected. The log keeps the difference.
   const wallet = await findWalletConnection(parsed.walletId);
-  if (!wallet) return reply(401, { received: false, error: 'Unknown wallet' });
-
   const signature = request.headers.get(config.env.WEBHOOK_SIGNATURE_HEADER);
-  if (!verifyWebhookSignature(body.raw, signature, await webhookKeysFor(wallet.id))) {
+  const keys = wallet ? await webhookKeysFor(wallet.id) : [UNKNOWN_WALLET_KEY];
+  const verified = verifyWebhookSignature(body.raw, signature, keys);
+  if (!wallet || !verified) {
     log.warn(
-      { walletId: wallet.id, event: parsed.envelope.event, signed: Boolean(signature) },
-      'webhook signature refused',
+      {
+        walletId: parsed.walletId.slice(0, 100),
+        known: Boolean(wallet),
+        event: parsed.envelope.event,
+        signed: Boolean(signature),
+      },
+      'webhook refused',
     );
-    return reply(401, { received: false, error: 'Invalid signature' });
+    return reply(401, REFUSED);
   }
 
   try {

@@ -3,6 +3,7 @@ import 'server-only';
 // two-person manual resolution, the policy and the freeze.
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, isNull, or, sql } from 'drizzle-orm';
+import { CONSOLE_SCOPE, SOCK_PUPPET_REFUSAL } from '@/lib/approvals/configuration';
 import type { ResolutionVerdict } from '@/lib/approvals/types';
 import { CustodyError } from '@/lib/custody';
 import {
@@ -13,11 +14,17 @@ import {
   operationEvents,
   operationItems,
   operationRequests,
+  users,
 } from '@/lib/db/schema';
 import { fetchBalances } from '../balances';
 import { hashPayload } from '../hash';
 import { operationType } from '../operations/registry';
-import type { BuiltReview, ParsedOperation, RegisteredOperation } from '../operations/types';
+import {
+  type BuiltReview,
+  LocalRefusal,
+  type ParsedOperation,
+  type RegisteredOperation,
+} from '../operations/types';
 import { expiryFor, isExpired, type PolicyValues, requiredApprovals } from '../policy';
 import { assertTransition, type RequestStatus } from '../states';
 import { usdNumber } from '../usd';
@@ -61,10 +68,21 @@ export function createCommands(
     itemsOf,
     windowEndOf,
     notifyApprovers,
+    configuration,
   } = ctx;
   const { submitApproved, submitAllApproved, runSubmission, recordSubmitted } = submission;
   const { lookUpItems, followUpRound } = reconciliation;
   const { abilities, proposalOf } = queries;
+
+  /** Whether the requester added or promoted this person (the sock-puppet rule). */
+  async function addedByRequester(actor: EngineActor, requesterId: string): Promise<boolean> {
+    const [me] = await db
+      .select({ createdBy: users.createdBy, roleGrantedBy: users.roleGrantedBy })
+      .from(users)
+      .where(sql`${users.id}::text = ${actor.id}`)
+      .limit(1);
+    return Boolean(me && (me.createdBy === requesterId || me.roleGrantedBy === requesterId));
+  }
 
   async function updatePolicy(actor: EngineActor, type: string, values: PolicyValues) {
     if (!operationType(type)) return fail('Unknown operation type.', 422);
@@ -102,7 +120,16 @@ export function createCommands(
     operation: ParsedOperation,
     walletId: string,
     requestId: string,
+    actor: EngineActor,
   ): Promise<BuiltReview> {
+    if (operation.local)
+      return operation.local.buildReview({
+        db,
+        requestId,
+        requesterId: actor.id,
+        getPolicy,
+        labelOf: (type) => operationType(type)?.label ?? type,
+      });
     const target = await clientFor(walletId);
     if (!target)
       throw new CustodyError({
@@ -148,9 +175,11 @@ export function createCommands(
   }
 
   /** The review a requester sees before creating the request (references are provisional). */
-  async function preview(actor: EngineActor, typeKey: string, walletId: string, payload: unknown) {
+  async function preview(actor: EngineActor, typeKey: string, scope: string, payload: unknown) {
     const type = operationType(typeKey);
     if (!type) return fail('Unknown operation type.', 422);
+    // A configuration change is filed under the console, whatever wallet the caller named.
+    const walletId = type.scope === 'console' ? CONSOLE_SCOPE : scope;
     if (!(await mayAct(actor, type.permissions.request)))
       return fail('You do not have permission to do this.', 403);
     const operation = type.parse(payload);
@@ -158,7 +187,8 @@ export function createCommands(
     const previewId = randomUUID();
     const clashes = await referenceClashes(type, walletId, referencesFor(operation, previewId));
     if (clashes) return clashResult(clashes);
-    const built = await review(operation, walletId, previewId);
+    const built = await reviewOrRefusal(operation, walletId, previewId, actor);
+    if ('error' in built) return built;
     keepPreview(previewKey(actor, type, walletId, operation.payload), previewId, built);
     const policy = await getPolicy(type.key);
     return {
@@ -171,9 +201,25 @@ export function createCommands(
     };
   }
 
-  async function create(actor: EngineActor, typeKey: string, walletId: string, payload: unknown) {
+  /** A configuration kind refuses a review whose subject is gone (the user, the wallet): a sentence, not a throw. */
+  async function reviewOrRefusal(
+    operation: ParsedOperation,
+    walletId: string,
+    requestId: string,
+    actor: EngineActor,
+  ): Promise<BuiltReview | { ok: false; error: string; status: number }> {
+    try {
+      return await review(operation, walletId, requestId, actor);
+    } catch (error) {
+      if (error instanceof LocalRefusal) return fail(error.message, 422);
+      throw error;
+    }
+  }
+
+  async function create(actor: EngineActor, typeKey: string, scope: string, payload: unknown) {
     const type = operationType(typeKey);
     if (!type) return fail('Unknown operation type.', 422);
+    const walletId = type.scope === 'console' ? CONSOLE_SCOPE : scope;
     if (!(await mayAct(actor, type.permissions.request)))
       return fail('You do not have permission to do this.', 403);
     const operation = type.parse(payload);
@@ -183,7 +229,8 @@ export function createCommands(
     const references = referencesFor(operation, id);
     const clashes = await referenceClashes(type, walletId, references);
     if (clashes) return clashResult(clashes);
-    const built = previewed?.built ?? (await review(operation, walletId, id));
+    const built = previewed?.built ?? (await reviewOrRefusal(operation, walletId, id, actor));
+    if ('error' in built) return built;
     const policy = await getPolicy(type.key);
     const createdAt = now();
     const needed = requiredApprovals(policy, built.amountUsd);
@@ -207,15 +254,16 @@ export function createCommands(
           createdAt,
           updatedAt: createdAt,
         });
-        await tx.insert(operationItems).values(
-          references.map((reference, index) => ({
-            requestId: id,
-            walletId,
-            index,
-            reference,
-            transactionId: operation.transactionIds[index] ?? null,
-          })),
-        );
+        if (references.length > 0)
+          await tx.insert(operationItems).values(
+            references.map((reference, index) => ({
+              requestId: id,
+              walletId,
+              index,
+              reference,
+              transactionId: operation.transactionIds[index] ?? null,
+            })),
+          );
         await tx.insert(operationEvents).values({
           requestId: id,
           kind: 'requested',
@@ -242,6 +290,7 @@ export function createCommands(
   type Decision =
     | { kind: 'missing' }
     | { kind: 'own' }
+    | { kind: 'puppet' }
     | { kind: 'not-open'; status: string }
     | { kind: 'expired' }
     | { kind: 'twice' }
@@ -273,6 +322,17 @@ export function createCommands(
         .for('update');
       if (!row) return { kind: 'missing' };
       if (row.requesterId === actor.id) return { kind: 'own' };
+      // The sock-puppet rule: a person the requester added or promoted is the requester's second account as
+      // far as four eyes go, whatever the kind and whatever the page offered.
+      if (verdict === 'approve') {
+        const [me] = await tx
+          .select({ createdBy: users.createdBy, roleGrantedBy: users.roleGrantedBy })
+          .from(users)
+          .where(sql`${users.id}::text = ${actor.id}`)
+          .limit(1);
+        if (me && (me.createdBy === row.requesterId || me.roleGrantedBy === row.requesterId))
+          return { kind: 'puppet' };
+      }
       if (row.status !== 'PENDING_APPROVAL') return { kind: 'not-open', status: row.status };
       if (isExpired(row.expiresAt, at)) {
         await tx
@@ -335,6 +395,9 @@ export function createCommands(
       case 'own':
         await audit(actor, auditAction, 'denied', id, { reason: 'own request' });
         return fail('You cannot approve or reject your own request.', 403);
+      case 'puppet':
+        await audit(actor, auditAction, 'denied', id, { reason: 'added or promoted by the requester' });
+        return fail(SOCK_PUPPET_REFUSAL, 403);
       case 'not-open':
         return fail(
           `This request is no longer waiting for approval (${decision.status.replace(/_/g, ' ').toLowerCase()}).`,
@@ -404,6 +467,23 @@ export function createCommands(
       return fail('You do not have permission to do this.', 403);
     }
     if (row.requesterId === actor.id) return fail('Another approver must resubmit your request.', 403);
+    if (await addedByRequester(actor, row.requesterId)) {
+      await audit(actor, `${type.key}.resubmit`, 'denied', id, {
+        reason: 'added or promoted by the requester',
+      });
+      return fail(SOCK_PUPPET_REFUSAL, 403);
+    }
+    if (type.scope === 'console') {
+      // A configuration change the console refused (the email was taken meanwhile, say): carry it out again.
+      const again = await transition(id, 'SUBMIT_FAILED', 'SUBMITTING', {
+        submitAttempts: sql`${operationRequests.submitAttempts} + 1` as never,
+        lastAttemptAt: now(),
+        lastError: null,
+      });
+      if (!again) return fail('This request cannot be resubmitted now.');
+      await audit(actor, `${type.key}.resubmit`, 'success', id, { attempt: again.submitAttempts });
+      return { ok: true as const, data: { status: await runSubmission(again, actor) } };
+    }
     if (await isFrozen())
       return fail('The console is frozen: nothing is submitted until an admin lifts the freeze.');
     if (row.status === 'OUTCOME_UNKNOWN' && !row.confirmedAbsentAt)
@@ -589,6 +669,7 @@ export function createCommands(
       return fail('A second person must confirm the resolution you recorded.', 403);
     if (row.requesterId === actor.id)
       return fail('The requester cannot confirm the resolution of their own request.', 403);
+    if (await addedByRequester(actor, row.requesterId)) return fail(SOCK_PUPPET_REFUSAL, 403);
     if (proposal.status !== row.status) return fail('The request changed since the resolution was recorded.');
     const record = {
       ...proposal,
@@ -671,7 +752,48 @@ export function createCommands(
     return { ok: true as const, data: { status: row.status } };
   }
 
+  /**
+   * A new user's one-time password, shown once to the admin who asked for the user and then dropped: the
+   * sealed copy is removed by one conditional update, so two tabs cannot both read it.
+   */
+  async function takeOneTimePassword(actor: EngineActor, id: string) {
+    const row = await findRequest(id);
+    if (row?.type !== 'userCreate') return fail('No such request.', 404);
+    if (row.requesterId !== actor.id) {
+      await audit(actor, 'user.one_time_password', 'denied', id);
+      return fail('Only the admin who asked for this user sees the one-time password.', 403);
+    }
+    const stored = row.result as { sealed?: { oneTimePassword?: string }; message?: string } | null;
+    const sealed = stored?.sealed?.oneTimePassword;
+    if (row.status !== 'SUCCESS' || !stored || !sealed)
+      return fail(
+        'The one-time password was shown once and is not kept. Ask for a new user if it was lost.',
+        410,
+      );
+    const { sealed: _dropped, ...rest } = stored;
+    const [taken] = await db
+      .update(operationRequests)
+      .set({ result: { ...rest, oneTimePassword: 'shown' }, updatedAt: now() })
+      .where(
+        and(
+          eq(operationRequests.id, id),
+          sql`${operationRequests.result} -> 'sealed' ->> 'oneTimePassword' = ${sealed}`,
+        ),
+      )
+      .returning({ id: operationRequests.id });
+    if (!taken)
+      return fail(
+        'The one-time password was shown once and is not kept. Ask for a new user if it was lost.',
+        410,
+      );
+    const oneTimePassword = configuration.open(sealed, `otp:${id}`);
+    const email = (row.review as { email?: string }).email ?? '';
+    await audit(actor, 'user.one_time_password', 'success', id, { email });
+    return { ok: true as const, data: { email, oneTimePassword } };
+  }
+
   return {
+    takeOneTimePassword,
     preview,
     create,
     approve,

@@ -21,7 +21,12 @@ import { type Action, can } from '../../permissions';
 import { referenceFor } from '../hash';
 import { type LookupCapability, looksLikeMissingEndpoint } from '../lookup';
 import { operationType } from '../operations/registry';
-import type { ParsedOperation, RegisteredOperation } from '../operations/types';
+import {
+  type ConfigurationServices,
+  LocalRefusal,
+  type ParsedOperation,
+  type RegisteredOperation,
+} from '../operations/types';
 import { defaultPolicy, type PolicyValues } from '../policy';
 import { assertTransition, type RequestStatus } from '../states';
 
@@ -51,7 +56,21 @@ export interface EngineDeps {
   followUp?: Partial<FollowUpSettings>;
   /** A request left SUBMITTING this long (the process died mid-call) is treated as an unknown outcome. */
   stuckSubmittingMs?: number;
+  /** What configuration kinds change besides the database (sealing, the wallet registry). */
+  configuration?: ConfigurationServices;
 }
+
+const NO_CONFIGURATION: ConfigurationServices = {
+  seal: () => {
+    throw new LocalRefusal('Configuration changes cannot be carried out by this console.');
+  },
+  open: () => {
+    throw new LocalRefusal('Configuration changes cannot be carried out by this console.');
+  },
+  connectWallet: () => Promise.reject(new LocalRefusal('Wallet connections cannot be changed here.')),
+  rotateWalletKey: () => Promise.reject(new LocalRefusal('Wallet connections cannot be changed here.')),
+  removeWallet: () => Promise.reject(new LocalRefusal('Wallet connections cannot be changed here.')),
+};
 
 export interface EngineCapabilities {
   missing(walletId: string): Promise<Set<LookupCapability>>;
@@ -144,6 +163,8 @@ export function createEngineContext(deps: EngineDeps) {
   });
 
   const stuckSubmittingMs = deps.stuckSubmittingMs ?? 120_000;
+
+  const configuration = deps.configuration ?? NO_CONFIGURATION;
 
   async function audit(
     actor: EngineActor,
@@ -249,6 +270,8 @@ export function createEngineContext(deps: EngineDeps) {
     walletId: string,
     references: string[],
   ): Promise<Record<string, string> | null> {
+    // A configuration change has no upstream items, so no references.
+    if (references.length === 0) return null;
     const errors: Record<string, string> = {};
     const field = (i: number) => type.referenceField(i);
     references.forEach((r, i) => {
@@ -328,6 +351,7 @@ export function createEngineContext(deps: EngineDeps) {
     followUp,
     startFollowing,
     stuckSubmittingMs,
+    configuration,
     audit,
     event,
     notify,

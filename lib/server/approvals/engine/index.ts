@@ -29,6 +29,7 @@ export function createApprovalEngine(deps: EngineDeps) {
     typeOf: queries.typeOf,
     preview: commands.preview,
     create: commands.create,
+    takeOneTimePassword: commands.takeOneTimePassword,
     approve: commands.approve,
     reject: commands.reject,
     cancel: commands.cancel,

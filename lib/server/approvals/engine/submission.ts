@@ -6,7 +6,12 @@ import { CustodyError } from '@/lib/custody';
 import { type OperationRequestRow, operationItems, operationRequests } from '@/lib/db/schema';
 import { hashPayload } from '../hash';
 import { operationType } from '../operations/registry';
-import type { SubmitOutcome } from '../operations/types';
+import {
+  type LocalExecuteContext,
+  type LocalOutcome,
+  LocalRefusal,
+  type SubmitOutcome,
+} from '../operations/types';
 import type { RequestStatus } from '../states';
 import { type EngineActor, type EngineContext, log, PAYLOAD_CHANGED, SYSTEM_ACTOR } from './context';
 
@@ -23,6 +28,8 @@ export function createSubmission(ctx: EngineContext) {
     notFrozen,
     clientFor,
     itemsOf,
+    configuration,
+    getPolicy,
   } = ctx;
 
   /** Claims an APPROVED request for submission (one conditional update) and sends it; returns the new status. */
@@ -31,6 +38,8 @@ export function createSubmission(ctx: EngineContext) {
     actor: EngineActor = SYSTEM_ACTOR,
     twoFactorCode?: string,
   ): Promise<string | undefined> {
+    // The freeze holds what moves money or signs; a configuration change (lifting the freeze among them) is not.
+    const local = operationType((await findRequest(id))?.type ?? '')?.scope === 'console';
     const claimed = await transition(
       id,
       'APPROVED',
@@ -40,7 +49,7 @@ export function createSubmission(ctx: EngineContext) {
         lastAttemptAt: now(),
         lastError: null,
       },
-      notFrozen,
+      local ? undefined : notFrozen,
     );
     if (!claimed) return (await findRequest(id))?.status;
     return runSubmission(claimed, actor, twoFactorCode);
@@ -74,6 +83,7 @@ export function createSubmission(ctx: EngineContext) {
       await notify(row.requesterId, row.id, `Your request was not sent: ${PAYLOAD_CHANGED}`);
       return 'SUBMIT_FAILED';
     }
+    if (operation.local) return runLocal(row, operation.local.execute, actor);
     const target = await clientFor(row.walletId);
     if (!target) {
       const message = 'The wallet is no longer connected to the console.';
@@ -117,6 +127,50 @@ export function createSubmission(ctx: EngineContext) {
     }
     await recordSubmitted(row, outcome, actor);
     return outcome.final ?? 'SUBMITTED';
+  }
+
+  /**
+   * A configuration change: the console carries it out itself, once (the claim above is one conditional
+   * update), and the request is final at once. A secret it produces stays sealed with the result.
+   */
+  async function runLocal(
+    row: OperationRequestRow,
+    execute: (context: LocalExecuteContext) => Promise<LocalOutcome>,
+    actor: EngineActor,
+  ): Promise<string> {
+    let outcome: LocalOutcome;
+    try {
+      outcome = await execute({
+        db,
+        requestId: row.id,
+        requester: { id: row.requesterId, email: row.requesterEmail },
+        now: now(),
+        services: configuration,
+        getPolicy,
+        submitHeld: () => submitAllApproved(),
+      });
+    } catch (error) {
+      const refused = error instanceof LocalRefusal;
+      const message = refused ? error.message : 'The change could not be made.';
+      if (!refused) log.error({ err: error, requestId: row.id }, 'configuration change failed');
+      await transition(row.id, 'SUBMITTING', 'SUBMIT_FAILED', { lastError: message });
+      await event(row.id, 'submit_failed', null, { message });
+      await audit(actor, `${row.type}.submit`, 'failed', row.id, { message });
+      await notify(row.requesterId, row.id, `Your request could not be carried out: ${message}`);
+      return 'SUBMIT_FAILED';
+    }
+    const stored = outcome.sealed ? { ...outcome.result, sealed: outcome.sealed } : { ...outcome.result };
+    await transition(row.id, 'SUBMITTING', 'SUBMITTED', { result: stored });
+    await event(row.id, 'submitted', null, { carriedOut: true });
+    // The change itself, in the console's name on the requester's behalf; never a secret.
+    await audit(SYSTEM_ACTOR, outcome.audit.action, 'success', outcome.audit.target, {
+      ...outcome.audit.input,
+      request: row.id,
+      requestedBy: row.requesterEmail,
+    });
+    await audit(actor, `${row.type}.submit`, 'success', row.id);
+    await finish(row, 'SUCCESS');
+    return 'SUCCESS';
   }
 
   async function updateItems(requestId: string, items: SubmitOutcome['items']) {

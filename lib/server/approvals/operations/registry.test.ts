@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_KINDS, type OperationKind } from '@/lib/approvals/kinds';
 import { MAX_EXPIRY_SECONDS, MIN_EXPIRY_SECONDS } from '@/lib/approvals/policy';
 import type { TransportOptions } from '@/lib/custody';
-import { users } from '@/lib/db/schema';
+import { users, walletConnections } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { buildPermit } from '@/lib/validation/typed-data';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
@@ -57,6 +57,17 @@ beforeAll(async () => {
     .values({ email: 'admin@example.com', name: 'admin', role: 'admin', passwordHash: 'not-a-real-hash' })
     .returning();
   admin = { id: row!.id, email: 'admin@example.com', role: 'admin' };
+  // Key rotation and removal review a connected wallet.
+  await database.db.insert(walletConnections).values({
+    id: wallet.id,
+    name: wallet.name,
+    blockchain: 'ethereum',
+    network: 'testnet',
+    address: '0x00000000000000000000000000000000000000cc',
+    apiKeySealed: 'v1.sealed',
+    apiKeyLast4: 'abcd',
+    createdBy: 'admin@example.com',
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -120,6 +131,30 @@ function validPayload(kind: OperationKind): unknown {
     }
     case 'retry':
       return { transactionId: 'tx-not-seen-by-the-console', addressId: null };
+    case 'userCreate':
+      return { email: 'new@example.com', name: 'New', role: 'viewer' };
+    case 'userRole':
+      return { userId: admin.id, role: 'finance' };
+    case 'userEnable':
+      return { userId: admin.id };
+    case 'policyEdit':
+      return { operationType: 'withdraw', approvals: 2, thresholdUsd: null, expirySeconds: 3600 };
+    case 'freezeLift':
+      return {};
+    case 'walletConnect':
+      return {
+        id: 'another-wallet',
+        name: 'Another',
+        network: 'testnet',
+        blockchain: 'ethereum',
+        address: '0x00000000000000000000000000000000000000dd',
+        apiKeySealed: 'v1.sealed',
+        apiKeyLast4: 'wxyz',
+      };
+    case 'walletRotate':
+      return { walletId: wallet.id, apiKeySealed: 'v1.sealed', apiKeyLast4: 'wxyz' };
+    case 'walletRemove':
+      return { walletId: wallet.id };
   }
 }
 

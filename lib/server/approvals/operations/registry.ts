@@ -2,6 +2,16 @@ import 'server-only';
 // Every operation kind the approval engine knows, keyed by kind.
 import type { OperationKind } from '@/lib/approvals/kinds';
 import { isOperationKind } from '@/lib/approvals/kinds';
+import {
+  freezeLiftOperation,
+  policyEditOperation,
+  userCreateOperation,
+  userEnableOperation,
+  userRoleOperation,
+  walletConnectOperation,
+  walletRemoveOperation,
+  walletRotateOperation,
+} from './configuration';
 import { contractSignOperation } from './contract-sign';
 import { contractWriteOperation } from './contract-write';
 import { retryOperation } from './retry';
@@ -19,6 +29,14 @@ export const OPERATION_TYPES: { readonly [K in OperationKind]: RegisteredOperati
   contractWrite: contractWriteOperation,
   contractSign: contractSignOperation,
   retry: retryOperation,
+  userCreate: userCreateOperation,
+  userRole: userRoleOperation,
+  userEnable: userEnableOperation,
+  policyEdit: policyEditOperation,
+  freezeLift: freezeLiftOperation,
+  walletConnect: walletConnectOperation,
+  walletRotate: walletRotateOperation,
+  walletRemove: walletRemoveOperation,
 };
 
 /** Every registered kind, in the order admins see them. */

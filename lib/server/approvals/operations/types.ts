@@ -5,6 +5,7 @@ import 'server-only';
 import type { z } from 'zod';
 import type { OperationKind, ResultOf, ReviewOf } from '@/lib/approvals/kinds';
 import type { PolicyValues } from '@/lib/approvals/policy';
+import type { ConsoleDb } from '@/lib/db/schema';
 import type { Action } from '../../permissions';
 import type { ReviewContext, SubmitContext, SubmittedItem } from '../types';
 import type { UsdAmount } from '../usd';
@@ -69,9 +70,76 @@ export interface OperationType<K extends OperationKind, P extends object> {
   submit(payload: P, context: SubmitContext): Promise<SubmitOutcome<K>>;
 }
 
+/**
+ * What the console gives a configuration kind that it carries out itself: what to change is in the database
+ * and in the wallet registry, never at the custody service's money-moving endpoints.
+ */
+export interface ConfigurationServices {
+  /** Seals a secret kept in a stored payload or result with the console's encryption key, bound to `binding`. */
+  seal(plaintext: string, binding: string): string;
+  open(sealed: string, binding: string): string;
+  /** The API key arrives sealed as the wallet registry seals it (`sealApiKey`); it is opened only to store it. */
+  connectWallet(
+    wallet: { id: string; name: string; network: string; address: string; blockchain: string },
+    apiKeySealed: string,
+    createdBy: string,
+  ): Promise<boolean>;
+  rotateWalletKey(walletId: string, apiKeySealed: string): Promise<boolean>;
+  removeWallet(walletId: string): Promise<boolean>;
+}
+
+export interface LocalReviewContext {
+  db: ConsoleDb;
+  requestId: string;
+  requesterId: string;
+  getPolicy(type: string): Promise<PolicyValues>;
+  /** What people call an operation kind ("Withdrawal"). */
+  labelOf(type: string): string;
+}
+
+export interface LocalExecuteContext {
+  db: ConsoleDb;
+  requestId: string;
+  requester: { id: string; email: string };
+  now: Date;
+  services: ConfigurationServices;
+  getPolicy(type: string): Promise<PolicyValues>;
+  /** Sends the approved requests the freeze held (once the freeze is lifted). */
+  submitHeld(): Promise<number>;
+}
+
+export interface LocalOutcome<K extends OperationKind = OperationKind> {
+  result: ResultOf<K>;
+  /** Secrets kept sealed with the result until shown once (a new user's one-time password). */
+  sealed?: Record<string, string>;
+  /** The audit entry of the change itself; never a secret. */
+  audit: { action: string; target: string; input: Record<string, unknown> };
+}
+
+/** Carrying out a request was refused by the console itself (the email is taken, the user is gone). */
+export class LocalRefusal extends Error {}
+
+/** A configuration kind: reviewed from the console's own data and carried out by the console itself. */
+export interface LocalOperationType<K extends OperationKind, P extends object> {
+  key: K;
+  label: string;
+  permissions: { request: Action; approve: Action };
+  defaultPolicy: PolicyValues;
+  payloadSchema: z.ZodType<P>;
+  buildReview(payload: P, context: LocalReviewContext): Promise<BuiltReview<K>>;
+  execute(payload: P, context: LocalExecuteContext): Promise<LocalOutcome<K>>;
+}
+
+interface ParsedLocal<K extends OperationKind> {
+  buildReview(context: LocalReviewContext): Promise<BuiltReview<K>>;
+  execute(context: LocalExecuteContext): Promise<LocalOutcome<K>>;
+}
+
 /** A validated payload bound to its kind: what the engine reviews, stores and sends. */
 export interface ParsedOperation<K extends OperationKind = OperationKind> {
   kind: K;
+  /** A configuration kind: carried out by the console, not sent to the custody service. */
+  local: ParsedLocal<K> | null;
   /** The payload as stored with the request and hashed. */
   payload: Record<string, unknown>;
   itemCount: number;
@@ -86,6 +154,8 @@ export interface ParsedOperation<K extends OperationKind = OperationKind> {
 export interface RegisteredOperation<K extends OperationKind = OperationKind> {
   key: K;
   label: string;
+  /** `wallet`: sent to a wallet's custody service. `console`: a configuration change the console carries out. */
+  scope: 'wallet' | 'console';
   permissions: { request: Action; approve: Action };
   requiresTwoFactor: boolean;
   defaultPolicy: PolicyValues;
@@ -103,6 +173,7 @@ export function defineOperation<K extends OperationKind, P extends object>(
   return {
     key: kind.key,
     label: kind.label,
+    scope: 'wallet',
     permissions: kind.permissions,
     requiresTwoFactor: kind.requiresTwoFactor === true,
     defaultPolicy: kind.defaultPolicy,
@@ -116,6 +187,7 @@ export function defineOperation<K extends OperationKind, P extends object>(
       const data = parsed.data;
       return {
         kind: kind.key,
+        local: null,
         payload: Object.fromEntries(Object.entries(data)),
         itemCount: kind.itemCount(data),
         addressId: kind.addressIdOf(data),
@@ -123,6 +195,45 @@ export function defineOperation<K extends OperationKind, P extends object>(
         transactionIds: kind.transactionIdsOf?.(data) ?? [],
         buildReview: (context) => kind.buildReview(data, context),
         submit: (context) => kind.submit(data, context),
+      };
+    },
+  };
+}
+
+const NOT_SENT = 'A configuration change is carried out by the console, never sent to the custody service.';
+
+export function defineLocalOperation<K extends OperationKind, P extends object>(
+  kind: LocalOperationType<K, P>,
+): RegisteredOperation<K> {
+  return {
+    key: kind.key,
+    label: kind.label,
+    scope: 'console',
+    permissions: kind.permissions,
+    requiresTwoFactor: false,
+    defaultPolicy: kind.defaultPolicy,
+    // Final when carried out: nothing upstream to follow.
+    finality: 'answer',
+    finalWhenFound: () => null,
+    executed: () => true,
+    referenceField: (index) => `items.${index}.reference`,
+    parse(payload) {
+      const parsed = kind.payloadSchema.safeParse(payload);
+      if (!parsed.success) return null;
+      const data = parsed.data;
+      return {
+        kind: kind.key,
+        local: {
+          buildReview: (context) => kind.buildReview(data, context),
+          execute: (context) => kind.execute(data, context),
+        },
+        payload: Object.fromEntries(Object.entries(data)),
+        itemCount: 0,
+        addressId: null,
+        clientReferences: [],
+        transactionIds: [],
+        buildReview: () => Promise.reject(new Error(NOT_SENT)),
+        submit: () => Promise.reject(new Error(NOT_SENT)),
       };
     },
   };

@@ -4,7 +4,7 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
-import type { ReviewItem, WithdrawalReview } from '@/lib/approvals/requests';
+import type { ReviewItem, WithdrawalReview } from '@/lib/approvals/withdrawals';
 import type { Transaction } from '@/lib/custody/schemas';
 import { operationRequests } from '@/lib/db/schema';
 import { formatAssetAmount } from '@/lib/format';

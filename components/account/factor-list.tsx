@@ -1,0 +1,136 @@
+'use client';
+import { KeyRoundIcon, SmartphoneIcon } from 'lucide-react';
+import { useRouter } from 'next/navigation';
+import { useState, useTransition } from 'react';
+import { useStepUp } from '@/components/step-up/use-step-up';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { forgetStepUpAction, removeFactorAction } from '@/lib/actions/factors';
+import { formatDateTime } from '@/lib/format';
+
+export interface FactorRow {
+  id: string;
+  kind: 'totp' | 'passkey';
+  label: string;
+  confirmed: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface FactorListProps {
+  factors: FactorRow[];
+}
+
+export function FactorList({ factors }: FactorListProps) {
+  const router = useRouter();
+  const stepUp = useStepUp();
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const remove = (factor: FactorRow) =>
+    startTransition(async () => {
+      setError(null);
+      setNotice(null);
+      const result = await stepUp.withStepUp(() => removeFactorAction({ factorId: factor.id }));
+      if (!result.ok) return setError(result.error);
+      setNotice(`Removed ${result.data.label}.`);
+      router.refresh();
+    });
+
+  const askAgain = () =>
+    startTransition(async () => {
+      setError(null);
+      const result = await forgetStepUpAction(undefined);
+      if (!result.ok) return setError(result.error);
+      setNotice('Your next decision asks for your second factor.');
+    });
+
+  return (
+    <section className="grid gap-3" aria-labelledby="factors-heading">
+      {stepUp.dialog}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="factors-heading" className="text-lg font-semibold">
+          Second factors
+        </h2>
+        <Button type="button" variant="outline" size="sm" onClick={askAgain} disabled={pending}>
+          Ask for my second factor again
+        </Button>
+      </div>
+      {error ? (
+        <Alert variant="destructive">
+          <AlertDescription>{error}</AlertDescription>
+        </Alert>
+      ) : null}
+      {notice ? (
+        <p role="status" className="text-sm text-muted-foreground">
+          {notice}
+        </p>
+      ) : null}
+      {factors.length === 0 ? (
+        <p className="text-sm text-muted-foreground">
+          No second factor yet. Add an authenticator app or a passkey below.
+        </p>
+      ) : (
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Name</TableHead>
+              <TableHead>Kind</TableHead>
+              <TableHead>Added</TableHead>
+              <TableHead>Last used</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {factors.map((f) => (
+              <TableRow key={f.id}>
+                <TableCell className="font-medium">
+                  {f.label}{' '}
+                  {f.confirmed ? null : (
+                    <Badge variant="outline" className="ml-1">
+                      Not confirmed
+                    </Badge>
+                  )}
+                </TableCell>
+                <TableCell>
+                  <span className="inline-flex items-center gap-1">
+                    {f.kind === 'passkey' ? (
+                      <KeyRoundIcon className="size-4" aria-hidden />
+                    ) : (
+                      <SmartphoneIcon className="size-4" aria-hidden />
+                    )}
+                    {f.kind === 'passkey' ? 'Passkey' : 'Authenticator app'}
+                  </span>
+                </TableCell>
+                <TableCell>{formatDateTime(f.createdAt)}</TableCell>
+                <TableCell>{f.lastUsedAt ? formatDateTime(f.lastUsedAt) : 'Never'}</TableCell>
+                <TableCell className="text-right">
+                  <ConfirmDialog
+                    trigger={
+                      <Button variant="outline" size="sm" disabled={pending} aria-label={`Remove ${f.label}`}>
+                        Remove
+                      </Button>
+                    }
+                    title={`Remove ${f.label}?`}
+                    description="You will no longer be able to sign in or confirm decisions with it. This is recorded in the audit log."
+                    confirmLabel="Remove"
+                    onConfirm={async () => {
+                      remove(f);
+                      return true;
+                    }}
+                  />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </section>
+  );
+}

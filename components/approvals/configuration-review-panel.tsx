@@ -1,0 +1,143 @@
+// The review of a configuration change (users, policy, freeze, wallet connections): what changes, before and
+// after where there is a before. A wallet's API key appears only as its last four characters.
+import { ReviewWarnings } from '@/components/approvals/review-warnings';
+import { ReviewFacts } from '@/components/operations/review-facts';
+import { ReviewHeader } from '@/components/operations/review-header';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import type { ConfigurationReview, PolicyEditReview, WalletRef } from '@/lib/approvals/configuration';
+
+const walletFacts = (wallet: WalletRef) => [
+  { label: 'Wallet', value: `${wallet.name} · ${wallet.blockchain}` },
+  { label: 'Wallet id', value: wallet.id, className: 'font-mono text-xs break-all' },
+  { label: 'Address', value: wallet.address, className: 'font-mono text-xs break-all' },
+];
+
+const key = (last4: string | null) => (last4 ? `•••• ${last4}` : '—');
+
+function PolicyDiff({ review }: { review: PolicyEditReview }) {
+  return (
+    <Table aria-label={`Policy of ${review.operationLabel}: before and after`}>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Setting</TableHead>
+          <TableHead>Before</TableHead>
+          <TableHead>After</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {review.diff.map((row) => (
+          <TableRow key={row.field}>
+            <TableCell>{row.label}</TableCell>
+            <TableCell className={row.changed ? 'line-through text-muted-foreground' : undefined}>
+              {row.before}
+            </TableCell>
+            <TableCell className={row.changed ? 'font-semibold' : 'text-muted-foreground'}>
+              {row.changed ? row.after : 'unchanged'}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+function Body({ review }: { review: ConfigurationReview }) {
+  switch (review.kind) {
+    case 'userCreate':
+      return (
+        <ReviewFacts
+          facts={[
+            { label: 'Email', value: review.email },
+            { label: 'Name', value: review.name },
+            { label: 'Role', value: review.role },
+            {
+              label: 'Password',
+              value: 'A one-time password is made when the request is approved, for the requester only.',
+              wide: true,
+            },
+          ]}
+        />
+      );
+    case 'userRole':
+      return (
+        <ReviewFacts
+          facts={[
+            { label: 'User', value: `${review.user.name} (${review.user.email})` },
+            { label: 'Role', value: `${review.from} → ${review.to}` },
+          ]}
+        />
+      );
+    case 'userEnable':
+      return (
+        <ReviewFacts
+          facts={[
+            { label: 'User', value: `${review.user.name} (${review.user.email})` },
+            { label: 'Role', value: review.user.role },
+            { label: 'Disabled since', value: review.disabledAt ?? 'Not disabled' },
+          ]}
+        />
+      );
+    case 'policyEdit':
+      return <PolicyDiff review={review} />;
+    case 'freezeLift':
+      return (
+        <ReviewFacts
+          facts={[
+            { label: 'Freeze', value: review.frozen ? `On, set by ${review.frozenBy ?? 'an admin'}` : 'Off' },
+            { label: 'Approved requests held', value: review.heldApproved },
+          ]}
+        />
+      );
+    case 'walletConnect':
+      return (
+        <ReviewFacts
+          facts={[...walletFacts(review.wallet), { label: 'API key', value: key(review.apiKeyLast4) }]}
+        />
+      );
+    case 'walletRotate':
+      return (
+        <ReviewFacts
+          facts={[
+            ...walletFacts(review.wallet),
+            { label: 'API key', value: `${key(review.previousApiKeyLast4)} → ${key(review.apiKeyLast4)}` },
+          ]}
+        />
+      );
+    case 'walletRemove':
+      return <ReviewFacts facts={walletFacts(review.wallet)} />;
+  }
+}
+
+const INTRO: Record<ConfigurationReview['kind'], string> = {
+  userCreate: 'Adds a person to the console.',
+  userRole: 'Changes what a person may do; their open sessions end.',
+  userEnable: 'Lets a disabled person sign in again.',
+  policyEdit: 'Changes how many approvals, above which amount, and for how long requests of this kind wait.',
+  freezeLift: 'Lets the console send money-moving and signing requests to the custody service again.',
+  walletConnect: 'Connects a wallet with its API key: the console can then move its funds.',
+  walletRotate: 'Replaces the wallet’s API key.',
+  walletRemove: 'Removes the wallet and its key from the console.',
+};
+
+/** Every configuration kind's review; a second admin approves what it shows. */
+export function ConfigurationReviewPanel({
+  review,
+  requiredApprovals,
+}: {
+  review: ConfigurationReview;
+  requiredApprovals?: number;
+}) {
+  const network = 'wallet' in review ? review.wallet.network : undefined;
+  return (
+    <section aria-labelledby="review-heading" className="grid gap-4 rounded-lg border p-4">
+      <ReviewHeader headingId="review-heading" network={network} />
+      <p className="text-sm">
+        {INTRO[review.kind]} A second admin approves; the console makes the change when the last approval
+        lands.
+      </p>
+      <Body review={review} />
+      {requiredApprovals ? <ReviewFacts facts={[]} requiredApprovals={requiredApprovals} /> : null}
+      <ReviewWarnings warnings={review.warnings} />
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+'use client';
+// "Confirm it is you": the second factor again, for one decision whose payload hash the server named.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { startAuthentication } from '@simplewebauthn/browser';
+import { KeyRoundIcon } from 'lucide-react';
+import { useState, useTransition } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { passkeyProblem } from '@/components/auth/second-factor-step';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { stepUpPasskeyOptionsAction, verifyStepUpAction } from '@/lib/actions/factors';
+import { stepUpCodeSchema } from '@/lib/validation/factors';
+
+type CodeValues = z.input<typeof stepUpCodeSchema>;
+
+export interface StepUpDialogProps {
+  /** The payload hash the check is bound to; null: closed. */
+  payloadHash: string | null;
+  onDone: (confirmed: boolean) => void;
+}
+
+export function StepUpDialog({ payloadHash, onDone }: StepUpDialogProps) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const form = useForm<CodeValues>({ resolver: zodResolver(stepUpCodeSchema), defaultValues: { code: '' } });
+  const codeError = form.formState.errors.code?.message;
+
+  const finish = (confirmed: boolean) => {
+    form.reset({ code: '' });
+    setError(null);
+    onDone(confirmed);
+  };
+
+  const onSubmit = form.handleSubmit((values) => {
+    if (!payloadHash) return;
+    setError(null);
+    startTransition(async () => {
+      const result = await verifyStepUpAction({ payloadHash, code: values.code });
+      if (result.ok) return finish(true);
+      form.setValue('code', '');
+      if (result.fieldErrors?.code) form.setError('code', { message: result.fieldErrors.code });
+      else setError(result.error);
+    });
+  });
+
+  const confirmWithPasskey = () => {
+    if (!payloadHash) return;
+    setError(null);
+    startTransition(async () => {
+      const options = await stepUpPasskeyOptionsAction({ payloadHash });
+      if (!options.ok) return setError(options.error);
+      let assertion: unknown;
+      try {
+        assertion = await startAuthentication({ optionsJSON: options.data.options });
+      } catch (err) {
+        return setError(passkeyProblem(err));
+      }
+      const result = await verifyStepUpAction({
+        payloadHash,
+        challengeId: options.data.challengeId,
+        assertion,
+      });
+      if (result.ok) return finish(true);
+      setError(result.error);
+    });
+  };
+
+  return (
+    <Dialog open={payloadHash !== null} onOpenChange={(open) => (open ? undefined : finish(false))}>
+      <DialogContent>
+        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>Confirm it is you</DialogTitle>
+            <DialogDescription>
+              Decisions ask for your second factor again after 5 minutes. Enter the code your authenticator
+              app shows, or use your passkey. This check is recorded in the audit log.
+            </DialogDescription>
+          </DialogHeader>
+          {error ? (
+            <Alert variant="destructive">
+              <AlertDescription>{error}</AlertDescription>
+            </Alert>
+          ) : null}
+          <Field id="step-up-code" label="Authentication code" error={codeError}>
+            <Input
+              id="step-up-code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              autoFocus
+              aria-invalid={Boolean(codeError)}
+              aria-describedby={codeError ? 'step-up-code-error' : undefined}
+              {...form.register('code')}
+            />
+          </Field>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => finish(false)}>
+              Cancel
+            </Button>
+            <Button type="button" variant="outline" onClick={confirmWithPasskey} disabled={pending}>
+              <KeyRoundIcon aria-hidden />
+              Use passkey
+            </Button>
+            <Button type="submit" disabled={pending}>
+              {pending ? 'Checking…' : 'Confirm'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,85 @@
+// Configuration changes need a second admin: a policy change waits for one and applies when admin2 approves;
+// an admin cannot get it approved through a user they added themselves (the sock-puppet path).
+import { contextAs, expect, expectAccessible, fillSignIn, test, uniqueEmail } from './fixtures';
+import { approveOnPage } from './helpers/actions';
+import { addUserThroughQuorum, approveAsSecondAdmin, requestedChangePath } from './helpers/quorum';
+
+const RETRY = 'Retry of a failed transaction';
+const SOCK_PUPPET = 'You were added or given your role by the requester; another person must approve.';
+
+// Both tests change the retry policy: one after the other.
+test.describe.configure({ mode: 'serial' });
+
+test('a policy change waits for a second admin and applies after admin2 approves', async ({ browser }) => {
+  const { page: admin, context } = await contextAs(browser, 'admin');
+  const expiry = admin.getByLabel(`${RETRY}: open for (minutes)`);
+  await admin.goto('/admin/policy');
+  const before = await expiry.inputValue();
+  const after = before === '1439' ? '1438' : '1439';
+  await expiry.fill(after);
+  await admin.getByRole('button', { name: `Request ${RETRY.toLowerCase()} policy change` }).click();
+  const requestPath = await requestedChangePath(admin);
+  await expectAccessible(admin);
+
+  // Nothing changed yet.
+  await admin.reload();
+  await expect(expiry).toHaveValue(before);
+
+  // The request shows the policy before and after; the requester cannot approve it.
+  await admin.goto(requestPath);
+  await expect(admin.getByText('Request status: Pending approval')).toBeVisible();
+  const diff = admin.getByRole('table', { name: `Policy of ${RETRY}: before and after` });
+  await expect(diff.getByRole('row', { name: /Expiry/ })).toContainText(`${after} minutes`);
+  await expect(diff.getByRole('row', { name: /Approvals needed/ })).toContainText('unchanged');
+  await expect(admin.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
+  await expectAccessible(admin);
+
+  // It is in the second admin's queue, and applies when they approve.
+  const { page: second, context: secondContext } = await contextAs(browser, 'admin2');
+  await second.goto('/approvals');
+  await expect(second.getByRole('link', { name: new RegExp(`Policy of ${RETRY}`) }).first()).toBeVisible();
+  await secondContext.close();
+  await approveAsSecondAdmin(browser, requestPath);
+  await admin.goto('/admin/policy');
+  await expect(expiry).toHaveValue(after);
+  await context.close();
+});
+
+test('a user an admin added cannot approve that admin’s request; another admin can', async ({ browser }) => {
+  const { page: admin, context } = await contextAs(browser, 'admin');
+  const email = uniqueEmail('puppet');
+  const otp = await addUserThroughQuorum(browser, admin, { email, name: 'Pat Puppet', role: 'admin' });
+
+  // The new admin signs in and chooses a password.
+  const puppetContext = await browser.newContext();
+  const puppet = await puppetContext.newPage();
+  await fillSignIn(puppet, email, otp);
+  await expect(puppet).toHaveURL(/\/change-password$/);
+  await puppet.getByLabel('Current password').fill(otp);
+  await puppet.getByLabel('New password', { exact: true }).fill('a-puppet-passphrase-1');
+  await puppet.getByLabel('Repeat new password').fill('a-puppet-passphrase-1');
+  await puppet.getByRole('button', { name: 'Change password' }).click();
+  await expect(puppet).toHaveURL(/\/wallets$/);
+
+  // The admin asks for a change; the user they added tries to approve it.
+  await admin.goto('/admin/policy');
+  const expiry = admin.getByLabel(`${RETRY}: open for (minutes)`);
+  const next = (await expiry.inputValue()) === '1440' ? '1437' : '1440';
+  await expiry.fill(next);
+  await admin.getByRole('button', { name: `Request ${RETRY.toLowerCase()} policy change` }).click();
+  const requestPath = await requestedChangePath(admin);
+
+  await puppet.goto(requestPath);
+  await approveOnPage(puppet);
+  await expect(puppet.getByText(SOCK_PUPPET)).toBeVisible();
+  await puppet.reload();
+  await expect(puppet.getByText('Request status: Pending approval')).toBeVisible();
+  await expectAccessible(puppet);
+  await puppetContext.close();
+
+  // Someone else may.
+  await approveAsSecondAdmin(browser, requestPath);
+  await admin.goto('/admin/policy');
+  await expect(expiry).toHaveValue(next);
+  await context.close();
+});

@@ -1,0 +1,552 @@
+// Bad input at every money-moving, settlement, whitelist, contract, typed-data and user action, against the
+// real database and sandbox: each attempt gets a message, nothing reaches the custody service (counted at
+// the sandbox), no approval request is created, and the attempt is in the audit log.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { erc20Abi } from 'viem';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { auditLog, operationRequests } from '@/lib/db/schema';
+import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
+import { type ConsoleServices, provideServices } from '@/lib/server/services';
+import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { testSandboxOptions } from '@/test/sandbox';
+
+const state = vi.hoisted(() => ({
+  user: null as null | { id: string; email: string; name: string; role: string; mustChangePassword: boolean },
+}));
+
+vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: state.user } : null) }));
+vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
+
+const { createUser } = await import('@/lib/server/users');
+const { connectSandboxWallets, createCustodyConnections } = await import('@/lib/server/wallets');
+const withdrawals = await import('./withdrawals');
+const swaps = await import('./swaps');
+const settlement = await import('./settlement');
+const whitelist = await import('./whitelist');
+const contracts = await import('./contracts');
+const signing = await import('./signing');
+const users = await import('./users');
+
+type Action = (
+  input: unknown,
+) => Promise<{ ok: boolean; error?: string; fieldErrors?: Record<string, string> }>;
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'bad-input-'));
+let t: TestDatabase;
+let sandbox: Sandbox;
+let wallet: SandboxCredentials['wallets'][number];
+let actorId: string;
+/** Every request the console sends the sandbox, as the sandbox receives it. */
+const requests: Array<{ method: string; url: string }> = [];
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  sandbox = await createSandbox(testSandboxOptions(t.handle, dataDir));
+  const counting: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    requests.push({ method: request.method, url: request.url });
+    return sandbox.fetch(input, init);
+  };
+  const observed = new Proxy(sandbox, {
+    get: (target, key) => (key === 'fetch' ? counting : Reflect.get(target, key)),
+  });
+  const base = {
+    config: {
+      encryptionKey: Buffer.alloc(32, 5),
+      sandboxMode: true,
+      env: { CUSTODY_READ_BUDGET_MS: 8000, CUSTODY_WRITE_TIMEOUT_MS: 15000 },
+    },
+    database: t.handle,
+    sandbox: observed,
+  } as unknown as ConsoleServices;
+  const services = { ...base, custody: createCustodyConnections(base) };
+  provideServices(services);
+  await connectSandboxWallets(services);
+  [wallet] = (await sandbox.credentials()).wallets as [SandboxCredentials['wallets'][number]];
+  const created = await createUser(t.db, {
+    email: 'bad-input-admin@example.com',
+    name: 'Admin',
+    role: 'admin',
+  });
+  if (!created.ok) throw new Error(created.error);
+  actorId = created.user.id;
+  state.user = { ...created.user, mustChangePassword: false };
+});
+
+afterAll(async () => {
+  provideServices(undefined);
+  await sandbox.stop();
+  await t.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------- inputs that would be accepted
+
+const RECIPIENT = '0x1111111111111111111111111111111111111111';
+const child = () => wallet.addresses.find((a) => a.type === 'INTERNAL') ?? wallet.addresses[0]!;
+const asset = (symbol: string) => wallet.assets.find((a) => a.symbol === symbol) ?? wallet.assets[0]!;
+
+const validWithdrawal = () => ({
+  walletId: wallet.id,
+  kind: 'withdraw',
+  source: 'master',
+  rows: [
+    {
+      address: RECIPIENT,
+      amount: '1',
+      assetId: asset('USDC').id,
+      reference: 'inv-1',
+      note: '',
+      metadata: '',
+    },
+  ],
+});
+const validSwap = () => ({
+  walletId: wallet.id,
+  addressId: child().id,
+  fromAssetId: asset('USDC').id,
+  toAssetId: asset('USDT').id,
+  amount: '1',
+  order: 'RECOMMENDED',
+});
+const validRule = () => ({
+  name: 'Onward',
+  isActive: true,
+  order: 'CHEAPEST',
+  slippageTolerance: '-1',
+  sourceAssets: ['USDC'],
+  sourceBlockchain: wallet.blockchain,
+  minAmount: '-1',
+  maxAmount: '-1',
+  destinationBlockchain: wallet.blockchain,
+  destinationAsset: 'USDC',
+  destinationAddress: RECIPIENT,
+});
+const validWhitelist = () => ({
+  walletId: wallet.id,
+  form: {
+    address: RECIPIENT,
+    name: 'Treasury',
+    metadata: '',
+    disableAutoSweep: false,
+    enableGaslessWithdraw: false,
+    showPrivateKey: false,
+  },
+});
+const transferAbi = erc20Abi.filter((e) => e.type === 'function' && e.name === 'transfer');
+const validContract = () => ({
+  walletId: wallet.id,
+  kind: 'contractWrite',
+  addressId: child().id,
+  calls: [
+    { address: asset('USDC').address, method: 'transfer', abi: transferAbi, parameters: [RECIPIENT, '1'] },
+  ],
+});
+const validTypedData = () => ({
+  walletId: wallet.id,
+  addressId: child().id,
+  domain: { name: 'Token', version: '1', chainId: 1, verifyingContract: asset('USDC').address },
+  types: { Vote: [{ name: 'choice', type: 'uint8' }] },
+  primaryType: 'Vote',
+  message: { choice: 1 },
+});
+const validUser = () => ({
+  email: `new-${crypto.randomUUID()}@example.com`,
+  name: 'New person',
+  role: 'viewer',
+});
+
+// ---------------------------------------------------------------- the cases
+
+interface Case {
+  name: string;
+  action: Action;
+  input: () => unknown;
+  /** The check needs a read of the wallet (its assets, an address): reads are allowed, writes never. */
+  reads?: boolean;
+}
+
+const NUL = 'a\u0000b';
+const CONTROLS = ['\u0000', '\u0007', '\u001b[31m', '\u007f', '\u0085', '\u009b'];
+const HTML = '<script>alert(1)</script>';
+const SQL = "x'); drop table users; --";
+const HUGE = 'x'.repeat(200_000);
+
+function deep(levels: number): unknown {
+  let value: unknown = 'leaf';
+  for (let i = 0; i < levels; i++) value = { a: [value] };
+  return value;
+}
+
+/**
+ * Sets a value at a dotted path of a fresh copy (`rows.0.amount`); `undefined` deletes the key. A function
+ * is called first: values that depend on the sandbox's wallet are made when the case runs.
+ */
+function set(input: unknown, at: string, given: unknown): unknown {
+  const value = typeof given === 'function' ? (given as () => unknown)() : given;
+  const copy = structuredClone(input) as Record<string, unknown>;
+  const keys = at.split('.');
+  let node = copy as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
+  const last = keys.at(-1)!;
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+  return copy;
+}
+
+const cases: Case[] = [];
+function add(
+  prefix: string,
+  action: Action,
+  valid: () => unknown,
+  changes: Array<[string, string, unknown]>,
+  reads = false,
+) {
+  for (const [name, at, value] of changes)
+    cases.push({ name: `${prefix}: ${name}`, action, input: () => set(valid(), at, value), reads });
+}
+/** Whole-input shapes every action refuses. */
+function shapes(prefix: string, action: Action) {
+  for (const [name, value] of [
+    ['no input', undefined],
+    ['null', null],
+    ['a string', 'hello'],
+    ['a number', 42],
+    ['an array', []],
+    ['an empty object', {}],
+    ['5000-deep nesting', deep(5000)],
+  ] as const)
+    cases.push({ name: `${prefix}: ${name}`, action, input: () => value });
+}
+/** The same field with wrong types, control characters and an oversized text. */
+function textField(prefix: string, action: Action, valid: () => unknown, at: string) {
+  add(prefix, action, valid, [
+    [`${at} missing`, at, undefined],
+    [`${at} a number`, at, 12345],
+    [`${at} null`, at, null],
+    [`${at} an object`, at, { $gt: '' }],
+    [`${at} oversized`, at, HUGE],
+    ...CONTROLS.map((c, i): [string, string, unknown] => [
+      `${at} control character ${i + 1}`,
+      at,
+      `ok${c}ok`,
+    ]),
+  ]);
+}
+
+for (const [label, action] of [
+  ['withdraw request', withdrawals.createWithdrawalRequestAction],
+  ['withdraw preview', withdrawals.previewWithdrawalAction],
+] as const) {
+  shapes(label, action);
+  for (const at of ['walletId', 'source', 'rows.0.address', 'rows.0.amount', 'rows.0.assetId'])
+    textField(label, action, validWithdrawal, at);
+  add(label, action, validWithdrawal, [
+    ['kind unknown', 'kind', 'steal'],
+    ['no rows', 'rows', []],
+    ['21 rows', 'rows', () => Array.from({ length: 21 }, () => validWithdrawal().rows[0])],
+    ['rows not an array', 'rows', 'all'],
+    ['reference with NUL', 'rows.0.reference', NUL],
+    ['note with escape', 'rows.0.note', 'x\u001bx'],
+    ['metadata with NUL', 'rows.0.metadata', `{"a":"${NUL}"}`],
+  ]);
+  add(
+    label,
+    action,
+    validWithdrawal,
+    [
+      ['negative amount', 'rows.0.amount', '-1'],
+      ['zero amount', 'rows.0.amount', '0'],
+      ['overlong decimals', 'rows.0.amount', '1.1234567890123456789012345'],
+      ['amount in words', 'rows.0.amount', 'ten'],
+      ['amount with exponent', 'rows.0.amount', '1e6'],
+      ['amount beyond any balance', 'rows.0.amount', '9'.repeat(60)],
+      ['unknown asset', 'rows.0.assetId', '00000000-0000-4000-8000-000000000000'],
+      ['HTML as asset', 'rows.0.assetId', HTML],
+      ['bad address', 'rows.0.address', '0x1234'],
+      ['address with bad checksum', 'rows.0.address', '0x1111111111111111111111111111111111111AbC'],
+      ['HTML as address', 'rows.0.address', HTML],
+      ['SQL as address', 'rows.0.address', SQL],
+      ['unknown wallet', 'walletId', 'not-a-connected-wallet'],
+      ['SQL as wallet', 'walletId', SQL],
+      ['unknown source', 'source', '00000000-0000-4000-8000-000000000000'],
+    ],
+    true,
+  );
+}
+
+for (const [label, action] of [
+  ['swap request', swaps.createSwapRequestAction],
+  ['swap preview', swaps.previewSwapAction],
+] as const) {
+  shapes(label, action);
+  for (const at of ['walletId', 'addressId', 'fromAssetId', 'amount'])
+    textField(label, action, validSwap, at);
+  add(label, action, validSwap, [
+    ['order unknown', 'order', 'FREE'],
+    ['metadata with NUL', 'metadata', NUL],
+  ]);
+  add(
+    label,
+    action,
+    validSwap,
+    [
+      ['negative amount', 'amount', '-5'],
+      ['zero amount', 'amount', '0'],
+      ['overlong amount', 'amount', '1'.repeat(90)],
+      ['unknown asset', 'toAssetId', '00000000-0000-4000-8000-000000000000'],
+      ['same asset both sides', 'toAssetId', () => asset('USDC').id],
+      ['HTML as asset', 'fromAssetId', HTML],
+      ['master as source', 'addressId', 'master'],
+      ['unknown address', 'addressId', '00000000-0000-4000-8000-000000000000'],
+    ],
+    true,
+  );
+}
+
+{
+  const label = 'settlement rule';
+  const action = settlement.createAddressRuleAction;
+  const valid = () => ({ walletId: wallet.id, addressId: child().id, rule: validRule() });
+  shapes(label, action);
+  for (const at of ['rule.name', 'rule.sourceBlockchain', 'rule.destinationAsset', 'rule.destinationAddress'])
+    textField(label, action, valid, at);
+  add(label, action, valid, [
+    ['order unknown', 'rule.order', 'SOMETIMES'],
+    ['isActive as text', 'rule.isActive', 'true'],
+    ['no source assets', 'rule.sourceAssets', []],
+    ['source assets not a list', 'rule.sourceAssets', 'USDC'],
+    ['slippage over 100', 'rule.slippageTolerance', '150'],
+    ['negative minimum', 'rule.minAmount', '-5'],
+    ['maximum in words', 'rule.maxAmount', 'lots'],
+    ['bad destination address', 'rule.destinationAddress', '0xdead'],
+    ['name with NUL', 'rule.name', NUL],
+  ]);
+  add(
+    label,
+    action,
+    valid,
+    [
+      ['1000 source assets', 'rule.sourceAssets', Array.from({ length: 1000 }, (_, i) => `T${i}`)],
+      ['unknown source asset', 'rule.sourceAssets', ['NOPE']],
+      ['HTML as source asset', 'rule.sourceAssets', [HTML.slice(0, 30)]],
+      ['a source asset twice', 'rule.sourceAssets', ['USDC', 'USDC']],
+      ['unknown source chain', 'rule.sourceBlockchain', 'solana'],
+      ['SQL as destination chain', 'rule.destinationBlockchain', SQL],
+      ['unknown destination asset', 'rule.destinationAsset', 'DOGE'],
+      ['HTML as destination asset', 'rule.destinationAsset', '<b>USDC</b>'],
+    ],
+    true,
+  );
+  const update = settlement.updateAddressRuleAction;
+  const validUpdate = () => ({ ...valid(), ruleId: '00000000-0000-4000-8000-000000000000' });
+  add('settlement update', update, validUpdate, [
+    ['ruleId missing', 'ruleId', undefined],
+    ['ruleId with NUL', 'ruleId', NUL],
+    ['name with NUL', 'rule.name', NUL],
+  ]);
+  add('settlement update', update, validUpdate, [['SQL as chain', 'rule.sourceBlockchain', SQL]], true);
+  add(
+    'settlement toggle',
+    settlement.setWalletSettlementAction,
+    () => ({ walletId: wallet.id, isActive: true }),
+    [
+      ['isActive as text', 'isActive', 'false'],
+      ['walletId with NUL', 'walletId', NUL],
+      ['walletId missing', 'walletId', undefined],
+    ],
+  );
+}
+
+{
+  const label = 'whitelist';
+  const action = whitelist.whitelistAddressAction;
+  shapes(label, action);
+  for (const at of ['walletId', 'form.address']) textField(label, action, validWhitelist, at);
+  add(label, action, validWhitelist, [
+    ['name a number', 'form.name', 12345],
+    ['name an object', 'form.name', { $ne: null }],
+    ['name oversized', 'form.name', HUGE],
+    ...CONTROLS.map((c, i): [string, string, unknown] => [
+      `name control character ${i + 1}`,
+      'form.name',
+      `ok${c}ok`,
+    ]),
+  ]);
+  add(label, action, validWhitelist, [
+    ['bad address', 'form.address', '0x12'],
+    ['HTML as address', 'form.address', HTML],
+    ['SQL as address', 'form.address', SQL],
+    ['metadata not JSON', 'form.metadata', '{nope'],
+    ['metadata an array', 'form.metadata', '[1,2]'],
+    ['metadata with NUL', 'form.metadata', `{"a":"${NUL}"}`],
+    ['flag as text', 'form.showPrivateKey', 'yes'],
+    ['short private key', 'form.privateKey', '0x1234'],
+    ['private key with NUL', 'form.privateKey', `0x${'1'.repeat(63)}\u0000`],
+  ]);
+}
+
+for (const [label, action] of [
+  ['contract request', contracts.createContractRequestAction],
+  ['contract preview', contracts.previewContractRequestAction],
+] as const) {
+  shapes(label, action);
+  for (const at of ['walletId', 'addressId', 'calls.0.method']) textField(label, action, validContract, at);
+  add(label, action, validContract, [
+    ['kind unknown', 'kind', 'contractDeploy'],
+    ['no calls', 'calls', []],
+    ['21 calls', 'calls', () => Array.from({ length: 21 }, () => validContract().calls[0])],
+    ['abi not a list', 'calls.0.abi', 'transfer'],
+    ['parameters 5000 deep', 'calls.0.parameters', [deep(5000)]],
+    ['parameter with NUL', 'calls.0.parameters', [RECIPIENT, NUL]],
+    ['contract address HTML', 'calls.0.address', HTML],
+    ['contract address short', 'calls.0.address', '0x12'],
+    ['method not in the ABI', 'calls.0.method', 'mint'],
+    ['negative amount', 'calls.0.parameters', [RECIPIENT, '-1']],
+    ['amount beyond uint256', 'calls.0.parameters', [RECIPIENT, '9'.repeat(90)]],
+    ['recipient not an address', 'calls.0.parameters', ['0xnope', '1']],
+    ['missing parameter', 'calls.0.parameters', [RECIPIENT]],
+  ]);
+  add(
+    label,
+    action,
+    validContract,
+    [
+      ['unknown address id', 'addressId', '00000000-0000-4000-8000-000000000000'],
+      ['SQL as address id', 'addressId', SQL],
+      ['unknown wallet', 'walletId', 'not-a-connected-wallet'],
+    ],
+    true,
+  );
+}
+
+for (const [label, action] of [
+  ['typed data request', signing.createTypedDataRequestAction],
+  ['typed data preview', signing.previewTypedDataAction],
+] as const) {
+  shapes(label, action);
+  for (const at of ['walletId', 'addressId']) textField(label, action, validTypedData, at);
+  add(label, action, validTypedData, [
+    ['domain missing', 'domain', undefined],
+    ['domain a string', 'domain', 'Token'],
+    ['types missing', 'types', undefined],
+    ['message 5000 deep', 'message', deep(5000)],
+    ['message with NUL', 'message.choice', NUL],
+    ['message key with NUL', 'message', { [NUL]: 1 }],
+    ['types disagree with message', 'message', { other: 1 }],
+    ['value out of range', 'message.choice', 300],
+    ['verifying contract HTML', 'domain.verifyingContract', HTML],
+    ['chain id negative', 'domain.chainId', -1],
+    ['primary type unknown', 'primaryType', 'Nope'],
+    ['primary type with NUL', 'primaryType', `Vote${NUL}`],
+  ]);
+  add(
+    label,
+    action,
+    validTypedData,
+    [['unknown address id', 'addressId', '00000000-0000-4000-8000-000000000000']],
+    true,
+  );
+}
+
+{
+  const label = 'add user';
+  const action = users.addUserAction;
+  shapes(label, action);
+  for (const at of ['email', 'name']) textField(label, action, validUser, at);
+  add(label, action, validUser, [
+    ['role unknown', 'role', 'root'],
+    ['role missing', 'role', undefined],
+    ['email without @', 'email', 'someone'],
+    ['email HTML', 'email', `${HTML}@example.com`],
+    ['email SQL', 'email', `${SQL}@example.com`],
+    ['name with NUL', 'name', `Nia${NUL}`],
+    ['name blank', 'name', '   '],
+  ]);
+  const role = users.changeUserRoleAction;
+  shapes('change role', role);
+  add('change role', role, () => ({ userId: actorId, role: 'viewer' }), [
+    ['user id not a uuid', 'userId', SQL],
+    ['user id with NUL', 'userId', NUL],
+    ['role unknown', 'role', 'superadmin'],
+    ['role a number', 'role', 1],
+  ]);
+}
+
+// ---------------------------------------------------------------- the run
+
+const REFUSED = ['invalid', 'failed', 'denied'];
+const refusalsSoFar = async () => {
+  const [row] = await t.db
+    .select({
+      n: sql<number>`(count(*) filter (where ${inArray(auditLog.outcome, REFUSED)}))::int`,
+      last: sql<number>`coalesce(max(${auditLog.id}), 0)::int`,
+    })
+    .from(auditLog)
+    .where(eq(auditLog.actorId, actorId));
+  return row!;
+};
+const approvalRequests = async () =>
+  (await t.db.select({ n: sql<number>`count(*)::int` }).from(operationRequests))[0]!;
+
+describe('bad input at the actions', () => {
+  it('has at least 200 cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(200);
+    expect(new Set(cases.map((c) => c.name)).size).toBe(cases.length);
+  });
+
+  it('accepts the valid inputs the cases start from (so each case fails on its own change)', async () => {
+    const checks: Array<[string, Action, unknown]> = [
+      ['withdraw preview', withdrawals.previewWithdrawalAction, validWithdrawal()],
+      ['swap preview', swaps.previewSwapAction, validSwap()],
+      ['contract preview', contracts.previewContractRequestAction, validContract()],
+      ['typed data preview', signing.previewTypedDataAction, validTypedData()],
+    ];
+    for (const [name, action, input] of checks) {
+      const result = await action(input);
+      expect({ name, ...result }).toMatchObject({ name, ok: true });
+    }
+  });
+
+  it('names an unknown address id at the field of a contract write', async () => {
+    const result = await contracts.createContractRequestAction({
+      ...validContract(),
+      addressId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: 'This address is not part of the wallet.',
+      fieldErrors: { addressId: 'This address is not part of the wallet.' },
+    });
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const before = await refusalsSoFar();
+    const sent = requests.length;
+    const approvals = (await approvalRequests()).n;
+
+    const result = await c.action(c.input());
+
+    expect(result.ok).toBe(false);
+    const message = result.error ?? '';
+    expect(message.length).toBeGreaterThan(0);
+    // A sentence, never a stack trace or the raw input.
+    expect(message).not.toMatch(/\n\s+at |ZodError|TypeError/);
+    expect(message.includes('\u0000')).toBe(false);
+    const reached = requests.slice(sent);
+    expect(reached.filter((r) => r.method !== 'GET')).toEqual([]);
+    if (!c.reads) expect(reached).toEqual([]);
+    expect((await approvalRequests()).n).toBe(approvals);
+    const after = await refusalsSoFar();
+    expect(after.n).toBeGreaterThan(before.n);
+    const [entry] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, actorId), gt(auditLog.id, before.last)))
+      .limit(1);
+    expect(REFUSED).toContain(entry?.outcome);
+  });
+});

@@ -1,0 +1,447 @@
+// Configuration changes as requests a second admin approves, against a real database and the real sandbox:
+// each is carried out once when the last approval lands, never by the requester's own approval, never by
+// someone the requester added or promoted; secrets stay sealed and out of reviews, events and the audit log.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SOCK_PUPPET_REFUSAL } from '@/lib/approvals/configuration';
+import {
+  auditLog,
+  consoleSettings,
+  operationEvents,
+  operationRequests,
+  type Role,
+  users,
+  walletConnections,
+} from '@/lib/db/schema';
+import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
+import { type ConsoleServices, provideServices } from '@/lib/server/services';
+import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { testSandboxOptions } from '@/test/sandbox';
+
+type Person = {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  mustChangePassword: boolean;
+  sessionId?: string;
+};
+const state = vi.hoisted(() => ({ user: null as null | Person }));
+
+vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: state.user } : null) }));
+vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
+
+const { createUser, findUserByEmail } = await import('@/lib/server/users');
+const { startSession } = await import('@/lib/server/sessions');
+const { verifyPassword } = await import('@/lib/server/passwords');
+const { connectSandboxWallets, createCustodyConnections, openApiKey } = await import('@/lib/server/wallets');
+const { getApprovalEngine } = await import('@/lib/server/approvals');
+const { requestDetail } = await import('@/lib/server/approvals/dto');
+const {
+  addUserAction,
+  changeUserRoleAction,
+  enableUserAction,
+  disableUserAction,
+  revealOneTimePasswordAction,
+} = await import('./users');
+const { updatePolicyAction, setFreezeAction } = await import('./policy');
+const { connectWalletAction, removeWalletAction, rotateWalletKeyAction } = await import(
+  './wallet-connections'
+);
+const { approveRequestAction } = await import('./approvals');
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'configuration-requests-'));
+let t: TestDatabase;
+let sandbox: Sandbox;
+let services: ConsoleServices;
+let wallet: SandboxCredentials['wallets'][number];
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  sandbox = await createSandbox(testSandboxOptions(t.handle, dataDir));
+  const base = {
+    config: {
+      encryptionKey: Buffer.alloc(32, 7),
+      sandboxMode: true,
+      env: {
+        CUSTODY_READ_BUDGET_MS: 8000,
+        CUSTODY_WRITE_TIMEOUT_MS: 15000,
+        UNKNOWN_OUTCOME_WINDOW_MS: 600_000,
+      },
+    },
+    database: t.handle,
+    sandbox,
+  } as unknown as ConsoleServices;
+  services = { ...base, custody: createCustodyConnections(base) };
+  provideServices(services);
+  await connectSandboxWallets(services);
+  [wallet] = (await sandbox.credentials()).wallets as [SandboxCredentials['wallets'][number]];
+}, 60_000);
+
+afterAll(async () => {
+  provideServices(undefined);
+  await sandbox?.stop();
+  await t?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function person(prefix: string, role: Role): Promise<Person> {
+  const created = await createUser(t.db, {
+    email: `${prefix}-${crypto.randomUUID()}@example.com`,
+    name: prefix,
+    role,
+  });
+  if (!created.ok) throw new Error(created.error);
+  return signedIn(created.user);
+}
+
+/** A signed-in session that proved its second factor just now (configuration changes ask for it). */
+async function signedIn(user: { id: string; email: string; name: string; role: string }): Promise<Person> {
+  const session = await startSession(t.db, { userId: user.id, stepUpAt: Date.now() });
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    mustChangePassword: false,
+    sessionId: session.id,
+  };
+}
+
+const as = (p: Person) => {
+  state.user = p;
+};
+
+const row = async (id: string) =>
+  (await t.db.select().from(operationRequests).where(eq(operationRequests.id, id)))[0];
+
+const approveAs = async (p: Person, requestId: string) => {
+  as(p);
+  return approveRequestAction({ requestId });
+};
+
+/** The request id of a `requested` outcome; fails the test otherwise. */
+function requestIdOf(result: { ok: boolean; data?: unknown; error?: string }): string {
+  expect(result).toMatchObject({ ok: true, data: { kind: 'requested' } });
+  return (result.data as { id: string }).id;
+}
+
+const actorOf = (p: Person) => ({ id: p.id, email: p.email, role: p.role });
+
+describe('one admin, then a quorum', () => {
+  // Runs first: the database holds one admin only.
+  let first: Person;
+  let bootstrapped: Person;
+
+  it('lets the only admin add a second admin alone, once, audited', async () => {
+    first = await person('first-admin', 'admin');
+    as(first);
+    const email = `second-${crypto.randomUUID()}@example.com`;
+    const created = await addUserAction({ email, name: 'Second', role: 'admin' });
+    expect(created).toMatchObject({ ok: true, data: { kind: 'created', email } });
+    const user = await findUserByEmail(t.db, email);
+    expect(user?.role).toBe('admin');
+    expect(user?.createdBy).toBe(first.id);
+    const [bootstrap] = await t.db
+      .select()
+      .from(consoleSettings)
+      .where(eq(consoleSettings.key, 'bootstrap_admin'));
+    expect(bootstrap?.updatedBy).toBe(first.email);
+    const entries = await t.db.select().from(auditLog).where(eq(auditLog.action, 'user.bootstrap_admin'));
+    expect(entries.map((e) => [e.actorEmail, e.outcome, e.target])).toEqual([
+      [first.email, 'success', email],
+    ]);
+    if (created.ok && created.data.kind === 'created')
+      expect(JSON.stringify(entries)).not.toContain(created.data.oneTimePassword);
+    if (!user) throw new Error('not created');
+    bootstrapped = await signedIn(user);
+
+    // Two admins now: a third is a request like any other, even for the first admin.
+    const third = await addUserAction({
+      email: `third-${crypto.randomUUID()}@example.com`,
+      name: 'T',
+      role: 'admin',
+    });
+    requestIdOf(third);
+  });
+
+  it('refuses the bootstrapped admin approving the admin who added them (the sock-puppet path)', async () => {
+    as(first);
+    const id = requestIdOf(
+      await updatePolicyAction({
+        operationType: 'swap',
+        approvals: '1',
+        thresholdUsd: '',
+        expiryMinutes: '60',
+      }),
+    );
+    const refused = await approveAs(bootstrapped, id);
+    expect(refused).toEqual({ ok: false, error: SOCK_PUPPET_REFUSAL, status: 403 });
+    expect((await row(id))?.status).toBe('PENDING_APPROVAL');
+    const denied = await t.db.select().from(auditLog).where(eq(auditLog.target, id));
+    expect(denied.some((e) => e.action === 'policyEdit.approve' && e.outcome === 'denied')).toBe(true);
+  });
+});
+
+describe('configuration requests', () => {
+  let a: Person;
+  let b: Person;
+  let c: Person;
+  let finance: Person;
+
+  beforeAll(async () => {
+    a = await person('admin-a', 'admin');
+    b = await person('admin-b', 'admin');
+    c = await person('admin-c', 'admin');
+    finance = await person('fin', 'finance');
+  });
+
+  it('creates a user once on the last approval; the requester and non-admins cannot approve', async () => {
+    as(a);
+    const email = `new-${crypto.randomUUID()}@example.com`;
+    const id = requestIdOf(await addUserAction({ email, name: 'New Person', role: 'support' }));
+    expect(await findUserByEmail(t.db, email)).toBeUndefined();
+
+    expect(await approveAs(a, id)).toMatchObject({
+      ok: false,
+      error: 'You cannot approve or reject your own request.',
+    });
+    expect(await approveAs(finance, id)).toMatchObject({ ok: false, status: 403 });
+    expect(await findUserByEmail(t.db, email)).toBeUndefined();
+
+    // Two admins approve at once: one approval carries it out, the other finds it decided.
+    const [one, two] = await Promise.all([
+      getApprovalEngine().then((e) => e.approve(actorOf(b), id)),
+      getApprovalEngine().then((e) => e.approve(actorOf(c), id)),
+    ]);
+    expect([one.ok && one.data.status, two.ok && two.data.status].filter(Boolean)).toEqual(['SUCCESS']);
+    const created = await t.db.select().from(users).where(eq(users.email, email));
+    expect(created).toHaveLength(1);
+    expect(created[0]?.createdBy).toBe(a.id);
+    expect(created[0]?.mustChangePassword).toBe(true);
+    expect((await row(id))?.status).toBe('SUCCESS');
+    const added = await t.db.select().from(auditLog).where(eq(auditLog.action, 'user.add'));
+    expect(added.filter((e) => e.target === email).map((e) => e.outcome)).toEqual(['success']);
+  });
+
+  it('shows the one-time password once, to the requester only, and never stores or audits it in clear', async () => {
+    as(a);
+    const email = `otp-${crypto.randomUUID()}@example.com`;
+    const id = requestIdOf(await addUserAction({ email, name: 'Otp Person', role: 'viewer' }));
+    expect(await approveAs(b, id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+
+    // The approver sees the outcome, not the password.
+    const engine = await getApprovalEngine();
+    const approverView = await requestDetail(engine, actorOf(b), id);
+    expect(approverView?.configurationResult).toMatchObject({
+      kind: 'userCreate',
+      oneTimePassword: 'waiting',
+    });
+    as(b);
+    expect(await revealOneTimePasswordAction({ requestId: id })).toMatchObject({ ok: false, status: 403 });
+
+    as(a);
+    const shown = await revealOneTimePasswordAction({ requestId: id });
+    expect(shown).toMatchObject({ ok: true, data: { email } });
+    if (!shown.ok) return;
+    const password = shown.data.oneTimePassword;
+    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+    const user = await findUserByEmail(t.db, email);
+    expect(await verifyPassword(password, user?.passwordHash ?? '')).toBe(true);
+
+    expect(await revealOneTimePasswordAction({ requestId: id })).toMatchObject({ ok: false, status: 410 });
+    const stored = await row(id);
+    expect(stored?.result).toMatchObject({ oneTimePassword: 'shown' });
+    expect(JSON.stringify(stored)).not.toContain(password);
+    expect(JSON.stringify(await requestDetail(engine, actorOf(a), id))).not.toContain(password);
+    expect(JSON.stringify(await t.db.select().from(auditLog))).not.toContain(password);
+    expect(JSON.stringify(await t.db.select().from(operationEvents))).not.toContain(password);
+  });
+
+  it('changes a role and enables a user only after a second admin approves; disabling stays immediate', async () => {
+    const target = await person('target', 'viewer');
+    as(a);
+    const roleId = requestIdOf(await changeUserRoleAction({ userId: target.id, role: 'finance' }));
+    expect((await findUserByEmail(t.db, target.email))?.role).toBe('viewer');
+    expect(await approveAs(b, roleId)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+    const promoted = await findUserByEmail(t.db, target.email);
+    expect([promoted?.role, promoted?.roleGrantedBy]).toEqual(['finance', a.id]);
+
+    as(a);
+    expect(await disableUserAction({ userId: target.id })).toEqual({
+      ok: true,
+      data: { email: target.email },
+    });
+    expect((await findUserByEmail(t.db, target.email))?.disabledAt).not.toBeNull();
+    const enableId = requestIdOf(await enableUserAction({ userId: target.id }));
+    expect((await findUserByEmail(t.db, target.email))?.disabledAt).not.toBeNull();
+    expect(await approveAs(c, enableId)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+    expect((await findUserByEmail(t.db, target.email))?.disabledAt).toBeNull();
+  });
+
+  it('refuses users the requester added or promoted through a quorum, for every kind of request', async () => {
+    // Added by a (b approved), and promoted by a (c approved).
+    as(a);
+    const email = `puppet-${crypto.randomUUID()}@example.com`;
+    await approveAs(b, requestIdOf(await addUserAction({ email, name: 'Puppet', role: 'admin' })));
+    const puppet = await signedIn((await findUserByEmail(t.db, email))!);
+    const promotedUser = await person('promoted', 'viewer');
+    as(a);
+    await approveAs(c, requestIdOf(await changeUserRoleAction({ userId: promotedUser.id, role: 'admin' })));
+    const promoted = await signedIn((await findUserByEmail(t.db, promotedUser.email))!);
+    expect(promoted.role).toBe('admin');
+
+    as(a);
+    const id = requestIdOf(
+      await updatePolicyAction({
+        operationType: 'retry',
+        approvals: '2',
+        thresholdUsd: '',
+        expiryMinutes: '30',
+      }),
+    );
+    expect(await approveAs(puppet, id)).toEqual({ ok: false, error: SOCK_PUPPET_REFUSAL, status: 403 });
+    expect(await approveAs(promoted, id)).toEqual({ ok: false, error: SOCK_PUPPET_REFUSAL, status: 403 });
+    expect((await row(id))?.status).toBe('PENDING_APPROVAL');
+    // Another person may; and the puppet approves other admins' requests.
+    expect(await approveAs(b, id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+    as(b);
+    const byB = requestIdOf(await enableUserAction({ userId: finance.id }));
+    expect(await approveAs(puppet, byB)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+  });
+
+  it('refuses a finance user the admin added approving the admin’s withdrawal (the reported attack)', async () => {
+    as(a);
+    const email = `fin-puppet-${crypto.randomUUID()}@example.com`;
+    await approveAs(b, requestIdOf(await addUserAction({ email, name: 'Fin Puppet', role: 'finance' })));
+    const puppet = (await findUserByEmail(t.db, email))!;
+    const source = (await sandbox.credentials()).wallets[1]!;
+    const usdc = source.assets.find((x) => x.symbol === 'USDC')!;
+    const engine = await getApprovalEngine();
+    const created = await engine.create(actorOf(a), 'withdraw', source.id, {
+      source: { kind: 'master' },
+      items: [
+        {
+          assetId: usdc.id,
+          symbol: usdc.symbol,
+          decimals: usdc.decimals,
+          address: '0x00000000000000000000000000000000000000aa',
+          amount: '0.5',
+        },
+      ],
+    });
+    if (!created.ok) throw new Error(created.error);
+    expect(
+      await engine.approve({ id: puppet.id, email: puppet.email, role: 'finance' }, created.data.id),
+    ).toEqual({
+      ok: false,
+      error: SOCK_PUPPET_REFUSAL,
+      status: 403,
+    });
+    expect((await row(created.data.id))?.status).toBe('PENDING_APPROVAL');
+    await engine.cancel(actorOf(a), created.data.id);
+  });
+
+  it('shows a policy change as a before/after diff and applies it only when approved', async () => {
+    const engine = await getApprovalEngine();
+    const before = await engine.getPolicy('withdraw');
+    as(a);
+    const id = requestIdOf(
+      await updatePolicyAction({
+        operationType: 'withdraw',
+        approvals: '2',
+        thresholdUsd: '5000',
+        expiryMinutes: '90',
+      }),
+    );
+    const stored = await row(id);
+    expect(stored?.review).toMatchObject({
+      kind: 'policyEdit',
+      operationType: 'withdraw',
+      before,
+      after: { approvals: 2, thresholdUsd: 5000, expirySeconds: 5400 },
+      diff: [
+        { field: 'approvals', before: '1 approver', after: '2 approvers', changed: true },
+        { field: 'thresholdUsd', before: '10,000 USD', after: '5,000 USD', changed: true },
+        { field: 'expirySeconds', before: '1 day', after: '90 minutes', changed: true },
+      ],
+    });
+    expect(await engine.getPolicy('withdraw')).toEqual(before);
+    expect(await approveAs(c, id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+    expect(await engine.getPolicy('withdraw')).toEqual({
+      approvals: 2,
+      thresholdUsd: 5000,
+      expirySeconds: 5400,
+    });
+    const [entry] = (await t.db.select().from(auditLog).where(eq(auditLog.action, 'policy.edit'))).filter(
+      (e) => e.target === 'withdraw',
+    );
+    expect(entry?.input).toMatchObject({
+      before,
+      after: { approvals: 2, thresholdUsd: 5000, expirySeconds: 5400 },
+    });
+  });
+
+  it('freezes at once and lifts the freeze only after a second admin approves', async () => {
+    const engine = await getApprovalEngine();
+    as(a);
+    expect(await setFreezeAction({ enabled: true })).toEqual({ ok: true, data: { kind: 'frozen' } });
+    expect(await engine.isFrozen()).toBe(true);
+    const id = requestIdOf(await setFreezeAction({ enabled: false }));
+    expect(await engine.isFrozen()).toBe(true);
+    // The freeze holds money, not its own lifting.
+    expect(await approveAs(b, id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+    expect(await engine.isFrozen()).toBe(false);
+  });
+
+  it('removes, connects and rotates a wallet only when approved; the key is sealed and never audited', async () => {
+    const stored = async () =>
+      (await t.db.select().from(walletConnections).where(eq(walletConnections.id, wallet.id)))[0];
+    as(a);
+    const removeId = requestIdOf(await removeWalletAction({ walletId: wallet.id }));
+    expect(await stored()).toBeDefined();
+    expect(await approveAs(b, removeId)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+    expect(await stored()).toBeUndefined();
+
+    as(a);
+    const connectId = requestIdOf(
+      await connectWalletAction({ walletId: wallet.id, apiKey: ` ${wallet.apiKey} ` }),
+    );
+    const request = await row(connectId);
+    expect(request?.review).toMatchObject({
+      kind: 'walletConnect',
+      wallet: { id: wallet.id, name: wallet.name },
+      apiKeyLast4: wallet.apiKey.slice(-4),
+    });
+    expect(JSON.stringify(request)).not.toContain(wallet.apiKey);
+    expect(await stored()).toBeUndefined();
+    const detail = await requestDetail(await getApprovalEngine(), actorOf(b), connectId);
+    expect(JSON.stringify(detail)).not.toContain('apiKeySealed');
+    expect(await approveAs(b, connectId)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+    const connected = await stored();
+    expect(connected?.apiKeyLast4).toBe(wallet.apiKey.slice(-4));
+    expect(openApiKey(services, wallet.id, connected?.apiKeySealed ?? '')).toBe(wallet.apiKey);
+
+    as(a);
+    const rotateId = requestIdOf(await rotateWalletKeyAction({ walletId: wallet.id, apiKey: wallet.apiKey }));
+    expect((await stored())?.previousApiKeySealed).toBeNull();
+    expect(await approveAs(c, rotateId)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+    expect((await stored())?.previousApiKeySealed).not.toBeNull();
+
+    const everything = JSON.stringify([
+      await t.db.select().from(auditLog),
+      await t.db.select().from(operationEvents),
+      await t.db.select().from(operationRequests),
+    ]);
+    expect(everything).not.toContain(wallet.apiKey);
+    const log = (await t.db.select().from(auditLog)).filter((e) => e.target === wallet.id);
+    expect(log.map((e) => [e.action, e.outcome])).toEqual([
+      ['wallet.remove', 'success'],
+      ['wallet.connect', 'success'],
+      ['wallet.rotate_key', 'success'],
+    ]);
+  });
+});

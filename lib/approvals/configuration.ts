@@ -1,0 +1,150 @@
+// Configuration changes as approval requests: creating a user, changing a role, enabling a user, editing the
+// approval policy, lifting the freeze and changing wallet connections. A second admin approves each; the
+// console carries it out itself when the last approval lands. Browser-safe: the review panels read these.
+import type { Role } from '@/lib/roles';
+import type { PolicyValues } from './policy';
+
+export const CONFIGURATION_KINDS = [
+  'userCreate',
+  'userRole',
+  'userEnable',
+  'policyEdit',
+  'freezeLift',
+  'walletConnect',
+  'walletRotate',
+  'walletRemove',
+] as const;
+export type ConfigurationKind = (typeof CONFIGURATION_KINDS)[number];
+
+function isConfigurationKind(value: string): value is ConfigurationKind {
+  return (CONFIGURATION_KINDS as readonly string[]).includes(value);
+}
+
+/** The wallet id configuration requests are filed under: they act on the console, not on a wallet. */
+export const CONSOLE_SCOPE = 'console';
+
+type ReviewBase = {
+  /** Why an approver should look twice (e.g. the new user is an admin). */
+  warnings: string[];
+  builtAt: string;
+};
+
+export type PersonRef = {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+};
+
+export type UserCreateReview = ReviewBase & { kind: 'userCreate'; email: string; name: string; role: Role };
+export type UserRoleReview = ReviewBase & { kind: 'userRole'; user: PersonRef; from: Role; to: Role };
+export type UserEnableReview = ReviewBase & {
+  kind: 'userEnable';
+  user: PersonRef;
+  disabledAt: string | null;
+};
+
+/** One policy field before and after: the review shows only what changes, and says so for the rest. */
+export type PolicyDiffRow = {
+  field: 'approvals' | 'thresholdUsd' | 'expirySeconds';
+  label: string;
+  before: string;
+  after: string;
+  changed: boolean;
+};
+
+export type PolicyEditReview = ReviewBase & {
+  kind: 'policyEdit';
+  operationType: string;
+  operationLabel: string;
+  before: PolicyValues;
+  after: PolicyValues;
+  diff: PolicyDiffRow[];
+};
+
+export type FreezeLiftReview = ReviewBase & {
+  kind: 'freezeLift';
+  frozen: boolean;
+  frozenBy: string | null;
+  frozenSince: string | null;
+  /** Approved requests held by the freeze: they are sent when it is lifted. */
+  heldApproved: number;
+};
+
+export type WalletRef = {
+  id: string;
+  name: string;
+  network: string;
+  blockchain: string;
+  address: string;
+};
+
+export type WalletConnectReview = ReviewBase & {
+  kind: 'walletConnect';
+  wallet: WalletRef;
+  apiKeyLast4: string;
+};
+export type WalletRotateReview = ReviewBase & {
+  kind: 'walletRotate';
+  wallet: WalletRef;
+  previousApiKeyLast4: string | null;
+  apiKeyLast4: string;
+};
+export type WalletRemoveReview = ReviewBase & { kind: 'walletRemove'; wallet: WalletRef };
+
+/** What carrying out a configuration request left: one sentence, and for a new user whether the password waits. */
+export type ConfigurationResult = {
+  kind: ConfigurationKind;
+  message: string;
+  /** A new user's id. */
+  userId?: string;
+  /** `waiting`: the requester has not seen the one-time password yet; `shown`: it was shown once and dropped. */
+  oneTimePassword?: 'waiting' | 'shown';
+};
+
+/** "3 approvers" / "10,000 USD" / "24 hours": how a policy value reads in the review. */
+function describePolicyValue(field: PolicyDiffRow['field'], values: PolicyValues): string {
+  if (field === 'approvals') return `${values.approvals} approver${values.approvals === 1 ? '' : 's'}`;
+  if (field === 'thresholdUsd')
+    return values.thresholdUsd === null
+      ? 'no threshold'
+      : `${values.thresholdUsd.toLocaleString('en-US')} USD`;
+  const s = values.expirySeconds;
+  if (s % 86_400 === 0) return `${s / 86_400} day${s === 86_400 ? '' : 's'}`;
+  if (s % 3_600 === 0) return `${s / 3_600} hour${s === 3_600 ? '' : 's'}`;
+  if (s % 60 === 0) return `${s / 60} minute${s === 60 ? '' : 's'}`;
+  return `${s} seconds`;
+}
+
+const POLICY_FIELDS: Array<[PolicyDiffRow['field'], string]> = [
+  ['approvals', 'Approvals needed'],
+  ['thresholdUsd', 'USD threshold (one more approver above it)'],
+  ['expirySeconds', 'Expiry'],
+];
+
+export function policyDiff(before: PolicyValues, after: PolicyValues): PolicyDiffRow[] {
+  return POLICY_FIELDS.map(([field, label]) => {
+    const b = describePolicyValue(field, before);
+    const a = describePolicyValue(field, after);
+    return { field, label, before: b, after: a, changed: before[field] !== after[field] };
+  });
+}
+
+/** The sock-puppet rule's sentence: a person added or promoted by the requester never approves for them. */
+export const SOCK_PUPPET_REFUSAL =
+  'You were added or given your role by the requester; another person must approve.';
+
+export type ConfigurationReview =
+  | UserCreateReview
+  | UserRoleReview
+  | UserEnableReview
+  | PolicyEditReview
+  | FreezeLiftReview
+  | WalletConnectReview
+  | WalletRotateReview
+  | WalletRemoveReview;
+
+/** Whether a request's review is a configuration change's (the request page shows its own panel). */
+export function isConfigurationReview(review: { kind: string }): review is ConfigurationReview {
+  return isConfigurationKind(review.kind);
+}

@@ -1,0 +1,62 @@
+// A withdrawal's review and a sign-only withdrawal's result, as the browser sees them.
+export type ReviewItem = {
+  index: number;
+  address: string;
+  amount: string;
+  symbol: string;
+  assetId: string;
+  usd: number | null;
+  networkFee: string | null;
+  networkFeeUsd: number | null;
+  /** Upstream reference (derived from the request id). */
+  reference: string;
+  /** The person's own reference, if any. */
+  clientReference: string | null;
+  note: string | null;
+  metadata: Record<string, unknown> | null;
+  aml: { status: string; provider: string; message: string } | null;
+  warnings: string[];
+};
+
+export type WithdrawalReview = {
+  kind: 'withdraw' | 'withdrawSign';
+  wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
+  source: { kind: 'master' | 'address'; address: string; name: string | null; addressId: string | null };
+  items: ReviewItem[];
+  totals: { usd: number | null; byAsset: Array<{ symbol: string; amount: string }> };
+  fee: { symbol: string; total: string | null; totalUsd: number | null; error: string | null };
+  nativeBalance: { symbol: string; before: string | null; after: string | null; beforeUsd: number | null };
+  estimatedArrivalSeconds: number | null;
+  warnings: string[];
+  builtAt: string;
+};
+
+/** A signed raw transaction decoded for people. */
+export type DecodedSignedTransaction = {
+  type: string;
+  chainId: number | null;
+  nonce: number | null;
+  gas: string | null;
+  maxFeePerGas: string | null;
+  maxPriorityFeePerGas: string | null;
+  gasPrice: string | null;
+  /** The address the transaction is sent to: the recipient, or the token contract of a token transfer. */
+  to: string | null;
+  /** Native value in the chain's coin. */
+  value: string;
+  tokenTransfer: { token: string; recipient: string; amount: string; rawAmount: string } | null;
+  /** Set when the bytes could not be parsed. */
+  error?: string;
+};
+
+export type SignOnlyResult = {
+  signed: Array<{
+    index: number;
+    transactionId: string;
+    hash: string;
+    signedTransaction: string;
+    decoded: DecodedSignedTransaction;
+  }>;
+  errors: Array<{ index: number; message: string }>;
+  message?: string;
+};

@@ -1,0 +1,441 @@
+import 'server-only';
+// Configuration changes as operation kinds: one admin requests, a second admin approves, and the console
+// carries the change out itself (no custody call) exactly once, when the last approval lands. Secrets travel
+// sealed: a wallet's API key is sealed in the payload by the action (reviews show its last four characters),
+// a new user's one-time password is generated here and kept sealed until the requester has seen it once.
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  type ConfigurationKind,
+  type ConfigurationResult,
+  type PersonRef,
+  policyDiff,
+} from '@/lib/approvals/configuration';
+import { isOperationKind } from '@/lib/approvals/kinds';
+import {
+  DEFAULT_EXPIRY_SECONDS,
+  MAX_EXPIRY_SECONDS,
+  MIN_EXPIRY_SECONDS,
+  type PolicyValues,
+} from '@/lib/approvals/policy';
+import {
+  approvalPolicies,
+  type ConsoleDb,
+  consoleSettings,
+  operationRequests,
+  walletConnections,
+} from '@/lib/db/schema';
+import { ROLES } from '@/lib/roles';
+import { createUser, enableUser, findUserById, setUserRole } from '../../users';
+import { defineLocalOperation, LocalRefusal } from './types';
+
+/** A configuration change waits for one other admin, a day at most, until an admin edits its policy. */
+const CONFIGURATION_POLICY: PolicyValues = {
+  approvals: 1,
+  thresholdUsd: null,
+  expirySeconds: DEFAULT_EXPIRY_SECONDS,
+};
+
+const FREEZE_KEY = 'freeze';
+
+const permissionsOf = <K extends ConfigurationKind>(key: K) =>
+  ({ request: `${key}.request`, approve: `${key}.approve` }) as const;
+
+const builtAt = () => new Date().toISOString();
+
+const result = (kind: ConfigurationKind, message: string, extra: Partial<ConfigurationResult> = {}) => ({
+  kind,
+  message,
+  ...extra,
+});
+
+const roleSchema = z.enum(ROLES);
+const idSchema = z.uuid();
+const walletIdSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9-]+$/);
+const sealedSchema = z.string().min(1).max(2000);
+const last4Schema = z.string().max(4);
+
+async function person(db: ConsoleDb, id: string): Promise<PersonRef & { disabledAt: Date | null }> {
+  const user = await findUserById(db, id);
+  if (!user) throw new LocalRefusal('That user no longer exists.');
+  return { id: user.id, email: user.email, name: user.name, role: user.role, disabledAt: user.disabledAt };
+}
+
+async function connection(db: ConsoleDb, walletId: string) {
+  const [row] = await db.select().from(walletConnections).where(eq(walletConnections.id, walletId)).limit(1);
+  return row;
+}
+
+const walletRef = (row: {
+  id: string;
+  name: string;
+  network: string;
+  blockchain: string;
+  address: string;
+}) => ({
+  id: row.id,
+  name: row.name,
+  network: row.network,
+  blockchain: row.blockchain,
+  address: row.address,
+});
+
+const ADMIN_WARNING =
+  'The person will be an admin: they can manage users, wallets and the policy, and approve other admins’ changes.';
+
+// --- users -------------------------------------------------------------------------------------------------
+
+export const userCreateOperation = defineLocalOperation({
+  key: 'userCreate',
+  label: 'New user',
+  permissions: permissionsOf('userCreate'),
+  defaultPolicy: CONFIGURATION_POLICY,
+  payloadSchema: z.strictObject({
+    email: z.email().max(200),
+    name: z.string().min(1).max(100),
+    role: roleSchema,
+  }),
+  async buildReview(p) {
+    return {
+      review: {
+        kind: 'userCreate',
+        email: p.email,
+        name: p.name,
+        role: p.role,
+        warnings: p.role === 'admin' ? [ADMIN_WARNING] : [],
+        builtAt: builtAt(),
+      },
+      summary: `Add ${p.email} as ${p.role}`,
+      amountUsd: null,
+    };
+  },
+  async execute(p, ctx) {
+    const created = await createUser(ctx.db, { ...p, createdBy: ctx.requester.id });
+    if (!created.ok) throw new LocalRefusal(created.error);
+    return {
+      result: result('userCreate', `${created.user.email} was added as ${p.role}.`, {
+        userId: created.user.id,
+        oneTimePassword: 'waiting',
+      }),
+      // Shown once to the requester on the request page, then dropped; never to an approver.
+      sealed: { oneTimePassword: ctx.services.seal(created.oneTimePassword, `otp:${ctx.requestId}`) },
+      audit: {
+        action: 'user.add',
+        target: created.user.email,
+        input: { email: created.user.email, name: p.name, role: p.role },
+      },
+    };
+  },
+});
+
+export const userRoleOperation = defineLocalOperation({
+  key: 'userRole',
+  label: 'Role change',
+  permissions: permissionsOf('userRole'),
+  defaultPolicy: CONFIGURATION_POLICY,
+  payloadSchema: z.strictObject({ userId: idSchema, role: roleSchema }),
+  async buildReview(p, ctx) {
+    const { disabledAt: _, ...user } = await person(ctx.db, p.userId);
+    return {
+      review: {
+        kind: 'userRole',
+        user,
+        from: user.role,
+        to: p.role,
+        warnings: [
+          ...(p.role === 'admin' ? [ADMIN_WARNING] : []),
+          ...(user.role === p.role ? [`${user.email} already has this role.`] : []),
+        ],
+        builtAt: builtAt(),
+      },
+      summary: `Change ${user.email} from ${user.role} to ${p.role}`,
+      amountUsd: null,
+    };
+  },
+  async execute(p, ctx) {
+    const user = await setUserRole(ctx.db, p.userId, p.role, ctx.requester.id);
+    if (!user) throw new LocalRefusal('That user no longer exists.');
+    return {
+      result: result('userRole', `${user.email} is now ${p.role}.`),
+      audit: { action: 'user.change_role', target: user.email, input: { role: p.role } },
+    };
+  },
+});
+
+export const userEnableOperation = defineLocalOperation({
+  key: 'userEnable',
+  label: 'Enabling a user',
+  permissions: permissionsOf('userEnable'),
+  defaultPolicy: CONFIGURATION_POLICY,
+  payloadSchema: z.strictObject({ userId: idSchema }),
+  async buildReview(p, ctx) {
+    const { disabledAt, ...user } = await person(ctx.db, p.userId);
+    return {
+      review: {
+        kind: 'userEnable',
+        user,
+        disabledAt: disabledAt?.toISOString() ?? null,
+        warnings: disabledAt ? [] : [`${user.email} is not disabled now.`],
+        builtAt: builtAt(),
+      },
+      summary: `Enable ${user.email} (${user.role})`,
+      amountUsd: null,
+    };
+  },
+  async execute(p, ctx) {
+    const user = await enableUser(ctx.db, p.userId);
+    if (!user) throw new LocalRefusal('That user no longer exists.');
+    return {
+      result: result('userEnable', `${user.email} can sign in again.`),
+      audit: { action: 'user.enable', target: user.email, input: {} },
+    };
+  },
+});
+
+// --- policy and freeze ---------------------------------------------------------------------------------------
+
+export const policyEditOperation = defineLocalOperation({
+  key: 'policyEdit',
+  label: 'Approval policy change',
+  permissions: permissionsOf('policyEdit'),
+  defaultPolicy: CONFIGURATION_POLICY,
+  payloadSchema: z.strictObject({
+    operationType: z.string().refine(isOperationKind),
+    approvals: z.int().min(1).max(10),
+    thresholdUsd: z.number().nonnegative().nullable(),
+    expirySeconds: z.int().min(MIN_EXPIRY_SECONDS).max(MAX_EXPIRY_SECONDS),
+  }),
+  async buildReview({ operationType, ...after }, ctx) {
+    const before = await ctx.getPolicy(operationType);
+    const diff = policyDiff(before, after);
+    const label = ctx.labelOf(operationType);
+    const loosened =
+      after.approvals < before.approvals ||
+      (before.thresholdUsd !== null &&
+        (after.thresholdUsd === null || after.thresholdUsd > before.thresholdUsd)) ||
+      after.expirySeconds > before.expirySeconds;
+    return {
+      review: {
+        kind: 'policyEdit',
+        operationType,
+        operationLabel: label,
+        before,
+        after,
+        diff,
+        warnings: [
+          ...(loosened
+            ? ['This loosens the rules: fewer approvers, a higher threshold or a longer expiry.']
+            : []),
+          ...(diff.every((d) => !d.changed) ? ['Nothing changes: the values are the ones in force.'] : []),
+        ],
+        builtAt: builtAt(),
+      },
+      summary: `Policy of ${label}: ${
+        diff
+          .filter((d) => d.changed)
+          .map((d) => `${d.before} → ${d.after}`)
+          .join(', ') || 'unchanged'
+      }`,
+      amountUsd: null,
+    };
+  },
+  async execute({ operationType, ...after }, ctx) {
+    const before = await ctx.getPolicy(operationType);
+    const set = {
+      approvals: after.approvals,
+      thresholdUsd: after.thresholdUsd === null ? null : String(after.thresholdUsd),
+      expirySeconds: after.expirySeconds,
+      updatedBy: ctx.requester.email,
+      updatedAt: ctx.now,
+    };
+    await ctx.db
+      .insert(approvalPolicies)
+      .values({ operationType, ...set })
+      .onConflictDoUpdate({ target: approvalPolicies.operationType, set });
+    return {
+      result: result('policyEdit', 'The new policy applies to requests created from now on.'),
+      audit: { action: 'policy.edit', target: operationType, input: { before, after } },
+    };
+  },
+});
+
+export const freezeLiftOperation = defineLocalOperation({
+  key: 'freezeLift',
+  label: 'Lifting the freeze',
+  permissions: permissionsOf('freezeLift'),
+  defaultPolicy: CONFIGURATION_POLICY,
+  payloadSchema: z.strictObject({}),
+  async buildReview(_p, ctx) {
+    const [freeze] = await ctx.db.select().from(consoleSettings).where(eq(consoleSettings.key, FREEZE_KEY));
+    const held = await ctx.db
+      .select({ id: operationRequests.id })
+      .from(operationRequests)
+      .where(eq(operationRequests.status, 'APPROVED'));
+    const frozen = freeze?.enabled === true;
+    return {
+      review: {
+        kind: 'freezeLift',
+        frozen,
+        frozenBy: frozen ? (freeze?.updatedBy ?? null) : null,
+        frozenSince: frozen ? (freeze?.updatedAt.toISOString() ?? null) : null,
+        heldApproved: held.length,
+        warnings: [
+          ...(frozen ? [] : ['The console is not frozen now.']),
+          ...(held.length > 0
+            ? [
+                `${held.length} approved request${held.length === 1 ? ' is' : 's are'} sent at once when the freeze is lifted.`,
+              ]
+            : []),
+        ],
+        builtAt: builtAt(),
+      },
+      summary: 'Lift the emergency freeze',
+      amountUsd: null,
+    };
+  },
+  async execute(_p, ctx) {
+    await ctx.db
+      .insert(consoleSettings)
+      .values({ key: FREEZE_KEY, enabled: false, updatedBy: ctx.requester.email, updatedAt: ctx.now })
+      .onConflictDoUpdate({
+        target: consoleSettings.key,
+        set: { enabled: false, updatedBy: ctx.requester.email, updatedAt: ctx.now },
+      });
+    // Thawing sends what was approved meanwhile.
+    const submitted = await ctx.submitHeld();
+    return {
+      result: result(
+        'freezeLift',
+        `The freeze is lifted; ${submitted} held request${submitted === 1 ? ' was' : 's were'} sent.`,
+      ),
+      audit: { action: 'freeze.toggle', target: 'console', input: { enabled: false, submitted } },
+    };
+  },
+});
+
+// --- wallet connections --------------------------------------------------------------------------------------
+
+export const walletConnectOperation = defineLocalOperation({
+  key: 'walletConnect',
+  label: 'Wallet connection',
+  permissions: permissionsOf('walletConnect'),
+  defaultPolicy: CONFIGURATION_POLICY,
+  payloadSchema: z.strictObject({
+    id: walletIdSchema,
+    name: z.string().min(1).max(200),
+    network: z.string().min(1).max(50),
+    blockchain: z.string().min(1).max(100),
+    address: z.string().min(1).max(200),
+    apiKeySealed: sealedSchema,
+    apiKeyLast4: last4Schema,
+  }),
+  async buildReview({ apiKeySealed: _, apiKeyLast4, ...wallet }, ctx) {
+    const existing = await connection(ctx.db, wallet.id);
+    return {
+      review: {
+        kind: 'walletConnect',
+        wallet,
+        apiKeyLast4,
+        warnings: [
+          ...(wallet.network === 'mainnet' ? ['Mainnet: this wallet holds real funds.'] : []),
+          ...(existing ? ['This wallet is already connected: approving fails.'] : []),
+        ],
+        builtAt: builtAt(),
+      },
+      summary: `Connect ${wallet.name} (${wallet.network})`,
+      amountUsd: null,
+    };
+  },
+  async execute({ apiKeySealed, apiKeyLast4: _, ...wallet }, ctx) {
+    const done = await ctx.services.connectWallet(wallet, apiKeySealed, ctx.requester.email);
+    if (!done) throw new LocalRefusal('This wallet is already connected. Rotate its key instead.');
+    return {
+      result: result('walletConnect', `${wallet.name} is connected.`),
+      audit: {
+        action: 'wallet.connect',
+        target: wallet.id,
+        input: { walletId: wallet.id, name: wallet.name, network: wallet.network },
+      },
+    };
+  },
+});
+
+export const walletRotateOperation = defineLocalOperation({
+  key: 'walletRotate',
+  label: 'Wallet key rotation',
+  permissions: permissionsOf('walletRotate'),
+  defaultPolicy: CONFIGURATION_POLICY,
+  payloadSchema: z.strictObject({
+    walletId: walletIdSchema,
+    apiKeySealed: sealedSchema,
+    apiKeyLast4: last4Schema,
+  }),
+  async buildReview(p, ctx) {
+    const row = await connection(ctx.db, p.walletId);
+    if (!row) throw new LocalRefusal('This wallet is no longer connected.');
+    return {
+      review: {
+        kind: 'walletRotate',
+        wallet: walletRef(row),
+        previousApiKeyLast4: row.apiKeyLast4,
+        apiKeyLast4: p.apiKeyLast4,
+        warnings: [],
+        builtAt: builtAt(),
+      },
+      summary: `Rotate the key of ${row.name}`,
+      amountUsd: null,
+    };
+  },
+  async execute(p, ctx) {
+    const done = await ctx.services.rotateWalletKey(p.walletId, p.apiKeySealed);
+    if (!done) throw new LocalRefusal('This wallet is no longer connected.');
+    return {
+      result: result(
+        'walletRotate',
+        'The new key is in use; the previous one verifies webhooks for 24 hours.',
+      ),
+      audit: { action: 'wallet.rotate_key', target: p.walletId, input: { walletId: p.walletId } },
+    };
+  },
+});
+
+export const walletRemoveOperation = defineLocalOperation({
+  key: 'walletRemove',
+  label: 'Wallet removal',
+  permissions: permissionsOf('walletRemove'),
+  defaultPolicy: CONFIGURATION_POLICY,
+  payloadSchema: z.strictObject({ walletId: walletIdSchema }),
+  async buildReview(p, ctx) {
+    const row = await connection(ctx.db, p.walletId);
+    if (!row) throw new LocalRefusal('This wallet is no longer connected.');
+    return {
+      review: {
+        kind: 'walletRemove',
+        wallet: walletRef(row),
+        warnings: [
+          'The console forgets this wallet and its key; its requests can no longer be sent. The wallet stays at the custody service.',
+        ],
+        builtAt: builtAt(),
+      },
+      summary: `Remove ${row.name} from the console`,
+      amountUsd: null,
+    };
+  },
+  async execute(p, ctx) {
+    const row = await connection(ctx.db, p.walletId);
+    const done = await ctx.services.removeWallet(p.walletId);
+    if (!done) throw new LocalRefusal('This wallet is no longer connected.');
+    return {
+      result: result('walletRemove', `${row?.name ?? p.walletId} was removed from the console.`),
+      audit: {
+        action: 'wallet.remove',
+        target: p.walletId,
+        input: { walletId: p.walletId, name: row?.name },
+      },
+    };
+  },
+});

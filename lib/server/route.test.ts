@@ -1,0 +1,70 @@
+// Route handlers' JSON bodies and query strings: each way a body can be wrong gets its status and a sentence.
+import { describe, expect, it, vi } from 'vitest';
+
+vi.mock('./guard', () => ({
+  authorize: async () => ({
+    ok: true,
+    actor: { id: 'u', email: 'a@example.com', role: 'admin', requestId: 'r' },
+  }),
+}));
+
+const { readJsonBody, withPermission } = await import('./route');
+
+const post = (body: string, headers: Record<string, string> = {}) =>
+  new Request('http://console.test/api/x', { method: 'POST', body, headers });
+
+async function refusal(result: Awaited<ReturnType<typeof readJsonBody>>) {
+  if (result.ok) throw new Error('accepted');
+  return { status: result.response.status, body: await result.response.json() };
+}
+
+describe('readJsonBody', () => {
+  it('reads a JSON body', async () => {
+    expect(await readJsonBody(post('{"email":"a@example.com"}'))).toEqual({
+      ok: true,
+      body: { email: 'a@example.com' },
+    });
+  });
+
+  it.each([
+    ['broken JSON', '{"email":', 400, 'The request body is not valid JSON.'],
+    ['5000-deep nesting', `${'['.repeat(5000)}${']'.repeat(5000)}`, 400, 'nested more than'],
+    ['a NUL in a string', '{"name":"a\\u0000b"}', 400, 'remove control characters'],
+    ['a NUL in a key', '{"a\\u0000":1}', 400, 'remove control characters'],
+    ['over the limit', `"${'x'.repeat(70_000)}"`, 413, 'larger than'],
+  ])('refuses %s', async (_name, body, status, message) => {
+    const answer = await refusal(await readJsonBody(post(body)));
+    expect(answer.status).toBe(status);
+    expect(answer.body.message).toContain(message);
+  });
+
+  it('refuses a declared length over the limit without reading the body', async () => {
+    const answer = await refusal(await readJsonBody(post('{}', { 'content-length': '10000000' })));
+    expect(answer.status).toBe(413);
+  });
+
+  it('refuses bytes that are not UTF-8', async () => {
+    const request = new Request('http://console.test/api/x', {
+      method: 'POST',
+      body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+    });
+    expect((await refusal(await readJsonBody(request))).status).toBe(400);
+  });
+});
+
+describe('query strings with control characters', () => {
+  it('answers 422 with the parameter named, before the handler runs', async () => {
+    const handler = vi.fn(async () => Response.json({ ok: true }));
+    const GET = withPermission('read', handler);
+    const response = await GET(new Request('http://console.test/api/search?q=ab%00c'), {
+      params: Promise.resolve({}),
+    });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({ statusCode: 422, message: 'q: Remove control characters' });
+    expect(handler).not.toHaveBeenCalled();
+    const fine = await GET(new Request('http://console.test/api/search?q=abc'), {
+      params: Promise.resolve({}),
+    });
+    expect(fine.status).toBe(200);
+  });
+});
