@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { generateSync } from 'otplib';
 import { nextDemoCode } from './helpers/demo-totp';
 
 export const DEMO_PASSWORD = 'custody-demo';
@@ -44,6 +45,21 @@ async function completeSecondFactor(page: Page, email: string) {
   await expect(code).toBeVisible();
   await code.fill(await nextDemoCode(email));
   await page.getByRole('button', { name: 'Verify' }).click();
+}
+
+/**
+ * A new approver's first sign-in: after the password, sign-in asks them to set up a second factor. Sets up an
+ * authenticator app from the secret the page shows and confirms it with a code; returns the secret.
+ */
+export async function enrolAuthenticatorAtSignIn(page: Page): Promise<string> {
+  await expect(page.getByRole('heading', { name: 'Set up a second factor' })).toBeVisible();
+  await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  const shown = page.getByTestId('totp-secret');
+  await expect(shown).toBeVisible();
+  const secret = (await shown.textContent())?.trim() ?? '';
+  await page.getByLabel('Authentication code').fill(generateSync({ secret }));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  return secret;
 }
 
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {

@@ -219,9 +219,27 @@ async function callAction(
   args: unknown[],
   signedIn: boolean,
 ): Promise<{ refused: boolean; answer: string }> {
-  // Without a session every page but sign-in redirects there; the action is found from any page.
-  const pathname = signedIn ? action.pathname : '/sign-in';
-  const answer = await replayAction(request, { id: action.id, routerState: '' }, pathname, args);
+  if (!signedIn) {
+    // Without a session the call goes where a browser would send it, the action's own page: the proxy sends it
+    // to sign in, and the action itself refuses whatever reaches it.
+    const response = await request.post(action.pathname, {
+      headers: {
+        'next-action': action.id,
+        'content-type': 'text/plain;charset=UTF-8',
+        accept: 'text/x-component',
+      },
+      data: JSON.stringify(args),
+      maxRedirects: 0,
+    });
+    const answer = await response.text();
+    const location = response.headers().location ?? '';
+    const toSignIn = response.status() >= 300 && response.status() < 400 && location.includes('/sign-in');
+    return {
+      refused: toSignIn || ACTION_REFUSAL.test(answer),
+      answer: `${response.status()} ${answer.slice(0, 300)}`,
+    };
+  }
+  const answer = await replayAction(request, { id: action.id, routerState: '' }, action.pathname, args);
   return { refused: ACTION_REFUSAL.test(answer), answer: answer.slice(0, 300) };
 }
 

@@ -19,6 +19,8 @@ test.describe('users admin', () => {
     await expectAccessible(admin);
     await dialog.getByRole('button', { name: 'Request user' }).click();
     const requestPath = await requestedChangePath(admin);
+    // The request refreshes the page behind the dialog; its title comes back with it.
+    await expect(admin).toHaveTitle(/Users/);
     await expectAccessible(admin);
     await dialog.getByRole('button', { name: 'Done' }).click();
     // Nobody is created until a second admin approves.

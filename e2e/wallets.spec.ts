@@ -224,6 +224,8 @@ test.describe('wallets', () => {
     // Each change waits for a second admin, then is made at once.
     await confirm.getByRole('button', { name: `Request removal of ${COLLECTIONS}` }).click();
     const removal = await requestedChangePath(page);
+    await confirm.getByRole('button', { name: 'Done' }).click();
+    await expect(confirm).toHaveCount(0);
     await expect(page.getByRole('row', { name: new RegExp(wallet.id) })).toHaveCount(1);
     await approveAsSecondAdmin(browser, removal);
     await page.goto('/admin/wallets');

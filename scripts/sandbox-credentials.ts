@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { demoFactors } from '@/lib/server/factors/demo';
+import { requiresSecondFactor } from '@/lib/server/factors/store';
 import { DEMO_USERS } from '@/lib/server/users';
 
 const CREDENTIALS_FILE = 'sandbox-credentials.json';
@@ -25,7 +26,7 @@ function main(): number {
     // Never against the real service: its users enrol their own factors.
     if (!process.env.CUSTODY_API_URL) {
       const seed = process.env.SANDBOX_SEED || 'custody-console-sandbox';
-      credentials.demoUsers = DEMO_USERS.map((u) => ({
+      credentials.demoUsers = DEMO_USERS.filter((u) => requiresSecondFactor(u.role)).map((u) => ({
         email: u.email,
         role: u.role,
         authenticators: demoFactors(seed, u.email),

@@ -3,7 +3,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { startAuthentication } from '@simplewebauthn/browser';
 import { KeyRoundIcon } from 'lucide-react';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { passkeyProblem } from '@/components/auth/second-factor-step';
@@ -32,7 +32,13 @@ export interface StepUpDialogProps {
 
 export function StepUpDialog({ payloadHash, onDone }: StepUpDialogProps) {
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  // Not a transition: the decision that asked for the check is itself a pending transition waiting on this
+  // dialog, and React would keep this one pending with it (the Confirm button would never come back).
+  const [pending, setPending] = useState(false);
+  const startTransition = (work: () => Promise<unknown>) => {
+    setPending(true);
+    void work().finally(() => setPending(false));
+  };
   const form = useForm<CodeValues>({ resolver: zodResolver(stepUpCodeSchema), defaultValues: { code: '' } });
   const codeError = form.formState.errors.code?.message;
 

@@ -85,6 +85,8 @@ export const confirmTotpEnrolmentAction = defineAction({
       return refuse('The code is not right. Enter the code the app shows now.', {
         fieldErrors: { code: 'The code is not right' },
       });
+    // The person just proved the factor: this session's check is fresh.
+    await recordStepUp(db, actor.sessionId, Date.now());
     return ok({ factorId: matched.factorId });
   },
 });
@@ -125,6 +127,7 @@ export const finishPasskeyEnrolmentAction = defineAction({
       label,
     );
     if (!added) return refuse('The passkey could not be verified. Try again.');
+    await recordStepUp(db, actor.sessionId, Date.now());
     return ok({ factorId: added.factorId });
   },
 });

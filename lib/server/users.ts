@@ -11,6 +11,7 @@ import {
 } from '@/lib/db/schema';
 import type { AnyDb } from '@/lib/db/types';
 import { seedDemoFactors } from './factors/demo';
+import { requiresSecondFactor } from './factors/store';
 import { burnPasswordCheck, generateOneTimePassword, hashPassword, verifyPassword } from './passwords';
 import { forgetSessionState } from './session';
 import { endUserSessions, type SessionEndReason } from './sessions';
@@ -46,7 +47,8 @@ export async function seedDemoUsers(anyDb: AnyDb): Promise<void> {
     sandboxMode: config.sandboxMode,
     seed: config.env.SANDBOX_SEED,
     key: config.encryptionKey,
-    emails: DEMO_USERS.map((u) => u.email),
+    // Only the people who must sign in with one; the others may add their own on /account/security.
+    emails: DEMO_USERS.filter((u) => requiresSecondFactor(u.role)).map((u) => u.email),
   });
 }
 
