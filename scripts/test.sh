@@ -26,8 +26,8 @@ count_vitest() { # file
   passed=$((passed + p)); failed=$((failed + f))
 }
 
-echo "== lint (biome, layer rules, unused exports)"
-if ! { node_modules/.bin/biome check . && node scripts/check-layers.mjs && node_modules/.bin/knip --include exports,files; }; then failed=$((failed + 1)); status=1; fi
+echo "== lint (biome, layer rules, unused exports, import cycles)"
+if ! { node_modules/.bin/biome check . && node scripts/check-layers.mjs && node_modules/.bin/knip --include exports,files && node_modules/.bin/madge --circular --extensions ts,tsx --ts-config tsconfig.json lib app components; }; then failed=$((failed + 1)); status=1; fi
 
 echo "== type-check (tsc --noEmit)"
 if ! node_modules/.bin/tsc --noEmit; then failed=$((failed + 1)); status=1; fi

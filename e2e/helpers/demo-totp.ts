@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from '@playwright/test';
 import { generateSync } from 'otplib';
 
 const DEFAULT_SEED = 'custody-console-sandbox';
@@ -64,8 +65,8 @@ async function withLock<T>(fn: () => T): Promise<T> {
  */
 export async function nextDemoCode(email: string): Promise<string> {
   const file = path.join(stateDir(), 'demo-totp.json');
-  for (;;) {
-    const code = await withLock(() => {
+  const take = () =>
+    withLock(() => {
       let used: Record<string, number> = {};
       try {
         used = JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
@@ -82,7 +83,16 @@ export async function nextDemoCode(email: string): Promise<string> {
       }
       return null;
     });
-    if (code) return code;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  // When every factor's next code is handed out, the condition is the clock reaching the next step.
+  let code: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        code = await take();
+        return code;
+      },
+      { timeout: 60_000, intervals: [250, 500, 1000] },
+    )
+    .not.toBeNull();
+  return code!;
 }
