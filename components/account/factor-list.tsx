@@ -79,9 +79,9 @@ export function FactorList({ factors }: FactorListProps) {
           <TableHeader>
             <TableRow>
               <TableHead>Name</TableHead>
-              <TableHead>Kind</TableHead>
-              <TableHead>Added</TableHead>
-              <TableHead>Last used</TableHead>
+              <TableHead className="hidden sm:table-cell">Kind</TableHead>
+              <TableHead className="hidden sm:table-cell">Added</TableHead>
+              <TableHead className="hidden sm:table-cell">Last used</TableHead>
               <TableHead>
                 <span className="sr-only">Actions</span>
               </TableHead>
@@ -97,19 +97,25 @@ export function FactorList({ factors }: FactorListProps) {
                       Not confirmed
                     </Badge>
                   )}
+                  {/* On a phone the other columns would push the button off screen: their values go here. */}
+                  <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-xs font-normal text-muted-foreground sm:hidden">
+                    <dt className="sr-only">Kind</dt>
+                    <dd className="col-span-2">
+                      <FactorKind kind={f.kind} />
+                    </dd>
+                    <dt>Added</dt>
+                    <dd>{formatDateTime(f.createdAt)}</dd>
+                    <dt>Last used</dt>
+                    <dd>{f.lastUsedAt ? formatDateTime(f.lastUsedAt) : 'Never'}</dd>
+                  </dl>
                 </TableCell>
-                <TableCell>
-                  <span className="inline-flex items-center gap-1">
-                    {f.kind === 'passkey' ? (
-                      <KeyRoundIcon className="size-4" aria-hidden />
-                    ) : (
-                      <SmartphoneIcon className="size-4" aria-hidden />
-                    )}
-                    {f.kind === 'passkey' ? 'Passkey' : 'Authenticator app'}
-                  </span>
+                <TableCell className="hidden sm:table-cell">
+                  <FactorKind kind={f.kind} />
                 </TableCell>
-                <TableCell>{formatDateTime(f.createdAt)}</TableCell>
-                <TableCell>{f.lastUsedAt ? formatDateTime(f.lastUsedAt) : 'Never'}</TableCell>
+                <TableCell className="hidden sm:table-cell">{formatDateTime(f.createdAt)}</TableCell>
+                <TableCell className="hidden sm:table-cell">
+                  {f.lastUsedAt ? formatDateTime(f.lastUsedAt) : 'Never'}
+                </TableCell>
                 <TableCell className="text-right">
                   <ConfirmDialog
                     trigger={
@@ -132,5 +138,18 @@ export function FactorList({ factors }: FactorListProps) {
         </Table>
       )}
     </section>
+  );
+}
+
+function FactorKind({ kind }: { kind: FactorRow['kind'] }) {
+  return (
+    <span className="inline-flex items-center gap-1">
+      {kind === 'passkey' ? (
+        <KeyRoundIcon className="size-4" aria-hidden />
+      ) : (
+        <SmartphoneIcon className="size-4" aria-hidden />
+      )}
+      {kind === 'passkey' ? 'Passkey' : 'Authenticator app'}
+    </span>
   );
 }

@@ -32,9 +32,9 @@ export function SessionsTable({ sessions }: SessionsTableProps) {
       <TableHeader>
         <TableRow>
           <TableHead>Device</TableHead>
-          <TableHead>Address</TableHead>
-          <TableHead>Started</TableHead>
-          <TableHead>Last seen</TableHead>
+          <TableHead className="hidden sm:table-cell">Address</TableHead>
+          <TableHead className="hidden sm:table-cell">Started</TableHead>
+          <TableHead className="hidden sm:table-cell">Last seen</TableHead>
           <TableHead>
             <span className="sr-only">Actions</span>
           </TableHead>
@@ -48,12 +48,25 @@ export function SessionsTable({ sessions }: SessionsTableProps) {
                 {s.device}
                 {s.current ? <Badge variant="secondary">This session</Badge> : null}
               </span>
+              {/* On a phone the other columns would push the button off screen: their values go here. */}
+              <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-xs font-normal text-muted-foreground sm:hidden">
+                <dt>Address</dt>
+                <dd className="font-mono">{s.address ?? 'Unknown'}</dd>
+                <dt>Started</dt>
+                <dd>
+                  <RelativeTime iso={s.startedAt} />
+                </dd>
+                <dt>Last seen</dt>
+                <dd>
+                  <RelativeTime iso={s.lastSeenAt} />
+                </dd>
+              </dl>
             </TableCell>
-            <TableCell className="font-mono text-xs">{s.address ?? 'Unknown'}</TableCell>
-            <TableCell>
+            <TableCell className="hidden font-mono text-xs sm:table-cell">{s.address ?? 'Unknown'}</TableCell>
+            <TableCell className="hidden sm:table-cell">
               <RelativeTime iso={s.startedAt} />
             </TableCell>
-            <TableCell>
+            <TableCell className="hidden sm:table-cell">
               <RelativeTime iso={s.lastSeenAt} />
             </TableCell>
             <TableCell className="text-right">

@@ -118,8 +118,9 @@ export function PolicyForm({
           />
         </Field>
       </div>
-      <div className="flex items-center gap-3">
-        <Button type="submit" disabled={pending}>
+      <div className="flex flex-wrap items-center gap-3">
+        {/* The name carries the kind ("Request retry of a failed transaction policy change"): it wraps on a phone. */}
+        <Button type="submit" disabled={pending} className="h-auto min-h-9 whitespace-normal text-left">
           Request {label.toLowerCase()} policy change
         </Button>
         <p role="status" className="text-sm">

@@ -82,7 +82,7 @@ function timelineDetail(kind: string, detail: Record<string, unknown>): string {
     return `${String(detail.verdict).replace('_', ' ')}${detail.note ? `: ${String(detail.note)}` : ''}`;
   if (kind === 'reconciled' && detail.via) return `via ${String(detail.via)}`;
   if (kind === 'requested' && detail.requiredApprovals)
-    return `${String(detail.requiredApprovals)} approval(s) needed`;
+    return `${String(detail.requiredApprovals)} ${Number(detail.requiredApprovals) === 1 ? 'approval' : 'approvals'} needed`;
   return '';
 }
 
