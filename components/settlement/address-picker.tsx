@@ -2,6 +2,7 @@
 import { useRouter } from 'next/navigation';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/input';
+import { serializeSettlementSearch } from '@/lib/validation/settlement';
 
 export function AddressPicker({
   walletId,
@@ -20,7 +21,9 @@ export function AddressPicker({
         value={selected ?? ''}
         onChange={(e) => {
           const id = e.target.value;
-          router.push(`/wallets/${walletId}/settlement${id ? `?addressId=${encodeURIComponent(id)}` : ''}`);
+          router.push(
+            serializeSettlementSearch(`/wallets/${walletId}/settlement`, { addressId: id || null }),
+          );
         }}
       >
         <option value="">Choose an address…</option>

@@ -1,5 +1,6 @@
 // Swap requests (#20) as people fill them in and as the approval engine stores them. Shared by the form and
 // the server actions: the same input gets the same message in both places.
+import { createLoader, parseAsString } from 'nuqs/server';
 import { z } from 'zod';
 import { SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
 import { formatAssetAmount } from '@/lib/format';
@@ -137,3 +138,9 @@ export function expectedToAmount(amount: string, rate: string | null): string | 
   const value = Number(amount) * Number(rate);
   return Number.isFinite(value) ? String(Number(value.toPrecision(8))) : null;
 }
+
+/** URL state of the swap page: the child address the form starts with (`?address=`). */
+const swapSearchParams = { address: parseAsString };
+
+/** Reads the page's `searchParams` (the server page). */
+export const loadSwapSearch = createLoader(swapSearchParams);

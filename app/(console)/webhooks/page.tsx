@@ -10,6 +10,7 @@ import { requirePage } from '@/lib/server/page-guard';
 import { custodyFor, listWalletConnections } from '@/lib/server/wallets';
 import { groupDeliveries } from '@/lib/server/webhook-groups';
 import { runPool } from '@/lib/server/webhooks';
+import { parseWebhookLogQuery, webhookLogSearch } from '@/lib/validation/webhooks';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
@@ -18,6 +19,9 @@ export const metadata: Metadata = { title: 'Webhooks' };
  * A resend is logged as a newer entry, so a failure read here also brings the send that resolved it.
  */
 const RECENT = 100;
+
+/** The log's query for the deliveries that still need someone (`status=failed`, the rest at defaults). */
+const FAILED_SEARCH = webhookLogSearch({ ...parseWebhookLogQuery({}), status: 'failed' });
 
 export default async function WebhooksPage() {
   const actor = await requirePage('read');
@@ -87,7 +91,7 @@ async function WalletDeliverySummary({ requestId }: { requestId: string | null }
                   <TableCell>
                     {summary.value.failed > 0 ? (
                       <Link
-                        href={`/wallets/${wallet.id}/webhooks?status=failed`}
+                        href={`/wallets/${wallet.id}/webhooks?${FAILED_SEARCH}`}
                         className="text-destructive underline-offset-4 hover:underline"
                       >
                         {summary.value.failed} failed

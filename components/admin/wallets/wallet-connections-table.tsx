@@ -1,6 +1,9 @@
 'use client';
+import type { ColumnDef } from '@tanstack/react-table';
 import Link from 'next/link';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { DataTable } from '@/components/data-table/data-table';
+import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
+import { useDataTable } from '@/components/data-table/use-data-table';
 import { AddressText } from '@/components/wallets/address-text';
 import { NetworkBadge } from '@/components/wallets/network-badge';
 import { formatDateTime } from '@/lib/format';
@@ -18,7 +21,84 @@ export interface WalletConnectionRowView {
   updatedAt: string;
 }
 
+const helper = createDataTableColumnHelper<WalletConnectionRowView>();
+
+const WALLET_COLUMNS = helper.columns([
+  helper.display({
+    id: 'wallet',
+    header: 'Wallet',
+    meta: { label: 'Wallet' },
+    cell: ({ row }) => (
+      <>
+        <Link href={`/wallets/${row.original.id}`} className="font-medium underline-offset-4 hover:underline">
+          {row.original.name}
+        </Link>
+        <div className="font-mono text-xs text-muted-foreground">{row.original.id}</div>
+      </>
+    ),
+  }),
+  helper.display({
+    id: 'chain',
+    header: 'Chain',
+    meta: { label: 'Chain' },
+    cell: ({ row }) => (
+      <div className="flex items-center gap-2">
+        <span className="capitalize">{row.original.blockchain}</span>
+        <NetworkBadge network={row.original.network} />
+      </div>
+    ),
+  }),
+  helper.display({
+    id: 'address',
+    header: 'Address',
+    meta: { label: 'Address' },
+    cell: ({ row }) => (
+      <AddressText
+        value={row.original.address}
+        what="wallet address"
+        blockchain={row.original.blockchain}
+        network={row.original.network}
+      />
+    ),
+  }),
+  helper.display({
+    id: 'apiKey',
+    header: 'API key',
+    meta: { label: 'API key' },
+    cell: ({ row }) => (
+      <>
+        <span className="sr-only">Key ending </span>
+        <code className="font-mono">••••{row.original.apiKeyLast4}</code>
+      </>
+    ),
+  }),
+  helper.display({
+    id: 'createdBy',
+    header: 'Connected by',
+    meta: { label: 'Connected by' },
+    cell: ({ row }) => row.original.createdBy,
+  }),
+  helper.display({
+    id: 'updatedAt',
+    header: 'Updated',
+    meta: { label: 'Updated', className: 'whitespace-nowrap' },
+    cell: ({ row }) => formatDateTime(row.original.updatedAt),
+  }),
+  helper.display({
+    id: 'actions',
+    header: () => <span className="sr-only">Actions</span>,
+    meta: { label: 'Actions' },
+    cell: ({ row }) => (
+      <div className="flex justify-end gap-2">
+        <RotateKeyDialog walletId={row.original.id} walletName={row.original.name} />
+        <RemoveWalletDialog walletId={row.original.id} walletName={row.original.name} />
+      </div>
+    ),
+  }),
+]) as ColumnDef<DataTableFeatures, WalletConnectionRowView, unknown>[];
+
 export function WalletConnectionsTable({ wallets }: { wallets: WalletConnectionRowView[] }) {
+  const table = useDataTable({ data: wallets, columns: WALLET_COLUMNS, getRowId: (w) => w.id });
   if (wallets.length === 0) {
     return (
       <div className="rounded-md border p-10 text-center">
@@ -27,61 +107,6 @@ export function WalletConnectionsTable({ wallets }: { wallets: WalletConnectionR
       </div>
     );
   }
-  return (
-    <div className="rounded-md border">
-      <Table aria-label="Connected wallets">
-        <TableHeader>
-          <TableRow>
-            <TableHead scope="col">Wallet</TableHead>
-            <TableHead scope="col">Chain</TableHead>
-            <TableHead scope="col">Address</TableHead>
-            <TableHead scope="col">API key</TableHead>
-            <TableHead scope="col">Connected by</TableHead>
-            <TableHead scope="col">Updated</TableHead>
-            <TableHead scope="col">
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {wallets.map((w) => (
-            <TableRow key={w.id}>
-              <TableCell>
-                <Link href={`/wallets/${w.id}`} className="font-medium underline-offset-4 hover:underline">
-                  {w.name}
-                </Link>
-                <div className="font-mono text-xs text-muted-foreground">{w.id}</div>
-              </TableCell>
-              <TableCell>
-                <div className="flex items-center gap-2">
-                  <span className="capitalize">{w.blockchain}</span>
-                  <NetworkBadge network={w.network} />
-                </div>
-              </TableCell>
-              <TableCell>
-                <AddressText
-                  value={w.address}
-                  what="wallet address"
-                  blockchain={w.blockchain}
-                  network={w.network}
-                />
-              </TableCell>
-              <TableCell>
-                <span className="sr-only">Key ending </span>
-                <code className="font-mono">••••{w.apiKeyLast4}</code>
-              </TableCell>
-              <TableCell>{w.createdBy}</TableCell>
-              <TableCell className="whitespace-nowrap">{formatDateTime(w.updatedAt)}</TableCell>
-              <TableCell>
-                <div className="flex justify-end gap-2">
-                  <RotateKeyDialog walletId={w.id} walletName={w.name} />
-                  <RemoveWalletDialog walletId={w.id} walletName={w.name} />
-                </div>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </div>
-  );
+  // min-w-0: as a grid item the table's box would otherwise grow to the table's width on a phone.
+  return <DataTable table={table} label="Connected wallets" className="min-w-0" />;
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { z } from 'zod';
+import type { SearchParams } from 'nuqs/server';
 import { AddressPicker } from '@/components/settlement/address-picker';
 import { RuleEditor } from '@/components/settlement/rule-editor';
 import { RuleSummary } from '@/components/settlement/rule-summary';
@@ -16,21 +16,20 @@ import { can } from '@/lib/server/permissions';
 import { getDb } from '@/lib/server/runtime';
 import { loadSettlement } from '@/lib/server/wallet-views';
 import { findWalletConnection } from '@/lib/server/wallets';
+import { loadSettlementSearch } from '@/lib/validation/settlement';
 
 export const metadata: Metadata = { title: 'Auto-settlement' };
-
-const searchSchema = z.object({ addressId: z.string().max(100).optional().catch(undefined) });
 
 export default async function SettlementPage({
   params,
   searchParams,
 }: {
   params: Promise<{ walletId: string }>;
-  searchParams: Promise<Record<string, string>>;
+  searchParams: Promise<SearchParams>;
 }) {
   const actor = await requirePage('read');
   const { walletId } = await params;
-  const { addressId } = searchSchema.parse(await searchParams);
+  const { addressId } = await loadSettlementSearch(searchParams);
   if (!(await findWalletConnection(walletId))) notFound();
   const canEdit = can(actor.role, 'settlement.edit');
   const header = (
@@ -40,7 +39,7 @@ export default async function SettlementPage({
     />
   );
 
-  const view = await loadSettlement(walletId, addressId, actor.requestId);
+  const view = await loadSettlement(walletId, addressId ?? undefined, actor.requestId);
   if (!view.ok) {
     return (
       <>

@@ -1,22 +1,24 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import type { SearchParams } from 'nuqs/server';
 import { SwapForm } from '@/components/swaps/swap-form';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { withdrawFormContext } from '@/lib/server/approvals';
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
+import { loadSwapSearch } from '@/lib/validation/swaps';
 
 export const metadata: Metadata = { title: 'Swaps' };
 
 interface SwapsPageProps {
   params: Promise<{ walletId: string }>;
-  searchParams: Promise<{ address?: string | string[] }>;
+  searchParams: Promise<SearchParams>;
 }
 
 export default async function SwapsPage({ params, searchParams }: SwapsPageProps) {
   const actor = await requirePage('swap.request');
   const { walletId } = await params;
-  const { address } = await searchParams;
+  const { address } = await loadSwapSearch(searchParams);
   let context: Awaited<ReturnType<typeof withdrawFormContext>>;
   try {
     context = await withdrawFormContext(walletId);
@@ -31,8 +33,7 @@ export default async function SwapsPage({ params, searchParams }: SwapsPageProps
   if (!context) notFound();
   // Swaps run from a child address (#20), never from the master wallet.
   const addresses = context.sources.filter((s) => s.id !== 'master');
-  const initial =
-    typeof address === 'string' && addresses.some((a) => a.id === address) ? address : undefined;
+  const initial = address !== null && addresses.some((a) => a.id === address) ? address : undefined;
   return (
     <div className="grid gap-4">
       <div>

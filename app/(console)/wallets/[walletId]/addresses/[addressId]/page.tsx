@@ -32,6 +32,7 @@ import {
   loadWalletView,
 } from '@/lib/server/wallet-views';
 import { findWalletConnection } from '@/lib/server/wallets';
+import { serializeTransactionSearch } from '@/lib/validation/transactions';
 
 export const metadata: Metadata = { title: 'Address' };
 
@@ -97,7 +98,7 @@ export default async function AddressDetailPage({ params, searchParams }: PagePr
         <div className="flex flex-wrap gap-2">
           <Button asChild variant="outline">
             <Link
-              href={`/wallets/${encodeURIComponent(walletId)}/transactions?addressId=${encodeURIComponent(address.id)}`}
+              href={`/wallets/${encodeURIComponent(walletId)}/transactions?${serializeTransactionSearch({ addressId: address.id })}`}
             >
               <ListIcon aria-hidden />
               Transactions
