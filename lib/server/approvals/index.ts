@@ -84,7 +84,18 @@ export function startApprovalsLoop(runtime: Runtime): void {
   const engine = engineFor(runtime);
   const log = logger.child({ component: 'approvals-loop' });
   let running = false;
+  let expiring = false;
   holder[LOOP] = setInterval(() => {
+    // Expiry never waits behind a round that is waiting on a slow custody service.
+    if (!expiring) {
+      expiring = true;
+      engine
+        .expireDue()
+        .catch((error) => log.warn({ err: error }, 'approvals expiry round failed'))
+        .finally(() => {
+          expiring = false;
+        });
+    }
     if (running) return;
     running = true;
     engine
