@@ -2,7 +2,13 @@ import type { Page } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage } from './helpers/actions';
-import { randomAddress, sandboxCredentials, sandboxWallet } from './helpers/sandbox';
+import {
+  randomAddress,
+  type SandboxTransaction,
+  sandboxCall,
+  sandboxCredentials,
+  sandboxWallet,
+} from './helpers/sandbox';
 
 const PAUSED_ABI = JSON.stringify([
   {
@@ -133,6 +139,16 @@ test.describe('contract calls', () => {
     await expect(finance.getByText(/Request status:\s*Success/)).toBeVisible({ timeout: 30_000 });
     await expectAccessible(finance);
     await financeContext.close();
+    // The refused code sent nothing that executed; the right one, exactly once (the reference derives from the id).
+    const requestId = new URL(requestUrl).pathname.split('/').pop() ?? '';
+    const reference = `req-${requestId.replace(/-/g, '').slice(0, 12)}-0`;
+    const sent = await sandboxCall<SandboxTransaction[]>(
+      admin.request,
+      w,
+      'GET',
+      `/v1/wallets/${w.id}/transactions?reference=${reference}`,
+    );
+    expect(sent.json.data.map((t) => t.reference)).toEqual([reference]);
 
     await admin.goto(`/wallets/${w.id}/contracts`);
     await admin.getByLabel('Known token').selectOption({ label: 'USDC' });

@@ -16,6 +16,12 @@ export type DemoRole = keyof typeof DEMO;
 
 /** No serious or critical accessibility violations on the page as it stands. */
 export async function expectAccessible(page: Page) {
+  // A toast or dialog still fading in has, for that moment, too little contrast: check the page at rest.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(

@@ -24,6 +24,8 @@ test('a policy change waits for a second admin and applies after admin2 approves
   const { page: admin, context } = await contextAs(browser, 'admin');
   const expiry = admin.getByLabel(`${RETRY}: open for (minutes)`);
   await admin.goto('/admin/policy');
+  // The form's fields get their values when it hydrates; a value typed before that would be replaced.
+  await expect(expiry).not.toHaveValue('');
   const before = await expiry.inputValue();
   const after = before === '1439' ? '1438' : '1439';
   await expiry.fill(after);

@@ -136,6 +136,8 @@ test('an expired request cannot be approved', async ({ browser }) => {
   // A policy change waits for a second admin (admin2 approves it).
   const setExpiry = async (minutes: string) => {
     await admin.goto('/admin/policy');
+    // The form's fields get their values when it hydrates; a value typed before that would be replaced.
+    await expect(admin.getByLabel('Sign-only withdrawal: open for (minutes)')).not.toHaveValue('');
     await expect(async () => {
       await admin.getByLabel('Sign-only withdrawal: open for (minutes)').fill(minutes);
       await admin
