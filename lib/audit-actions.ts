@@ -1,5 +1,6 @@
 // Audit actions in words: the log stores short codes (`withdraw.approve`); people read "Approved a
 // withdrawal" and search by either. Browser-safe, so the page, the export and the search agree.
+import { OPERATION_KIND_WORDS, OPERATION_KINDS } from '@/lib/approvals/kinds';
 
 export interface AuditActionWords {
   /** What happened, as a sentence without a subject: "Approved a withdrawal". */
@@ -8,24 +9,22 @@ export interface AuditActionWords {
   area: string;
 }
 
-// Every operation that goes through four-eyes approval writes `${kind}.${step}`.
-const APPROVAL_KINDS: Record<string, string> = {
-  withdraw: 'withdrawal',
-  withdrawSign: 'sign-only withdrawal',
-  swap: 'swap',
-  contractWrite: 'contract call',
-  contractSign: 'contract signature',
-  typedDataSign: 'typed-data signature',
-};
+// Every operation kind that goes through four-eyes approval writes `${kind}.${step}`: the kinds and their
+// words come from the one list in lib/approvals/kinds, the steps are the ones the engine audits.
 const APPROVAL_STEPS: Record<string, (noun: string) => string> = {
-  request: (noun) => `Requested a ${noun}`,
-  approve: (noun) => `Approved a ${noun}`,
-  reject: (noun) => `Rejected a ${noun}`,
-  cancel: (noun) => `Cancelled a ${noun}`,
-  submit: (noun) => `Submitted a ${noun}`,
-  resubmit: (noun) => `Resubmitted a ${noun}`,
-  outcome: (noun) => `Recorded the outcome of a ${noun}`,
-  expire: (noun) => `Expired a ${noun} request`,
+  request: (noun) => `Requested ${noun}`,
+  approve: (noun) => `Approved ${noun}`,
+  reject: (noun) => `Rejected ${noun}`,
+  cancel: (noun) => `Cancelled ${noun}`,
+  submit: (noun) => `Submitted ${noun}`,
+  resubmit: (noun) => `Resubmitted ${noun}`,
+  outcome: (noun) => `Recorded the outcome of ${noun}`,
+  expire: (noun) => `Expired ${noun} request`,
+  duplicate: (noun) => `Detected a duplicate payment of ${noun}`,
+  resolve: (noun) => `Resolved the outcome of ${noun} by hand`,
+  'resolve.propose': (noun) => `Proposed the outcome of ${noun}`,
+  'resolve.confirm': (noun) => `Confirmed the outcome of ${noun}`,
+  'resolve.discard': (noun) => `Discarded the proposed outcome of ${noun}`,
 };
 
 const FIXED: Record<string, AuditActionWords> = {
@@ -64,7 +63,8 @@ const FIXED: Record<string, AuditActionWords> = {
 };
 
 const KNOWN: Record<string, AuditActionWords> = { ...FIXED };
-for (const [kind, noun] of Object.entries(APPROVAL_KINDS)) {
+for (const kind of OPERATION_KINDS) {
+  const { noun } = OPERATION_KIND_WORDS[kind];
   for (const [step, sentence] of Object.entries(APPROVAL_STEPS)) {
     KNOWN[`${kind}.${step}`] = { label: sentence(noun), area: 'Approvals' };
   }

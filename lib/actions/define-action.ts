@@ -2,7 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import type { CustodyClient } from '@/lib/custody';
 import { hashPayload } from '@/lib/server/approvals/hash';
-import { describeFailure } from '@/lib/server/errors';
+import { describeFailure, WALLET_NOT_CONNECTED } from '@/lib/server/errors';
 import { isFreshStepUp, stepUpTime } from '@/lib/server/factors/step-up';
 import { type ActionResult, type Actor, audit, authorize } from '@/lib/server/guard';
 import type { Action } from '@/lib/server/permissions';
@@ -12,8 +12,8 @@ import { fieldErrorsOf } from '@/lib/validation/errors';
 
 export type { ActionResult, Actor };
 
-/** The one sentence for a wallet id the console holds no connection for. */
-export const WALLET_NOT_CONNECTED = 'This wallet is not connected to the console.';
+/** The one sentence for a wallet id the console holds no connection for (its home is lib/server/errors). */
+export { WALLET_NOT_CONNECTED };
 
 class WalletNotConnected extends Error {}
 

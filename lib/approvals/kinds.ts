@@ -30,6 +30,28 @@ export const OPERATION_KINDS = [
 ] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
 
+/**
+ * Each kind for people, the one home of these words: `label` names it in lists, reviews and the policy
+ * ("Sign-only withdrawal"); `noun` is the kind inside a sentence, with its article ("Approved a swap").
+ */
+export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: string; noun: string } } = {
+  withdraw: { label: 'Withdrawal', noun: 'a withdrawal' },
+  withdrawSign: { label: 'Sign-only withdrawal', noun: 'a sign-only withdrawal' },
+  swap: { label: 'Swap', noun: 'a swap' },
+  typedDataSign: { label: 'Typed-data signature', noun: 'a typed-data signature' },
+  contractWrite: { label: 'Contract write', noun: 'a contract call' },
+  contractSign: { label: 'Sign-only contract write', noun: 'a contract signature' },
+  retry: { label: 'Retry of a failed transaction', noun: 'a transaction retry' },
+  userCreate: { label: 'New user', noun: 'a new user' },
+  userRole: { label: 'Role change', noun: 'a role change' },
+  userEnable: { label: 'Enabling a user', noun: 'a user enablement' },
+  policyEdit: { label: 'Approval policy change', noun: 'an approval policy change' },
+  freezeLift: { label: 'Lifting the freeze', noun: 'a freeze lift' },
+  walletConnect: { label: 'Wallet connection', noun: 'a wallet connection' },
+  walletRotate: { label: 'Wallet key rotation', noun: 'a wallet key rotation' },
+  walletRemove: { label: 'Wallet removal', noun: 'a wallet removal' },
+};
+
 export function isOperationKind(value: string): value is OperationKind {
   return (OPERATION_KINDS as readonly string[]).includes(value);
 }

@@ -2,7 +2,7 @@ import 'server-only';
 // "Type an address id" in the request forms: the id checked with the custody service (#5) before a form
 // offers it or an action accepts it as a source.
 import { z } from 'zod';
-import { describeFailure } from './errors';
+import { describeFailure, WALLET_NOT_CONNECTED } from './errors';
 import { type ActionResult, authorize } from './guard';
 import type { Action } from './permissions';
 import { addressOption, type CheckedAddress, checkChildAddress, isAddressId } from './wallet-addresses';
@@ -24,7 +24,7 @@ export async function lookUpTypedAddress(
     return { ok: false, error, fieldErrors: { addressId: error } };
   }
   const client = await custodyFor(parsed.data.walletId);
-  if (!client) return { ok: false, error: 'This wallet is not connected to the console.', status: 404 };
+  if (!client) return { ok: false, error: WALLET_NOT_CONNECTED, status: 404 };
   try {
     const checked = await checkChildAddress(client, parsed.data.walletId, parsed.data.addressId);
     if (!checked.ok) return { ok: false, error: checked.error, fieldErrors: { addressId: checked.error } };
@@ -45,6 +45,6 @@ const typedAddressInput = z.object({
  */
 export async function verifyTypedSource(walletId: string, addressId: string): Promise<CheckedAddress> {
   const client = await custodyFor(walletId);
-  if (!client) return { ok: false, error: 'This wallet is not connected to the console.' };
+  if (!client) return { ok: false, error: WALLET_NOT_CONNECTED };
   return checkChildAddress(client, walletId, addressId);
 }

@@ -2,6 +2,9 @@ import 'server-only';
 import { CustodyError } from '@/lib/custody/errors';
 import { logger } from './logger';
 
+/** The one sentence for a wallet id the console holds no connection for. */
+export const WALLET_NOT_CONNECTED = 'This wallet is not connected to the console.';
+
 /**
  * Turns an unexpected failure into what a person may read: the upstream's own message for custody
  * errors, a generic sentence with the request id otherwise. The raw error is logged, never returned.

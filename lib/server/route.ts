@@ -1,7 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import { hasControlCharacters, jsonTextProblem } from '@/lib/validation/text';
-import { describeFailure } from './errors';
+import { describeFailure, WALLET_NOT_CONNECTED } from './errors';
 import { type Actor, authorize } from './guard';
 import type { Action } from './permissions';
 
@@ -125,4 +125,9 @@ export async function readJsonBody(
   const problem = jsonTextProblem(body);
   if (problem) return refuse(400, `The request body was refused: ${problem.toLowerCase()}.`);
   return { ok: true, body };
+}
+
+/** The answer of a wallet route for a wallet id the console holds no connection for. */
+export function walletNotConnected(): Response {
+  return Response.json({ statusCode: 404, message: WALLET_NOT_CONNECTED }, { status: 404 });
 }

@@ -19,14 +19,13 @@ import {
   toCapabilities,
   viaExtension,
 } from './capabilities';
-import { describeFailure } from './errors';
+import { describeFailure, WALLET_NOT_CONNECTED } from './errors';
 import { redactAddress, redactTransaction, redactWallet } from './redaction';
 import { childAddressesFor, knownAddressIds, lookUpAddresses } from './wallet-addresses';
 import { custodyFor, findWalletConnection } from './wallets';
 
 export type Loaded<T> = { ok: true; data: T } | { ok: false; status: number; error: string };
 
-const NOT_CONNECTED = 'This wallet is not connected to the console.';
 const ADDRESSES_NOT_OFFERED =
   "This custody service does not list a wallet's addresses; open an address from its transactions or webhooks.";
 
@@ -52,7 +51,7 @@ export async function loadWalletView(
   requestId: string | null = null,
 ): Promise<Loaded<WalletView>> {
   const client = await custodyFor(walletId);
-  if (!client) return { ok: false, status: 404, error: NOT_CONNECTED };
+  if (!client) return { ok: false, status: 404, error: WALLET_NOT_CONNECTED };
   try {
     const [walletResult, balanceRows] = await Promise.all([
       client.wallets.get({ walletId }),
@@ -87,7 +86,7 @@ export async function loadAddresses(
   requestId: string | null = null,
 ): Promise<Loaded<AddressPage>> {
   const client = await custodyFor(walletId);
-  if (!client) return { ok: false, status: 404, error: NOT_CONNECTED };
+  if (!client) return { ok: false, status: 404, error: WALLET_NOT_CONNECTED };
   try {
     const page = await client.wallets.listAddresses({
       walletId,
@@ -154,7 +153,7 @@ export async function loadAddress(
   requestId: string | null = null,
 ): Promise<Loaded<Address>> {
   const client = await custodyFor(walletId);
-  if (!client) return { ok: false, status: 404, error: NOT_CONNECTED };
+  if (!client) return { ok: false, status: 404, error: WALLET_NOT_CONNECTED };
   try {
     const { data } = await client.addresses.get({ walletId, addressId });
     return { ok: true, data: redactAddress(data) };
@@ -174,7 +173,7 @@ export async function loadAddressBalances(
   requestId: string | null = null,
 ): Promise<Loaded<AddressBalances>> {
   const client = await custodyFor(walletId);
-  if (!client) return { ok: false, status: 404, error: NOT_CONNECTED };
+  if (!client) return { ok: false, status: 404, error: WALLET_NOT_CONNECTED };
   try {
     const rows = await viaExtension(
       walletId,
@@ -221,7 +220,7 @@ export async function loadAddressTransactions(
   requestId: string | null = null,
 ): Promise<Loaded<AddressTransactionPage>> {
   const client = await custodyFor(walletId);
-  if (!client) return { ok: false, status: 404, error: NOT_CONNECTED };
+  if (!client) return { ok: false, status: 404, error: WALLET_NOT_CONNECTED };
   try {
     const page = await client.addresses.listTransactions({
       walletId,
@@ -259,7 +258,7 @@ export async function loadBeneficiaries(
   requestId: string | null = null,
 ): Promise<Loaded<ExtensionList<Beneficiary>>> {
   const client = await custodyFor(walletId);
-  if (!client) return { ok: false, status: 404, error: NOT_CONNECTED };
+  if (!client) return { ok: false, status: 404, error: WALLET_NOT_CONNECTED };
   try {
     const page = await client.beneficiaries.list({ walletId, limit: 100 });
     return { ok: true, data: { listed: true, items: page.data } };
@@ -297,7 +296,7 @@ export async function loadSettlement(
   requestId: string | null = null,
 ): Promise<Loaded<SettlementView>> {
   const client = await custodyFor(walletId);
-  if (!client) return { ok: false, status: 404, error: NOT_CONNECTED };
+  if (!client) return { ok: false, status: 404, error: WALLET_NOT_CONNECTED };
   try {
     const [wallet, settlement, children] = await Promise.all([
       client.wallets.get({ walletId }),

@@ -16,6 +16,7 @@ import {
   operationRequests,
   users,
 } from '@/lib/db/schema';
+import { WALLET_NOT_CONNECTED } from '../../errors';
 import { fetchBalances } from '../balances';
 import { hashPayload } from '../hash';
 import { operationType } from '../operations/registry';
@@ -135,7 +136,7 @@ export function createCommands(
       throw new CustodyError({
         kind: 'http',
         status: 404,
-        message: 'This wallet is not connected to the console',
+        message: WALLET_NOT_CONNECTED,
         method: 'GET',
         path: '',
       });
@@ -496,7 +497,7 @@ export function createCommands(
       return fail('This request cannot be resubmitted now.');
     // One more look just before sending: a late execution found now is linked instead of paid again.
     const target = await clientFor(row.walletId);
-    if (!target) return fail('This wallet is not connected to the console. Nothing was sent.');
+    if (!target) return fail(`${WALLET_NOT_CONNECTED} Nothing was sent.`);
     let looked: Awaited<ReturnType<typeof lookUpItems>>;
     try {
       looked = await lookUpItems(row, await itemsOf(id), target.client);

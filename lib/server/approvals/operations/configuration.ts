@@ -91,7 +91,6 @@ const ADMIN_WARNING =
 
 export const userCreateOperation = defineLocalOperation({
   key: 'userCreate',
-  label: 'New user',
   permissions: permissionsOf('userCreate'),
   defaultPolicy: CONFIGURATION_POLICY,
   payloadSchema: z.strictObject({
@@ -134,7 +133,6 @@ export const userCreateOperation = defineLocalOperation({
 
 export const userRoleOperation = defineLocalOperation({
   key: 'userRole',
-  label: 'Role change',
   permissions: permissionsOf('userRole'),
   defaultPolicy: CONFIGURATION_POLICY,
   payloadSchema: z.strictObject({ userId: idSchema, role: roleSchema }),
@@ -168,7 +166,6 @@ export const userRoleOperation = defineLocalOperation({
 
 export const userEnableOperation = defineLocalOperation({
   key: 'userEnable',
-  label: 'Enabling a user',
   permissions: permissionsOf('userEnable'),
   defaultPolicy: CONFIGURATION_POLICY,
   payloadSchema: z.strictObject({ userId: idSchema }),
@@ -200,7 +197,6 @@ export const userEnableOperation = defineLocalOperation({
 
 export const policyEditOperation = defineLocalOperation({
   key: 'policyEdit',
-  label: 'Approval policy change',
   permissions: permissionsOf('policyEdit'),
   defaultPolicy: CONFIGURATION_POLICY,
   payloadSchema: z.strictObject({
@@ -265,7 +261,6 @@ export const policyEditOperation = defineLocalOperation({
 
 export const freezeLiftOperation = defineLocalOperation({
   key: 'freezeLift',
-  label: 'Lifting the freeze',
   permissions: permissionsOf('freezeLift'),
   defaultPolicy: CONFIGURATION_POLICY,
   payloadSchema: z.strictObject({}),
@@ -321,7 +316,6 @@ export const freezeLiftOperation = defineLocalOperation({
 
 export const walletConnectOperation = defineLocalOperation({
   key: 'walletConnect',
-  label: 'Wallet connection',
   permissions: permissionsOf('walletConnect'),
   defaultPolicy: CONFIGURATION_POLICY,
   payloadSchema: z.strictObject({
@@ -366,7 +360,6 @@ export const walletConnectOperation = defineLocalOperation({
 
 export const walletRotateOperation = defineLocalOperation({
   key: 'walletRotate',
-  label: 'Wallet key rotation',
   permissions: permissionsOf('walletRotate'),
   defaultPolicy: CONFIGURATION_POLICY,
   payloadSchema: z.strictObject({
@@ -405,7 +398,6 @@ export const walletRotateOperation = defineLocalOperation({
 
 export const walletRemoveOperation = defineLocalOperation({
   key: 'walletRemove',
-  label: 'Wallet removal',
   permissions: permissionsOf('walletRemove'),
   defaultPolicy: CONFIGURATION_POLICY,
   payloadSchema: z.strictObject({ walletId: walletIdSchema }),

@@ -16,7 +16,6 @@ import { defineOperation } from './types';
 
 export const contractSignOperation = defineOperation<'contractSign', ContractCallsPayload>({
   key: 'contractSign',
-  label: 'Sign-only contract write',
   permissions: { request: 'contractSign.request', approve: 'contractSign.approve' },
   defaultPolicy: CONTRACT_DEFAULT_POLICY,
   // The signed transactions are the result: nothing is broadcast.

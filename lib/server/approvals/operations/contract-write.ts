@@ -307,7 +307,6 @@ export const CONTRACT_DEFAULT_POLICY = {
 
 export const contractWriteOperation = defineOperation<'contractWrite', ContractCallsPayload>({
   key: 'contractWrite',
-  label: 'Contract write',
   permissions: { request: 'contractWrite.request', approve: 'contractWrite.approve' },
   defaultPolicy: CONTRACT_DEFAULT_POLICY,
   // Followed until every call's transaction settles upstream (a batch with no success ends on answer).

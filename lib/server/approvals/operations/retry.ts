@@ -37,7 +37,6 @@ const NOUNS: Record<string, string> = {
 
 export const retryOperation = defineOperation({
   key: 'retry',
-  label: 'Retry of a failed transaction',
   permissions: { request: 'transaction.retry', approve: 'retry.approve' },
   // The console does not price the retried transaction (its USD value is unknown), so a threshold would
   // always add an approver: an admin may set one.

@@ -88,7 +88,6 @@ async function buildSwapReview(payload: SwapPayload, ctx: ReviewContext): Promis
 
 export const swapOperation = defineOperation({
   key: 'swap',
-  label: 'Swap',
   permissions: { request: 'swap.request', approve: 'swap.approve' },
   // A swap is priced like a withdrawal of what it sells: the same threshold.
   defaultPolicy: { approvals: 1, thresholdUsd: DEFAULT_THRESHOLD_USD, expirySeconds: DEFAULT_EXPIRY_SECONDS },

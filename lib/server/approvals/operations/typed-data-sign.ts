@@ -101,7 +101,6 @@ async function buildTypedDataReview(
 
 export const typedDataSignOperation = defineOperation({
   key: 'typedDataSign',
-  label: 'Typed-data signature',
   permissions: { request: 'typedDataSign.request', approve: 'typedDataSign.approve' },
   // A signature has no USD value the console can read, so a threshold would always add an approver: an
   // admin may set one.

@@ -3,7 +3,12 @@ import 'server-only';
 // kind, a USD amount, a permission pair, its default policy, when the service's answer is final, and a
 // submit function. `defineOperation` closes a kind over its payload so the engine handles every kind alike.
 import type { z } from 'zod';
-import type { OperationKind, ResultOf, ReviewOf } from '@/lib/approvals/kinds';
+import {
+  OPERATION_KIND_WORDS,
+  type OperationKind,
+  type ResultOf,
+  type ReviewOf,
+} from '@/lib/approvals/kinds';
 import type { PolicyValues } from '@/lib/approvals/policy';
 import type { ConsoleDb } from '@/lib/db/schema';
 import type { Action } from '../../permissions';
@@ -37,8 +42,6 @@ type Finality = 'answer' | 'settlement';
 
 export interface OperationType<K extends OperationKind, P extends object> {
   key: K;
-  /** For people: "Withdrawal", "Sign-only withdrawal". */
-  label: string;
   permissions: { request: Action; approve: Action };
   /** Approvals, USD threshold and expiry until an admin edits them. */
   defaultPolicy: PolicyValues;
@@ -122,7 +125,6 @@ export class LocalRefusal extends Error {}
 /** A configuration kind: reviewed from the console's own data and carried out by the console itself. */
 export interface LocalOperationType<K extends OperationKind, P extends object> {
   key: K;
-  label: string;
   permissions: { request: Action; approve: Action };
   defaultPolicy: PolicyValues;
   payloadSchema: z.ZodType<P>;
@@ -153,6 +155,7 @@ export interface ParsedOperation<K extends OperationKind = OperationKind> {
 /** A registered kind as the engine sees it: its rules, and `parse` to bind a payload to it. */
 export interface RegisteredOperation<K extends OperationKind = OperationKind> {
   key: K;
+  /** For people: "Withdrawal", "Sign-only withdrawal" (the kind's words in lib/approvals/kinds). */
   label: string;
   /** `wallet`: sent to a wallet's custody service. `console`: a configuration change the console carries out. */
   scope: 'wallet' | 'console';
@@ -172,7 +175,7 @@ export function defineOperation<K extends OperationKind, P extends object>(
 ): RegisteredOperation<K> {
   return {
     key: kind.key,
-    label: kind.label,
+    label: OPERATION_KIND_WORDS[kind.key].label,
     scope: 'wallet',
     permissions: kind.permissions,
     requiresTwoFactor: kind.requiresTwoFactor === true,
@@ -207,7 +210,7 @@ export function defineLocalOperation<K extends OperationKind, P extends object>(
 ): RegisteredOperation<K> {
   return {
     key: kind.key,
-    label: kind.label,
+    label: OPERATION_KIND_WORDS[kind.key].label,
     scope: 'console',
     permissions: kind.permissions,
     requiresTwoFactor: false,

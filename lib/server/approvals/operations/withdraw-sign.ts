@@ -9,7 +9,6 @@ import { buildWithdrawalReview, upstreamItems, withdrawalPayloadSchema } from '.
 
 export const withdrawSignOperation = defineOperation<'withdrawSign', WithdrawalPayload>({
   key: 'withdrawSign',
-  label: 'Sign-only withdrawal',
   permissions: { request: 'withdrawSign.request', approve: 'withdrawSign.approve' },
   defaultPolicy: { approvals: 1, thresholdUsd: DEFAULT_THRESHOLD_USD, expirySeconds: DEFAULT_EXPIRY_SECONDS },
   // The signed transactions are the result: nothing is broadcast, so nothing settles later.

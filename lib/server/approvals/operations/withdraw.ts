@@ -274,7 +274,6 @@ export function upstreamItems(payload: WithdrawalPayload, ctx: SubmitContext) {
 
 export const withdrawOperation = defineOperation<'withdraw', WithdrawalPayload>({
   key: 'withdraw',
-  label: 'Withdrawal',
   permissions: { request: 'withdraw.request', approve: 'withdraw.approve' },
   defaultPolicy: { approvals: 1, thresholdUsd: DEFAULT_THRESHOLD_USD, expirySeconds: DEFAULT_EXPIRY_SECONDS },
   // Followed until the transaction of every recipient settles upstream.

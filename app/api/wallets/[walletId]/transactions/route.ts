@@ -1,5 +1,5 @@
 // One page of a wallet's (or one address's) transactions for the client table; same filters as the URL.
-import { withPermission } from '@/lib/server/route';
+import { walletNotConnected, withPermission } from '@/lib/server/route';
 import { listTransactionPage, withTransactionSource } from '@/lib/server/transactions';
 import { custodyFor } from '@/lib/server/wallets';
 import { filtersOf, transactionSearchSchema } from '@/lib/validation/transactions';
@@ -11,12 +11,7 @@ export const GET = withPermission(
   async ({ params, query }) => {
     const walletId = String(params.walletId ?? '');
     const client = await custodyFor(walletId);
-    if (!client) {
-      return Response.json(
-        { statusCode: 404, message: 'This wallet is not connected to the console.' },
-        { status: 404 },
-      );
-    }
+    if (!client) return walletNotConnected();
     const filters = filtersOf(query);
     // Without the wallet-wide list the page is merged from the known child addresses (`scope` says so).
     const page = await withTransactionSource(client, walletId, (source) =>

@@ -1,6 +1,6 @@
 // One transaction, for a drawer opened from a link whose row is not on the loaded page.
 import { z } from 'zod';
-import { withPermission } from '@/lib/server/route';
+import { walletNotConnected, withPermission } from '@/lib/server/route';
 import { getTransaction, withTransactionSource } from '@/lib/server/transactions';
 import { custodyFor } from '@/lib/server/wallets';
 
@@ -14,12 +14,7 @@ export const GET = withPermission('read', async ({ params }) => {
   if (!id.success)
     return Response.json({ statusCode: 422, message: 'transactionId: must be a UUID' }, { status: 422 });
   const client = await custodyFor(walletId);
-  if (!client) {
-    return Response.json(
-      { statusCode: 404, message: 'This wallet is not connected to the console.' },
-      { status: 404 },
-    );
-  }
+  if (!client) return walletNotConnected();
   const data = await withTransactionSource(
     client,
     walletId,

@@ -1,7 +1,7 @@
 // CSV of every row of the filtered view (all pages), streamed while the custody API is paged through.
 import { audit } from '@/lib/server/guard';
 import { logger } from '@/lib/server/logger';
-import { withPermission } from '@/lib/server/route';
+import { walletNotConnected, withPermission } from '@/lib/server/route';
 import { openTransactionCsvStream, withTransactionSource } from '@/lib/server/transactions';
 import { custodyFor } from '@/lib/server/wallets';
 import { filtersOf, transactionSearchSchema } from '@/lib/validation/transactions';
@@ -13,12 +13,7 @@ export const GET = withPermission(
   async ({ actor, params, query }) => {
     const walletId = String(params.walletId ?? '');
     const client = await custodyFor(walletId);
-    if (!client) {
-      return Response.json(
-        { statusCode: 404, message: 'This wallet is not connected to the console.' },
-        { status: 404 },
-      );
-    }
+    if (!client) return walletNotConnected();
     // Paging is the export's own business: the file holds every page of the filtered view.
     const { page: _page, limit: _limit, ...filters } = filtersOf(query);
     const stamp = new Date().toISOString().replaceAll(':', '-').slice(0, 19);

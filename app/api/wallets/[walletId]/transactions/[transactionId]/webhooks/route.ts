@@ -1,6 +1,6 @@
 // Webhook deliveries of one transaction (#23), one per event with every entry and try, for the transaction
 // drawer.
-import { withPermission } from '@/lib/server/route';
+import { walletNotConnected, withPermission } from '@/lib/server/route';
 import { custodyFor } from '@/lib/server/wallets';
 import { loadTransactionDeliveries } from '@/lib/server/webhooks';
 
@@ -10,11 +10,7 @@ export const GET = withPermission('read', async ({ params }) => {
   const walletId = String(params.walletId ?? '');
   const transactionId = String(params.transactionId ?? '');
   const client = await custodyFor(walletId);
-  if (!client)
-    return Response.json(
-      { statusCode: 404, message: 'This wallet is not connected to the console.' },
-      { status: 404 },
-    );
+  if (!client) return walletNotConnected();
   const data = await loadTransactionDeliveries(client, walletId, transactionId);
   return Response.json({ data }, { headers: { 'cache-control': 'no-store' } });
 });
