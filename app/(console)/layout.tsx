@@ -4,6 +4,7 @@ import { CommandPalette } from '@/components/command-palette/command-palette';
 import { paletteCommandsFor } from '@/components/command-palette/palette-commands';
 import { LiveEvents } from '@/components/live';
 import { AppSidebar } from '@/components/shell/app-sidebar';
+import { ConsoleProviders } from '@/components/shell/console-providers';
 import { FreezeBanner } from '@/components/shell/freeze-banner';
 import { MobileNav } from '@/components/shell/mobile-nav';
 import { OneAdminBanner } from '@/components/shell/one-admin-banner';
@@ -35,27 +36,29 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
     badge: href === '/approvals' ? <ApprovalsCount initial={approvalsCount} /> : undefined,
   }));
   return (
-    <div className="flex min-h-screen flex-col">
-      <SandboxBanner />
-      <FreezeBanner />
-      <OneAdminBanner role={actor.role} />
-      <div className="flex flex-1">
-        <AppSidebar items={nav} />
-        <div className="flex min-w-0 flex-1 flex-col">
-          <header className="flex h-14 items-center gap-2 border-b px-2 sm:px-4">
-            <MobileNav items={nav} />
-            <span className="font-semibold md:hidden">Console</span>
-            <div className="flex-1" />
-            <CommandPalette commands={commands} />
-            <LiveEvents notifyWithdrawals={can(actor.role, 'withdraw.request')} />
-            <ThemeToggle />
-            <UserMenu name={actor.name} email={actor.email} role={actor.role} />
-          </header>
-          <main id="main" className="min-w-0 flex-1 p-4 sm:p-6">
-            {children}
-          </main>
+    <ConsoleProviders>
+      <div className="flex min-h-screen flex-col">
+        <SandboxBanner />
+        <FreezeBanner />
+        <OneAdminBanner role={actor.role} />
+        <div className="flex flex-1">
+          <AppSidebar items={nav} />
+          <div className="flex min-w-0 flex-1 flex-col">
+            <header className="flex h-14 items-center gap-2 border-b px-2 sm:px-4">
+              <MobileNav items={nav} />
+              <span className="font-semibold md:hidden">Console</span>
+              <div className="flex-1" />
+              <CommandPalette commands={commands} />
+              <LiveEvents notifyWithdrawals={can(actor.role, 'withdraw.request')} />
+              <ThemeToggle />
+              <UserMenu name={actor.name} email={actor.email} role={actor.role} />
+            </header>
+            <main id="main" className="min-w-0 flex-1 p-4 sm:p-6">
+              {children}
+            </main>
+          </div>
         </div>
       </div>
-    </div>
+    </ConsoleProviders>
   );
 }

@@ -2,7 +2,6 @@
 // Adding a second factor: an authenticator app (QR code and secret shown once, confirmed with a first code) or
 // a passkey (the browser's own prompt). With a factor already there, it asks for that one first (step-up).
 import { zodResolver } from '@hookform/resolvers/zod';
-import { startRegistration } from '@simplewebauthn/browser';
 import { KeyRoundIcon, SmartphoneIcon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
@@ -66,6 +65,7 @@ export function FactorEnrol() {
       if (!started.ok) return setError(started.error);
       let response: unknown;
       try {
+        const { startRegistration } = await import('@simplewebauthn/browser');
         response = await startRegistration({ optionsJSON: started.data.options });
       } catch (err) {
         return setError(passkeyProblem(err));

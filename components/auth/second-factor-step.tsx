@@ -1,7 +1,6 @@
 'use client';
 // Sign-in's second step for people who approve: a code from their authenticator app or their passkey; with no
 // factor yet, they enrol one here to finish signing in. The password is not asked again.
-import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { AlertCircleIcon, KeyRoundIcon, LoaderCircleIcon, SmartphoneIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -57,6 +56,7 @@ export function SecondFactorStep({ state, callbackUrl, pending, submit }: Second
           setProblem(started.ok ? 'Try again.' : started.error);
           return;
         }
+        const { startRegistration } = await import('@simplewebauthn/browser');
         const response = await startRegistration({ optionsJSON: started.options });
         send({ method: 'enrol-passkey', response: JSON.stringify(response), label: 'Passkey' });
       } else {
@@ -65,6 +65,7 @@ export function SecondFactorStep({ state, callbackUrl, pending, submit }: Second
           setProblem(options.error);
           return;
         }
+        const { startAuthentication } = await import('@simplewebauthn/browser');
         const response = await startAuthentication({ optionsJSON: options.options });
         send({ method: 'passkey', response: JSON.stringify(response) });
       }

@@ -1,14 +1,8 @@
 'use client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ThemeProvider } from 'next-themes';
-import { NuqsAdapter } from 'nuqs/adapters/next/app';
-import { useState } from 'react';
-import { Toaster } from '@/components/ui/toaster';
 
+/** What every page needs, sign-in included: the colour theme. The console's own providers sit in its layout. */
 export function Providers({ children, nonce }: { children: React.ReactNode; nonce?: string }) {
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 15_000, refetchOnWindowFocus: true } } }),
-  );
   return (
     <ThemeProvider
       attribute="class"
@@ -17,10 +11,7 @@ export function Providers({ children, nonce }: { children: React.ReactNode; nonc
       disableTransitionOnChange
       nonce={nonce}
     >
-      <QueryClientProvider client={queryClient}>
-        <NuqsAdapter>{children}</NuqsAdapter>
-        <Toaster />
-      </QueryClientProvider>
+      {children}
     </ThemeProvider>
   );
 }

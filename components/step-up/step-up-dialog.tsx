@@ -1,7 +1,6 @@
 'use client';
 // "Confirm it is you": the second factor again, for one decision whose payload hash the server named.
 import { zodResolver } from '@hookform/resolvers/zod';
-import { startAuthentication } from '@simplewebauthn/browser';
 import { KeyRoundIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -68,6 +67,8 @@ export function StepUpDialog({ payloadHash, onDone }: StepUpDialogProps) {
       if (!options.ok) return setError(options.error);
       let assertion: unknown;
       try {
+        // The WebAuthn helpers load on first use: most people confirm with a code.
+        const { startAuthentication } = await import('@simplewebauthn/browser');
         assertion = await startAuthentication({ optionsJSON: options.data.options });
       } catch (err) {
         return setError(passkeyProblem(err));
