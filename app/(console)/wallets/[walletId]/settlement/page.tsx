@@ -61,7 +61,7 @@ export default async function SettlementPage({
     <>
       {header}
       <Card className="mb-6">
-        <CardHeader className="flex-row items-start justify-between gap-4">
+        <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
           <div className="grid gap-1.5">
             <CardTitle>Wallet level</CardTitle>
             <CardDescription>{settlement.name || 'Wallet auto-settlement'}</CardDescription>
