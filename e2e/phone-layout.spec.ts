@@ -7,6 +7,16 @@ const RETRY = 'Retry of a failed transaction';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
+/** Opens the navigation drawer, clicking again until the page has hydrated and the drawer shows. */
+async function openMenu(page: Page) {
+  const menu = page.getByRole('button', { name: 'Open menu' });
+  await expect(async () => {
+    await menu.click({ timeout: 2_000 });
+    await expect(page.getByRole('dialog')).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  return page.getByRole('dialog');
+}
+
 async function expectFitsThePhone(page: Page) {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width, `page width of ${page.url()}`).toBeLessThanOrEqual(390);
@@ -35,12 +45,7 @@ test('on a phone every page has a menu, fits the screen and hydrates cleanly', a
     await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
     // The sidebar is hidden at this width; the menu button opens the same navigation in a drawer.
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
-    const menu = page.getByRole('button', { name: 'Open menu' });
-    await expect(async () => {
-      await menu.click({ timeout: 2_000 });
-      await expect(page.getByRole('dialog')).toBeVisible({ timeout: 2_000 });
-    }).toPass();
-    const drawer = page.getByRole('dialog');
+    const drawer = await openMenu(page);
     await expect(
       drawer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }),
     ).toBeVisible();
@@ -127,12 +132,7 @@ test('on a phone every other console page fits the screen, is accessible and hyd
     await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
     for (const shown of shows) await expect(shown).toBeVisible();
     // The menu opens once the page has hydrated: a hydration error would be logged by then.
-    const menu = page.getByRole('button', { name: 'Open menu' });
-    await expect(async () => {
-      await menu.click({ timeout: 2_000 });
-      await expect(page.getByRole('dialog')).toBeVisible({ timeout: 2_000 });
-    }).toPass();
-    const drawer = page.getByRole('dialog');
+    const drawer = await openMenu(page);
     await drawer.getByRole('button', { name: 'Close menu' }).click();
     await expect(drawer).toBeHidden();
     await expectFitsThePhone(page);

@@ -8,22 +8,8 @@ import { ArrowLeftRight, ArrowRight, FileText, Search, Wallet } from 'lucide-rea
 import { useRouter } from 'next/navigation';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useEffect, useState } from 'react';
+import type { SearchHit, SearchResult } from '@/lib/search-result';
 import type { PaletteCommand } from './palette-commands';
-
-interface SearchHit {
-  kind: 'transaction' | 'address';
-  walletId: string;
-  walletName: string;
-  id: string;
-  title: string;
-  subtitle: string;
-  href: string;
-}
-interface SearchResult {
-  query: string;
-  hits: SearchHit[];
-  failures: Array<{ walletId: string; walletName: string; message: string }>;
-}
 
 const MIN_QUERY = 3;
 

@@ -7,6 +7,7 @@ import type { CustodyClient } from '@/lib/custody';
 import { CustodyError } from '@/lib/custody/errors';
 import type { Address, Transaction } from '@/lib/custody/schemas';
 import { formatAmount } from '@/lib/format';
+import type { SearchHit, SearchResult } from '@/lib/search-result';
 import { serializeTransactionSearch } from '@/lib/validation/transactions';
 import type { Capabilities } from './capabilities';
 import { isMissingEndpoint } from './capabilities';
@@ -19,23 +20,6 @@ const PER_WALLET = 5;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TX_HASH = /^(0x)?[0-9a-fA-F]{64}$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
-interface SearchHit {
-  kind: 'transaction' | 'address';
-  walletId: string;
-  walletName: string;
-  id: string;
-  title: string;
-  subtitle: string;
-  href: string;
-}
-
-export interface SearchResult {
-  query: string;
-  hits: SearchHit[];
-  /** Wallets that could not be searched, with the reason (the upstream's message). */
-  failures: Array<{ walletId: string; walletName: string; message: string }>;
-}
 
 export interface SearchableWallet {
   id: string;
