@@ -1,6 +1,13 @@
+import type { APIRequestContext } from '@playwright/test';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage, nextActionRequest, replayAction } from './helpers/actions';
-import { type SandboxTransaction, sandboxCall, sandboxWallet, transactionStatus } from './helpers/sandbox';
+import {
+  type SandboxTransaction,
+  type SandboxWallet,
+  sandboxCall,
+  sandboxWallet,
+  transactionStatus,
+} from './helpers/sandbox';
 
 const deliveries = (page: import('@playwright/test').Page) =>
   page.getByRole('table', { name: 'Webhook deliveries' }).locator('tbody tr');
@@ -99,6 +106,17 @@ test('a viewer sees no resend control and a direct call of the resend action is 
   await supportContext.close();
 });
 
+/** When the service last wrote the transaction (each write moves it on). */
+async function transactionUpdatedAt(request: APIRequestContext, wallet: SandboxWallet, id: string) {
+  const res = await sandboxCall<{ updatedAt: string }>(
+    request,
+    wallet,
+    'GET',
+    `/v1/wallets/${wallet.id}/transactions/${id}`,
+  );
+  return res.json.data.updatedAt;
+}
+
 test('finance requests a retry of a FAILED transaction; it is sent only after an admin approves', async ({
   browser,
 }) => {
@@ -143,6 +161,7 @@ test('finance requests a retry of a FAILED transaction; it is sent only after an
   // The request opens; nothing went upstream yet: the transaction is still the failed one.
   await expect(page).toHaveURL(/\/approvals\/[0-9a-f-]{36}$/);
   expect(await transactionStatus(page.request, wallet, tx.id)).toBe('FAILED');
+  const failedAt = await transactionUpdatedAt(page.request, wallet, tx.id);
   const requestUrl = page.url();
   await expect(page.getByRole('heading', { name: /^Retry withdrawal/ })).toBeVisible();
   await expect(page.getByText('You requested this: another person must approve it.')).toBeVisible();
@@ -154,6 +173,9 @@ test('finance requests a retry of a FAILED transaction; it is sent only after an
   await expect(admin.page.getByText(/Submitted|Failed|Success/).first()).toBeVisible();
   // The retried withdrawal fails again on chain; the request follows it to the end.
   await expect(admin.page.locator('[data-status="FAILED"]').first()).toBeVisible({ timeout: 30_000 });
+  // The service ran it again: the same transaction was rewritten after the approval, and failed once more.
+  expect(await transactionUpdatedAt(page.request, wallet, tx.id)).not.toBe(failedAt);
+  expect(await transactionStatus(page.request, wallet, tx.id)).toBe('FAILED');
   await admin.context.close();
   await context.close();
 });
