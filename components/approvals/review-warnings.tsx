@@ -11,7 +11,8 @@ export function ReviewWarnings({ warnings }: { warnings: string[] }) {
       {warnings.map((w) => (
         <li key={w} className="flex items-center gap-2">
           <AlertTriangleIcon className="size-4 shrink-0" aria-hidden />
-          {w}
+          {/* A look-alike warning names a whole address: it wraps on a phone instead of widening the page. */}
+          <span className="min-w-0 wrap-anywhere">{w}</span>
         </li>
       ))}
     </ul>

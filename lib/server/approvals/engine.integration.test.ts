@@ -337,4 +337,31 @@ describe('approval engine against the sandbox', () => {
     expect(review.items[2]!.warnings).toContain('First payment to this address');
     expect(review.items[2]!.warnings).toContain('Not whitelisted and not a beneficiary');
   });
+
+  it('flags a recipient that imitates a whitelisted address, naming the trusted one', async () => {
+    const trusted = wallet.addresses.find((a) => a.type === 'EXTERNAL');
+    expect(trusted, 'the seed whitelists an address').toBeDefined();
+    const address = trusted!.address;
+    // Same first and last characters, a different middle: the address-poisoning pattern.
+    const middle = address.slice(5, -3).replace(/./g, (c) => (c === '0' ? '1' : '0'));
+    const poisoned = `${address.slice(0, 5)}${middle}${address.slice(-3)}`;
+    const base = payload('1', 1);
+    const look = await engine().preview(requester, 'withdraw', wallet.id, {
+      ...base,
+      items: [{ ...base.items[0]!, address: poisoned }],
+    });
+    const lookWarnings = look.ok
+      ? (look.data.review as { items: Array<{ warnings: string[] }> }).items[0]!.warnings
+      : [];
+    expect(lookWarnings.find((w) => w.startsWith('Looks like'))).toContain(address);
+    // The trusted address itself is not flagged.
+    const same = await engine().preview(requester, 'withdraw', wallet.id, {
+      ...base,
+      items: [{ ...base.items[0]!, address }],
+    });
+    const sameWarnings = same.ok
+      ? (same.data.review as { items: Array<{ warnings: string[] }> }).items[0]!.warnings
+      : [];
+    expect(sameWarnings.some((w) => w.startsWith('Looks like'))).toBe(false);
+  });
 });

@@ -3,6 +3,7 @@ import 'server-only';
 // engine; the review is shared with sign-only withdrawals (withdraw-sign.ts).
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { type KnownAddress, lookAlikeOf, lookAlikeWarning } from '@/lib/approvals/look-alike';
 import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
 import type { ReviewItem, WithdrawalReview } from '@/lib/approvals/withdrawals';
 import type { Transaction } from '@/lib/custody/schemas';
@@ -53,6 +54,47 @@ async function settle<T>(
   } catch (error) {
     return { ok: false, error: messageOf(error) };
   }
+}
+
+/** How many of the console's own past withdrawals are read for their recipients (newest first). */
+const PAST_REQUESTS_READ = 500;
+
+/**
+ * The addresses a look-alike recipient may imitate: the wallet's whitelisted addresses and beneficiaries, the
+ * recipients of its recent withdrawals at the service, and those of the console's own submitted withdrawals.
+ */
+async function knownAddresses(
+  ctx: ReviewContext,
+  walletId: string,
+  from: {
+    whitelisted: Array<{ address: string; name?: string | null }>;
+    beneficiaries: Array<{ name?: string | null }>;
+    paid: Transaction[];
+  },
+): Promise<KnownAddress[]> {
+  const named = (kind: string, name: string | null | undefined) => (name ? `${kind} “${name}”` : kind);
+  const known: KnownAddress[] = [
+    ...from.whitelisted.map((a) => ({ address: a.address, label: named('whitelisted', a.name) })),
+    ...from.beneficiaries.map((b) => ({
+      address: String((b as { address?: string }).address ?? ''),
+      label: named('beneficiary', b.name),
+    })),
+    ...from.paid.map((t) => ({ address: t.recipientAddress ?? '', label: 'paid before' })),
+  ];
+  const past = await ctx.db
+    .select({ payload: operationRequests.payload })
+    .from(operationRequests)
+    .where(
+      sql`${operationRequests.walletId} = ${walletId} and ${operationRequests.type} in ('withdraw', 'withdrawSign') and ${operationRequests.status} in ('SUBMITTED','SUCCESS')`,
+    )
+    .orderBy(sql`${operationRequests.createdAt} desc`)
+    .limit(PAST_REQUESTS_READ);
+  for (const row of past) {
+    for (const item of (row.payload as Partial<WithdrawalPayload>).items ?? []) {
+      known.push({ address: item.address, label: 'paid before by the console' });
+    }
+  }
+  return known.filter((k) => k.address);
 }
 
 export async function buildWithdrawalReview(
@@ -111,6 +153,12 @@ export async function buildWithdrawalReview(
     }),
   );
 
+  const known = await knownAddresses(ctx, walletId, {
+    whitelisted: (externals.ok ? externals.value.data : []).filter((a) => a.type === 'EXTERNAL'),
+    beneficiaries: (beneficiaries.ok ? beneficiaries.value.data : []).filter((b) => !b.deletedAt),
+    paid: recent.ok ? (recent.value.data as Transaction[]).filter((t) => t.status !== 'FAILED') : [],
+  });
+
   let feeItems: Array<string | null> = payload.items.map(() => null);
   let feeTotal: string | null = null;
   let feeTotalUsd: number | null = null;
@@ -150,6 +198,8 @@ export async function buildWithdrawalReview(
     const warnings: string[] = [];
     if (!paidBefore.has(key) && !consolePaid[index]) warnings.push('First payment to this address');
     if (!external && !beneficiaryAddresses.has(key)) warnings.push('Not whitelisted and not a beneficiary');
+    const imitated = lookAlikeOf(item.address, known);
+    if (imitated) warnings.push(lookAlikeWarning(imitated));
     if (aml && !['success', 'passed'].includes(String(aml.status).toLowerCase()))
       warnings.push(`AML screening: ${aml.status}`);
     const dup = duplicates.find((g) => g.includes(index));
