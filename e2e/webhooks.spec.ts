@@ -61,8 +61,23 @@ test('support filters the log to failed deliveries, resends one and sees a new s
     ).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
   await expectAccessible(page);
+
+  // The endpoint's health counts the resend's delivered try in the last hour, and each share adds up.
+  const health = page.getByRole('region', { name: 'Endpoint health' });
+  for (const window of ['health-last-hour', 'health-last-day']) {
+    const { percent, delivered, total } = shareOf((await health.getByTestId(window).textContent()) ?? '');
+    expect(delivered).toBeGreaterThanOrEqual(1);
+    expect(percent).toBe(Math.floor((delivered / total) * 1000) / 10);
+  }
   await context.close();
 });
+
+/** "97.5% delivered (39 of 40 tries)" read back into its parts. */
+function shareOf(text: string) {
+  const match = /^(\d+(?:\.\d)?)% delivered \((\d+) of (\d+) tr(?:y|ies)\)$/.exec(text.trim());
+  expect(match, `a share with its counts: ${text}`).not.toBeNull();
+  return { percent: Number(match![1]), delivered: Number(match![2]), total: Number(match![3]) };
+}
 
 test('a viewer sees no resend control and a direct call of the resend action is refused', async ({
   browser,

@@ -29,6 +29,7 @@ import {
 } from '@/lib/validation/webhooks';
 import { BulkResendDialog } from './bulk-resend-dialog';
 import { DeliveryStateBadge, describeAttempts, describeResponse, describeState } from './delivery-status';
+import { EndpointHealthPanel } from './endpoint-health';
 import { WebhookDeliveryDialog } from './webhook-delivery-dialog';
 
 export interface WebhookLogTableProps {
@@ -259,6 +260,7 @@ export function WebhookLogTable({
           <AlertDescription>{result.error.message}</AlertDescription>
         </Alert>
       ) : null}
+      {page ? <EndpointHealthPanel health={page.health} /> : null}
       {page ? (
         <p className="text-sm text-muted-foreground" aria-live="polite">
           {page.needsAttention === 0

@@ -9,7 +9,7 @@ export interface KnownAddress {
 }
 
 /** Characters compared at each end, after a `0x` prefix: people check about this many, attackers match them. */
-export const LOOK_ALIKE_EDGE = 3;
+const LOOK_ALIKE_EDGE = 3;
 
 function body(address: string): string {
   const a = address.trim().toLowerCase();

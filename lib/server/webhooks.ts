@@ -8,6 +8,7 @@ import { type ConsoleDb, webhookEvents } from '@/lib/db/schema';
 import type { WebhookDeliveryGroup, WebhookLogPage, WebhookLogQuery } from '@/lib/validation/webhooks';
 import type { CustodyEvent } from './events';
 import { groupDeliveries, matchesStatus } from './webhook-groups';
+import { endpointHealth } from './webhook-health';
 
 export type { WebhookDeliveryGroup, WebhookLogPage, WebhookLogQuery };
 
@@ -293,6 +294,7 @@ export async function loadWebhookLogPage(
     needsAttention: groups.filter((g) => g.needsAttention).length,
     truncated,
     events: [...new Set(entries.map((e) => e.event))].sort(),
+    health: endpointHealth(entries, new Date()),
   };
 }
 

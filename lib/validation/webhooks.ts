@@ -119,6 +119,29 @@ export interface WebhookDeliveryGroup {
 }
 
 /** What the webhook-log route handler answers (and the server page hands to the table). */
+/** Tries of the endpoint within a window: every try but an entry's last failed; the last has its status. */
+export interface EndpointWindow {
+  delivered: number;
+  failed: number;
+}
+
+/**
+ * How the wallet's webhook endpoint is doing, computed from the log's entries (each entry's tries are counted at
+ * the entry's last update: the service stamps only the first and last try).
+ */
+export interface EndpointHealth {
+  /** When it was computed: the end of both windows and of the trend. */
+  asOf: string;
+  lastHour: EndpointWindow;
+  lastDay: EndpointWindow;
+  /** The last try the endpoint accepted. */
+  lastSuccessAt: string | null;
+  /** Failed tries since the last accepted one, newest first. */
+  failureStreak: number;
+  /** The last 24 hours, oldest first, one bucket an hour. */
+  hourly: EndpointWindow[];
+}
+
 export interface WebhookLogPage {
   data: WebhookDeliveryGroup[];
   meta: { currentPage: number; itemsPerPage: number; totalItems: number; totalPages: number };
@@ -128,4 +151,5 @@ export interface WebhookLogPage {
   truncated: boolean;
   /** Event names seen in what was read, for the event filter. */
   events: string[];
+  health: EndpointHealth;
 }
