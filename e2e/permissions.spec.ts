@@ -97,6 +97,7 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   simulateDepositAction: { permission: 'sandbox.deposit' },
   resendWebhookAction: { permission: 'webhook.resend' },
   resendWebhooksAction: { permission: 'webhook.resend' },
+  resendFailedSinceAction: { permission: 'webhook.resend' },
   setWalletSettlementAction: { permission: 'settlement.edit' },
   createAddressRuleAction: { permission: 'settlement.edit' },
   updateAddressRuleAction: { permission: 'settlement.edit' },

@@ -79,6 +79,39 @@ function shareOf(text: string) {
   return { percent: Number(match![1]), delivered: Number(match![2]), total: Number(match![3]) };
 }
 
+test('support previews a resend of every failed delivery since a time, and a time ahead is refused at the field', async ({
+  browser,
+}) => {
+  const wallet = sandboxWallet('Payouts');
+  const { page, context } = await contextAs(browser, 'support');
+  await page.goto(`/wallets/${wallet.id}/webhooks`);
+  await expect(deliveries(page).first()).toBeVisible();
+  const open = page.getByRole('button', { name: 'Resend failed since…' });
+  const dialog = page.getByRole('dialog', { name: 'Resend every failed delivery since a time' });
+  await expect(async () => {
+    await open.click({ timeout: 2_000 });
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  const since = dialog.getByLabel('Failed since');
+  // From long ago: the seed's failed deliveries are counted by the server, and the button names the count.
+  await since.fill('2000-01-01T00:00');
+  const status = dialog.getByRole('status');
+  await expect(status).toContainText(
+    /^\d+ deliver(y|ies) failed since then and (was|were) not delivered later/,
+  );
+  const counted = Number(/^(\d+)/.exec((await status.textContent()) ?? '')![1]);
+  expect(counted).toBeGreaterThan(0);
+  await expect(dialog.getByRole('button', { name: /^Resend \d+ deliver/ })).toBeEnabled();
+  await expectAccessible(page);
+  // A time ahead is refused at the field and nothing can be sent.
+  await since.fill('2999-01-01T00:00');
+  await expect(dialog.getByText('Choose a time in the past')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Resend', exact: true })).toBeDisabled();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await context.close();
+});
+
 test('a viewer sees no resend control and a direct call of the resend action is refused', async ({
   browser,
 }) => {

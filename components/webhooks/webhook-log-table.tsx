@@ -30,6 +30,7 @@ import {
 import { BulkResendDialog } from './bulk-resend-dialog';
 import { DeliveryStateBadge, describeAttempts, describeResponse, describeState } from './delivery-status';
 import { EndpointHealthPanel } from './endpoint-health';
+import { ResendFailedSinceDialog } from './resend-failed-since-dialog';
 import { WebhookDeliveryDialog } from './webhook-delivery-dialog';
 
 export interface WebhookLogTableProps {
@@ -249,7 +250,8 @@ export function WebhookLogTable({
           </Button>
         ) : null}
         {canResend ? (
-          <div className="ml-auto">
+          <div className="ml-auto flex flex-wrap gap-2">
+            <ResendFailedSinceDialog walletId={walletId} />
             <BulkResendDialog walletId={walletId} selected={selected} onDone={() => setRowSelection({})} />
           </div>
         ) : null}

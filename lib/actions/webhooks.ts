@@ -5,8 +5,13 @@ import { type Actor, defineAction, ok } from '@/lib/actions/define-action';
 import type { CustodyClient } from '@/lib/custody';
 import { describeFailure } from '@/lib/server/errors';
 import { audit } from '@/lib/server/guard';
-import { runPool } from '@/lib/server/webhooks';
-import { resendWebhookSchema, resendWebhooksSchema } from '@/lib/validation/custody-ids';
+import { failedDeliveriesSince, runPool } from '@/lib/server/webhooks';
+import {
+  MAX_BULK_RESEND,
+  resendFailedSinceSchema,
+  resendWebhookSchema,
+  resendWebhooksSchema,
+} from '@/lib/validation/custody-ids';
 
 export interface ResendOutcome {
   transactionId: string;
@@ -62,6 +67,23 @@ export const resendWebhookAction = defineAction({
   },
 });
 
+/** Resends each transaction's webhook, four at a time, each audited; one outcome per transaction. */
+async function resendAll(
+  actor: Actor,
+  client: CustodyClient,
+  walletId: string,
+  ids: string[],
+): Promise<ResendOutcome[]> {
+  const results = await runPool(ids, BULK_CONCURRENCY, (transactionId) =>
+    resendOne(actor, client, walletId, transactionId),
+  );
+  return results.map((r, i) =>
+    r.ok
+      ? r.value
+      : { transactionId: ids[i] ?? '', ok: false, message: 'Something went wrong on the server.' },
+  );
+}
+
 /** Resends several transactions' webhooks, four at a time, each audited; the result lists every row. */
 export const resendWebhooksAction = defineAction({
   permission: 'webhook.resend',
@@ -70,18 +92,44 @@ export const resendWebhooksAction = defineAction({
   invalid: 'first-issue',
   context: 'bulk resend webhooks',
   run: async ({ actor, input: { walletId, transactionIds }, custody }) => {
-    const client = await custody(walletId);
     // Several failed deliveries may belong to one transaction: one resend each.
     const ids = [...new Set(transactionIds)];
-    const results = await runPool(ids, BULK_CONCURRENCY, (transactionId) =>
-      resendOne(actor, client, walletId, transactionId),
-    );
-    return ok<ResendOutcome[]>(
-      results.map((r, i) =>
-        r.ok
-          ? r.value
-          : { transactionId: ids[i] ?? '', ok: false, message: 'Something went wrong on the server.' },
-      ),
-    );
+    return ok<ResendOutcome[]>(await resendAll(actor, await custody(walletId), walletId, ids));
+  },
+});
+
+export interface ResendSinceResult {
+  /** Transactions whose delivery failed since the time and was not delivered later. */
+  matching: number;
+  /** How many are (or would be) resent: the newest, at most MAX_BULK_RESEND. */
+  resent: number;
+  /** The log was read up to its cap: older failures may be missing. */
+  truncated: boolean;
+  /** Filled when confirmed: one outcome per resent transaction. */
+  outcomes: ResendOutcome[];
+}
+
+/**
+ * Every delivery whose latest send failed since a time: `confirm: false` counts them (the preview), `confirm: true`
+ * resends the newest, at most 100, once per transaction. The log is read again at confirmation, so a delivery
+ * that succeeded in between is not sent twice.
+ */
+export const resendFailedSinceAction = defineAction({
+  permission: 'webhook.resend',
+  resource: 'webhooks',
+  input: resendFailedSinceSchema,
+  invalid: 'first-issue',
+  context: 'resend failed webhooks since',
+  run: async ({ actor, input: { walletId, since, confirm }, custody }) => {
+    const client = await custody(walletId);
+    const found = await failedDeliveriesSince(client, walletId, new Date(since));
+    const ids = found.transactionIds.slice(0, MAX_BULK_RESEND);
+    const outcomes = confirm ? await resendAll(actor, client, walletId, ids) : [];
+    return ok<ResendSinceResult>({
+      matching: found.transactionIds.length,
+      resent: ids.length,
+      truncated: found.truncated,
+      outcomes,
+    });
   },
 });

@@ -13,6 +13,8 @@ const state = vi.hoisted(() => ({
   inFlight: 0,
   peak: 0,
   requested: [] as Array<{ kind: string; walletId: string; payload: unknown }>,
+  /** The webhook log (#22) as the service lists it. */
+  log: [] as Array<Record<string, unknown>>,
 }));
 
 // The approval engine is exercised against the sandbox elsewhere; here the request it would get is recorded.
@@ -60,7 +62,14 @@ vi.mock('./wallets', () => ({
               message: 'ok',
             }),
           },
-          webhooks: { forTransaction: async () => ({ data: [], message: 'ok' }) },
+          webhooks: {
+            forTransaction: async () => ({ data: [], message: 'ok' }),
+            list: async () => ({
+              data: state.log,
+              message: 'ok',
+              meta: { currentPage: 1, totalPages: 1, itemsPerPage: 100, totalItems: state.log.length },
+            }),
+          },
           transactions: {
             retry: async ({ id }: { id: string }) => {
               state.retried.push(id);
@@ -90,7 +99,27 @@ vi.mock('./wallets', () => ({
 }));
 
 const { retryTransactionAction } = await import('@/lib/actions/transactions');
-const { resendWebhookAction, resendWebhooksAction } = await import('@/lib/actions/webhooks');
+const { resendFailedSinceAction, resendWebhookAction, resendWebhooksAction } = await import(
+  '@/lib/actions/webhooks'
+);
+
+let seq = 0;
+/** A log entry of a transaction's withdraw.success webhook, last tried at `at`. */
+function logEntry(transactionId: string, status: 'success' | 'failed', at: string) {
+  seq += 1;
+  return {
+    id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+    event: 'withdraw.success',
+    url: 'https://console.example/api/webhooks/custody',
+    attempts: status === 'failed' ? 3 : 1,
+    status,
+    response: status === 'success' ? 'OK' : { status: 502, text: 'Bad Gateway' },
+    reference: transactionId,
+    payload: { id: transactionId, status: 'SUCCESS', type: 'WITHDRAW' },
+    createdAt: at,
+    updatedAt: at,
+  };
+}
 
 beforeEach(() => {
   state.allowed = true;
@@ -100,6 +129,7 @@ beforeEach(() => {
   state.resent = [];
   state.peak = 0;
   state.requested = [];
+  state.log = [];
 });
 
 describe('retryTransactionAction', () => {
@@ -182,6 +212,58 @@ describe('resend actions', () => {
     expect(await resendWebhooksAction({ walletId: 'w1', transactionIds: [] })).toMatchObject({ ok: false });
     state.allowed = false;
     expect(await resendWebhooksAction({ walletId: 'w1', transactionIds: ['tx-1'] })).toMatchObject({
+      ok: false,
+      status: 403,
+    });
+    expect(state.resent).toEqual([]);
+  });
+});
+
+describe('resend failed since a time', () => {
+  const SINCE = '2026-11-20T10:00:00.000Z';
+  beforeEach(() => {
+    state.log = [
+      logEntry('tx-old', 'failed', '2026-11-20T09:00:00.000Z'),
+      logEntry('tx-new', 'failed', '2026-11-20T10:30:00.000Z'),
+      // Failed, then delivered by a later send: nothing left to do.
+      logEntry('tx-fixed', 'failed', '2026-11-20T10:10:00.000Z'),
+      logEntry('tx-fixed', 'success', '2026-11-20T10:20:00.000Z'),
+      logEntry('tx-ok', 'success', '2026-11-20T10:40:00.000Z'),
+      logEntry('tx-bad', 'failed', '2026-11-20T11:00:00.000Z'),
+    ];
+  });
+
+  it('counts, without sending, the deliveries that failed since then and were not delivered later', async () => {
+    const result = await resendFailedSinceAction({ walletId: 'w1', since: SINCE, confirm: false });
+    expect(result).toEqual({
+      ok: true,
+      data: { matching: 2, resent: 2, truncated: false, outcomes: [] },
+    });
+    expect(state.resent).toEqual([]);
+    expect(state.audits.filter((a) => a.action === 'webhook.resend')).toEqual([]);
+  });
+
+  it('on confirmation resends each of them once, newest first, and audits each', async () => {
+    const result = await resendFailedSinceAction({ walletId: 'w1', since: SINCE, confirm: true });
+    if (!result.ok) throw new Error(result.error);
+    expect(result.data.outcomes.map((o) => [o.transactionId, o.ok])).toEqual([
+      ['tx-bad', false],
+      ['tx-new', true],
+    ]);
+    expect(state.resent).toEqual(['tx-new']);
+    expect(state.audits.filter((a) => a.action === 'webhook.resend').map((a) => a.target)).toEqual(
+      expect.arrayContaining(['tx-bad', 'tx-new']),
+    );
+  });
+
+  it('refuses a time that is not one, and anyone without the permission, before reading the log', async () => {
+    expect(
+      await resendFailedSinceAction({ walletId: 'w1', since: 'yesterday', confirm: true }),
+    ).toMatchObject({
+      ok: false,
+    });
+    state.allowed = false;
+    expect(await resendFailedSinceAction({ walletId: 'w1', since: SINCE, confirm: true })).toMatchObject({
       ok: false,
       status: 403,
     });

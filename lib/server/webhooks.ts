@@ -298,6 +298,22 @@ export async function loadWebhookLogPage(
   };
 }
 
+/**
+ * The transactions whose delivery still needs someone (its latest send failed) and failed at or after `since`,
+ * newest first, one per transaction: a delivery later delivered is not among them, so nothing is sent twice.
+ */
+export async function failedDeliveriesSince(
+  client: CustodyClient,
+  walletId: string,
+  since: Date,
+): Promise<{ transactionIds: string[]; truncated: boolean }> {
+  const { entries, truncated } = await scanWebhookLog(client, walletId);
+  const ids = groupDeliveries(entries)
+    .filter((g) => g.needsAttention && Date.parse(g.lastAttemptAt) >= since.getTime())
+    .map((g) => g.transactionId);
+  return { transactionIds: [...new Set(ids)], truncated };
+}
+
 /** Deliveries of one transaction (#23), one per event, with every entry and try; payloads redacted. */
 export async function loadTransactionDeliveries(
   client: CustodyClient,

@@ -12,13 +12,20 @@ const custodyIdSchema = z
 export const resendWebhookSchema = z.object({ walletId: custodyIdSchema, transactionId: custodyIdSchema });
 
 /** A bulk resend is bounded: a page of the log at most. */
-const MAX_BULK_RESEND = 100;
+export const MAX_BULK_RESEND = 100;
 export const resendWebhooksSchema = z.object({
   walletId: custodyIdSchema,
   transactionIds: z
     .array(custodyIdSchema)
     .min(1, 'Select at least one delivery')
     .max(MAX_BULK_RESEND, `Select at most ${MAX_BULK_RESEND} deliveries`),
+});
+
+/** Every delivery whose latest send failed since a time; `confirm: false` only counts them. */
+export const resendFailedSinceSchema = z.object({
+  walletId: custodyIdSchema,
+  since: z.iso.datetime({ offset: true, message: 'Choose a date and time' }),
+  confirm: z.boolean(),
 });
 
 export const retryTransactionSchema = z.object({
