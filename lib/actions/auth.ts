@@ -43,7 +43,12 @@ function secondStepFields(formData: FormData) {
   return out;
 }
 
+/** What a form action answers when called with something other than its form (a replayed or forged call). */
+const NOT_A_FORM = 'Send the form from the page.';
+
 export async function signInAction(prev: SignInState, formData: FormData): Promise<SignInState> {
+  if (!(formData instanceof FormData)) return { error: NOT_A_FORM };
+  if (!prev || typeof prev !== 'object') prev = {};
   const callbackUrl = String(formData.get('callbackUrl') ?? '/');
   // Only somewhere on the console is followed (no open redirect).
   const target = safeCallbackPath(callbackUrl);
@@ -165,6 +170,7 @@ export async function changePasswordAction(
 ): Promise<ChangePasswordState> {
   const actor = await currentActor();
   if (!actor) return { error: 'Your session has ended. Sign in again.' };
+  if (!(formData instanceof FormData)) return { error: NOT_A_FORM };
   const parsed = changePasswordSchema.safeParse({
     currentPassword: formData.get('currentPassword') ?? '',
     newPassword: formData.get('newPassword') ?? '',
