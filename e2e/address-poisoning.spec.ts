@@ -1,7 +1,7 @@
 // Address poisoning: a recipient whose first and last characters match a whitelisted address but whose middle
 // differs is flagged on the review, beside the trusted address.
 import { contextAs, expect, expectAccessible, test } from './fixtures';
-import { treasuryWallet } from './helpers/withdraw-approval';
+import { fillRecipientAddress, treasuryWallet } from './helpers/withdraw-approval';
 
 const wallet = treasuryWallet();
 
@@ -17,13 +17,7 @@ test('the review flags a look-alike of a whitelisted address and names the trust
 
   const { page, context } = await contextAs(browser, 'finance');
   await page.goto(`/wallets/${wallet.id}/withdraw`);
-  const address = page.getByLabel('Recipient 1 address');
-  // The form checksums a lowercase address when the field loses focus: once that happens, it is hydrated.
-  await expect(async () => {
-    await address.fill(poisoned);
-    await address.blur();
-    expect(await address.inputValue()).not.toBe(poisoned);
-  }).toPass();
+  await fillRecipientAddress(page, poisoned);
   await page.getByLabel('Recipient 1 amount').fill('0.01');
   await page.getByRole('button', { name: 'Review request' }).click();
   await expect(page.getByRole('heading', { name: 'Review' })).toBeVisible();

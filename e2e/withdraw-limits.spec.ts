@@ -1,7 +1,7 @@
 import type { Request } from '@playwright/test';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { captureAction, replayAction } from './helpers/actions';
-import { freshAddress, treasuryWallet } from './helpers/withdraw-approval';
+import { fillRecipientAddress, freshAddress, treasuryWallet } from './helpers/withdraw-approval';
 
 const wallet = treasuryWallet();
 const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
@@ -21,14 +21,8 @@ test('an amount above the source balance is stopped at the field and refused whe
   const { page, context } = await contextAs(browser, 'finance');
   await page.goto(`/wallets/${wallet.id}/withdraw`);
   await expect(page.getByRole('heading', { name: 'Withdraw' })).toBeVisible();
-  const address = page.getByLabel('Recipient 1 address');
   const typed = freshAddress();
-  // The form checksums a lowercase address when the field loses focus: once that happens, it is hydrated.
-  await expect(async () => {
-    await address.fill(typed);
-    await address.blur();
-    expect(await address.inputValue()).not.toBe(typed);
-  }).toPass();
+  await fillRecipientAddress(page, typed);
   await page.getByLabel('Recipient 1 asset').selectOption(usdc.id);
 
   // The master wallet's USDC balance as the form shows it beside the asset.

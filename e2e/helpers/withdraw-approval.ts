@@ -9,6 +9,19 @@ export function treasuryWallet() {
   return sandboxWallet('Treasury');
 }
 
+/**
+ * Types a lowercase address into the first recipient row. The form checksums it when the field loses focus:
+ * once that happens the form is hydrated, so typing is repeated until it does.
+ */
+export async function fillRecipientAddress(page: Page, typed: string): Promise<void> {
+  const address = page.getByLabel('Recipient 1 address');
+  await expect(async () => {
+    await address.fill(typed);
+    await address.blur();
+    expect(await address.inputValue()).not.toBe(typed);
+  }).toPass();
+}
+
 /** Creates a one-recipient request through the form and returns its id (the page ends on the request). */
 export async function requestThroughForm(
   page: Page,
@@ -17,14 +30,7 @@ export async function requestThroughForm(
 ): Promise<string> {
   await page.goto(`/wallets/${walletId}/withdraw`);
   if (options.kind === 'withdrawSign') await page.getByLabel('Type').selectOption('withdrawSign');
-  const address = page.getByLabel('Recipient 1 address');
-  const typed = options.address ?? randomAddress();
-  // The form checksums a lowercase address when the field loses focus: once that happens, it is hydrated.
-  await expect(async () => {
-    await address.fill(typed);
-    await address.blur();
-    expect(await address.inputValue()).not.toBe(typed);
-  }).toPass();
+  await fillRecipientAddress(page, options.address ?? randomAddress());
   await page.getByLabel('Recipient 1 amount').fill(options.amount);
   if (options.assetId) await page.getByLabel('Recipient 1 asset').selectOption(options.assetId);
   await page.getByRole('button', { name: 'Review request' }).click();
