@@ -364,4 +364,21 @@ describe('approval engine against the sandbox', () => {
       : [];
     expect(sameWarnings.some((w) => w.startsWith('Looks like'))).toBe(false);
   });
+
+  it('flags a look-alike of a recipient the console has paid, from its own submitted requests', async () => {
+    // The tests above submitted withdrawals to RECIPIENT.
+    const middle = RECIPIENT.slice(5, -3).replace(/./g, (c) => (c === '0' ? '1' : '0'));
+    const poisoned = `${RECIPIENT.slice(0, 5)}${middle}${RECIPIENT.slice(-3)}`;
+    const base = payload('1', 1);
+    const look = await engine().preview(requester, 'withdraw', wallet.id, {
+      ...base,
+      items: [{ ...base.items[0]!, address: poisoned }],
+    });
+    const warnings = look.ok
+      ? (look.data.review as { items: Array<{ warnings: string[] }> }).items[0]!.warnings
+      : [];
+    expect(warnings.find((w) => w.startsWith('Looks like'))).toBe(
+      `Looks like ${RECIPIENT} (paid before by the console): same first and last characters, different in between. Compare every character: this is how address poisoning works.`,
+    );
+  });
 });

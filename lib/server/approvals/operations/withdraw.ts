@@ -79,21 +79,25 @@ async function knownAddresses(
       address: String((b as { address?: string }).address ?? ''),
       label: named('beneficiary', b.name),
     })),
-    ...from.paid.map((t) => ({ address: t.recipientAddress ?? '', label: 'paid before' })),
   ];
+  // Only the recipients' addresses leave the database, not the requests' whole payloads.
   const past = await ctx.db
-    .select({ payload: operationRequests.payload })
+    .select({
+      addresses: sql<
+        string[] | null
+      >`array(select item->>'address' from jsonb_array_elements(${operationRequests.payload}->'items') as item)`,
+    })
     .from(operationRequests)
     .where(
       sql`${operationRequests.walletId} = ${walletId} and ${operationRequests.type} in ('withdraw', 'withdrawSign') and ${operationRequests.status} in ('SUBMITTED','SUCCESS')`,
     )
     .orderBy(sql`${operationRequests.createdAt} desc`)
     .limit(PAST_REQUESTS_READ);
-  for (const row of past) {
-    for (const item of (row.payload as Partial<WithdrawalPayload>).items ?? []) {
-      known.push({ address: item.address, label: 'paid before by the console' });
-    }
+  for (const address of new Set(past.flatMap((row) => row.addresses ?? []))) {
+    if (address) known.push({ address, label: 'paid before by the console' });
   }
+  // The service's own list last: a look-alike names the console's record of a payment first.
+  known.push(...from.paid.map((t) => ({ address: t.recipientAddress ?? '', label: 'paid before' })));
   return known.filter((k) => k.address);
 }
 
