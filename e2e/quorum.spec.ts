@@ -86,6 +86,8 @@ test('a user an admin added cannot approve that admin’s request; another admin
   // The admin asks for a change; the user they added tries to approve it.
   await admin.goto('/admin/policy');
   const expiry = admin.getByLabel(`${RETRY}: open for (minutes)`);
+  // The form's fields get their values when it hydrates; a value typed before that would be replaced.
+  await expect(expiry).not.toHaveValue('');
   const next = (await expiry.inputValue()) === '1440' ? '1437' : '1440';
   await expiry.fill(next);
   await admin.getByRole('button', { name: `Request ${RETRY.toLowerCase()} policy change` }).click();

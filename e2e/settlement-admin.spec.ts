@@ -77,7 +77,12 @@ test.describe('settlement, whitelist and beneficiaries (admin)', () => {
     await expect(edit).toBeHidden();
     await expect(rule).toContainText('0.75%');
     await expect(rule).toContainText('CHEAPEST');
-    await expect(rule.getByTestId('rule-updated')).not.toHaveText(before ?? '');
+    // The edit's time and author: the same as the creation's, or later when a second has passed between them.
+    const updatedAt = (text: string | null) =>
+      Date.parse(`${(/^Updated (.+) UTC by /.exec(text ?? '')?.[1] ?? '').replace(',', '')} UTC`);
+    await expect(rule.getByTestId('rule-updated')).toContainText('by admin@example.com');
+    const after = await rule.getByTestId('rule-updated').textContent();
+    expect(updatedAt(after)).toBeGreaterThanOrEqual(updatedAt(before));
     await context.close();
   });
 
