@@ -338,45 +338,38 @@ describe('approval engine against the sandbox', () => {
     expect(review.items[2]!.warnings).toContain('Not whitelisted and not a beneficiary');
   });
 
+  /** The same first and last characters, a different middle: the address-poisoning pattern. */
+  function lookAlike(address: string): string {
+    const middle = address.slice(5, -3).replace(/./g, (c) => (c === '0' ? '1' : '0'));
+    return `${address.slice(0, 5)}${middle}${address.slice(-3)}`;
+  }
+
+  /** The warnings a withdrawal's review gives its one recipient. */
+  async function reviewWarnings(address: string): Promise<string[]> {
+    const base = payload('1', 1);
+    const preview = await engine().preview(requester, 'withdraw', wallet.id, {
+      ...base,
+      items: [{ ...base.items[0]!, address }],
+    });
+    return preview.ok
+      ? (preview.data.review as { items: Array<{ warnings: string[] }> }).items[0]!.warnings
+      : [];
+  }
+
   it('flags a recipient that imitates a whitelisted address, naming the trusted one', async () => {
     const trusted = wallet.addresses.find((a) => a.type === 'EXTERNAL');
     expect(trusted, 'the seed whitelists an address').toBeDefined();
     const address = trusted!.address;
-    // Same first and last characters, a different middle: the address-poisoning pattern.
-    const middle = address.slice(5, -3).replace(/./g, (c) => (c === '0' ? '1' : '0'));
-    const poisoned = `${address.slice(0, 5)}${middle}${address.slice(-3)}`;
-    const base = payload('1', 1);
-    const look = await engine().preview(requester, 'withdraw', wallet.id, {
-      ...base,
-      items: [{ ...base.items[0]!, address: poisoned }],
-    });
-    const lookWarnings = look.ok
-      ? (look.data.review as { items: Array<{ warnings: string[] }> }).items[0]!.warnings
-      : [];
+    const lookWarnings = await reviewWarnings(lookAlike(address));
     expect(lookWarnings.find((w) => w.startsWith('Looks like'))).toContain(address);
     // The trusted address itself is not flagged.
-    const same = await engine().preview(requester, 'withdraw', wallet.id, {
-      ...base,
-      items: [{ ...base.items[0]!, address }],
-    });
-    const sameWarnings = same.ok
-      ? (same.data.review as { items: Array<{ warnings: string[] }> }).items[0]!.warnings
-      : [];
+    const sameWarnings = await reviewWarnings(address);
     expect(sameWarnings.some((w) => w.startsWith('Looks like'))).toBe(false);
   });
 
   it('flags a look-alike of a recipient the console has paid, from its own submitted requests', async () => {
     // The tests above submitted withdrawals to RECIPIENT.
-    const middle = RECIPIENT.slice(5, -3).replace(/./g, (c) => (c === '0' ? '1' : '0'));
-    const poisoned = `${RECIPIENT.slice(0, 5)}${middle}${RECIPIENT.slice(-3)}`;
-    const base = payload('1', 1);
-    const look = await engine().preview(requester, 'withdraw', wallet.id, {
-      ...base,
-      items: [{ ...base.items[0]!, address: poisoned }],
-    });
-    const warnings = look.ok
-      ? (look.data.review as { items: Array<{ warnings: string[] }> }).items[0]!.warnings
-      : [];
+    const warnings = await reviewWarnings(lookAlike(RECIPIENT));
     expect(warnings.find((w) => w.startsWith('Looks like'))).toBe(
       `Looks like ${RECIPIENT} (paid before by the console): same first and last characters, different in between. Compare every character: this is how address poisoning works.`,
     );
