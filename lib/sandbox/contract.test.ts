@@ -1125,3 +1125,120 @@ describe('OpenAPI', () => {
     expect(doc.paths['/v1/wallets/{walletId}/withdraw']?.post).toBeDefined();
   });
 });
+
+describe('single-object bodies, as clients of the real service send them (#12 to #19)', () => {
+  const usdc = () => asset(w, 'USDC');
+  const bareCall = (method: string, parameters: unknown[] = []) => ({
+    address: usdc().address,
+    method,
+    abi,
+    parameters,
+  });
+
+  it('#12 and #13 take {assetId, address, amount} and answer one Transaction', async () => {
+    const master = ok(
+      await api('POST', `/v1/wallets/${w.id}/withdraw`, {
+        body: { assetId: usdc().id, address: RECIPIENT, amount: '1.25', reference: 'single-12' },
+      }),
+      S.envelope(S.transaction),
+      'Withdrawal request initiated successfully',
+    );
+    expect(master.data).toMatchObject({ type: 'WITHDRAW', status: 'PENDING', reference: 'single-12' });
+    expect(master.data.amount).toBe('1.25');
+    const child = funded(w, 1);
+    const fromChild = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${child.id}/withdraw`, {
+        body: { assetId: usdc().id, address: RECIPIENT, amount: '0.5', reference: 'single-13' },
+      }),
+      S.envelope(S.transaction),
+      'Withdrawal request initiated successfully',
+    );
+    expect(fromChild.data).toMatchObject({ type: 'WITHDRAW', reference: 'single-13' });
+    expect(fromChild.data.senderAddress).toBe(child.address);
+    const listed = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions?reference=single-12`),
+      S.envelope(z.array(S.transaction)),
+    );
+    expect(listed.data.map((t) => t.reference)).toEqual(['single-12']);
+  });
+
+  it('#14 signs one withdrawal and answers the signed transaction; a bad one is refused with the reason', async () => {
+    const signed = ok(
+      await api('POST', `/v1/wallets/${w.id}/withdraw/sign`, {
+        body: { assetId: usdc().id, address: RECIPIENT, amount: '2' },
+      }),
+      S.envelope(S.transaction),
+      'Withdrawal signed successfully',
+    );
+    expect(signed.data.type).toBe('SIGNED');
+    const serialized = (signed.data as unknown as { signedTransaction: TransactionSerialized })
+      .signedTransaction;
+    expect(await recoverTransactionAddress({ serializedTransaction: serialized })).toBe(w.address);
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/withdraw/sign`, {
+        body: { assetId: usdc().id, address: 'not-an-address', amount: '2' },
+      }),
+      422,
+      /not a valid EVM address/,
+    );
+  });
+
+  it('#15 takes {assetId, address, amount} and answers the single fee form', async () => {
+    const fee = ok(
+      await api('POST', `/v1/wallets/${w.id}/withdraw/network-fee`, {
+        body: { assetId: usdc().id, address: RECIPIENT, amount: '5' },
+      }),
+      S.envelope(S.withdrawNetworkFeeSingle),
+      'Network fee fetched successfully',
+    );
+    expect(fee.data.networkFee).toBe('0.00013');
+  });
+
+  it('#16 to #19 take a bare call item and answer in the single form', async () => {
+    const read = ok(
+      await api('POST', `/v1/wallets/${w.id}/contracts/read`, { body: bareCall('symbol') }),
+      S.envelope(S.contractReadSingle),
+      'Contract read successfully',
+    );
+    expect(read.data).toBe('USDC');
+    const fee = ok(
+      await api('POST', `/v1/wallets/${w.id}/contracts/network-fee`, {
+        body: bareCall('transfer', [RECIPIENT, '1']),
+      }),
+      S.envelope(S.contractNetworkFeeSingle),
+      'Network fee retrieved successfully',
+    );
+    expect(fee.data.fee).toBe('0.00013');
+    const child = funded(w, 1);
+    const base = `/v1/wallets/${w.id}/addresses/${child.id}/contracts/write`;
+    fail(await api('POST', base, { body: bareCall('transfer', [RECIPIENT, '1']) }), 403, /two-factor/i);
+    const write = ok(
+      await api('POST', base, {
+        body: { ...bareCall('transfer', [RECIPIENT, '1']), reference: 'single-16', code: sandbox.totpCode() },
+      }),
+      S.envelope(S.transaction),
+      'Contract write initiated successfully',
+    );
+    expect(write.data).toMatchObject({
+      type: 'CUSTOM_SMART_CONTRACT',
+      status: 'PENDING',
+      reference: 'single-16',
+    });
+    const sign = ok(
+      await api('POST', `${base}/sign`, {
+        body: { ...bareCall('approve', [RECIPIENT, '1']), code: sandbox.totpCode() },
+      }),
+      S.envelope(S.transaction),
+      'Contract write signed successfully',
+    );
+    expect(sign.data.type).toBe('SIGNED');
+  });
+
+  it('400 for a body that is neither form', async () => {
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/withdraw`, { body: { address: RECIPIENT, amount: '1' } }),
+      400,
+    );
+    fail(await api('POST', `/v1/wallets/${w.id}/contracts/read`, { body: { method: 'symbol' } }), 400);
+  });
+});

@@ -55,10 +55,30 @@ const withdrawalItem = z.object({
   metadata,
 });
 
-export const withdrawBody = z.object({ assets: z.array(withdrawalItem) });
+// Clients written for the real service also send one operation as a bare object (`{assetId, address,
+// amount}`, a bare call item) and read the answer in the single form. A bare object is read as a batch of
+// one before it is checked, so a malformed one names the field as the array form would; `single` records
+// which form came in.
+function isBare(body: unknown, key: string): body is Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !(key in body);
+}
+
+function bareAsset(body: unknown) {
+  if (!isBare(body, 'assets')) return body;
+  const { assetId, ...item } = body;
+  return { assets: [{ id: assetId, ...item }], single: true };
+}
+
+export const withdrawBody = z.preprocess(
+  bareAsset,
+  z.object({ assets: z.array(withdrawalItem), single: z.literal(true).optional() }),
+);
 export type WithdrawalItem = z.infer<typeof withdrawalItem>;
 
-export const feeBody = z.object({ assets: z.array(z.object({ id: text, address: text, amount: numeric })) });
+export const feeBody = z.preprocess(
+  bareAsset,
+  z.object({ assets: z.array(z.object({ id: text, address: text, amount: numeric })) }),
+);
 
 const callItem = z.object({
   address: text,
@@ -70,7 +90,14 @@ const callItem = z.object({
 });
 export type CallItem = z.infer<typeof callItem>;
 
-export const callsBody = z.object({ calls: z.array(callItem), code: text.optional() });
+export const callsBody = z.preprocess(
+  (body) => {
+    if (!isBare(body, 'calls')) return body;
+    const { code, ...call } = body;
+    return { calls: [call], ...(code === undefined ? {} : { code }) };
+  },
+  z.object({ calls: z.array(callItem), code: text.optional() }),
+);
 
 export const swapBody = z.object({
   amount: numeric,

@@ -102,13 +102,14 @@ export const withdrawalEndpoints = [
     summary: '#14 Sign withdrawals without broadcasting',
     body: req.withdrawBody,
     documentedBody: withdrawBodyInput,
-    response: { data: schemas.withdrawSignResult },
+    response: { data: z.union([schemas.withdrawSignResult, schemas.transaction]) },
     movesMoney: true,
     async handle({ core }, { wallet, body }) {
       batchBounds(body.assets, 'assets');
       const holder = core.masterHolder(wallet);
       const success: Array<{ id: string; hash: string; signedTransaction: string }> = [];
       const errors: Array<{ index: number; id: string; message: string }> = [];
+      let signedRow: Awaited<ReturnType<SandboxCore['insertTransaction']>> | undefined;
       for (const [index, item] of body.assets.entries()) {
         try {
           const { asset, to, amount } = checkWithdrawal(core, wallet, item);
@@ -137,9 +138,15 @@ export const withdrawalEndpoints = [
           });
           await core.queueWebhook(core.db, row, 'signed.success');
           success.push({ id: row.id, hash: signed.hash, signedTransaction: signed.serialized });
+          signedRow = row;
         } catch (error) {
           errors.push({ index, id: item.id, message: messageOf(error) });
         }
+      }
+      if (body.single) {
+        // The single form answers with the signed transaction, or with the reason it could not be signed.
+        if (!signedRow) throw invalid(errors[0]!.message);
+        return { data: core.serialize(signedRow), message: 'Withdrawal signed successfully' };
       }
       return {
         data: { success, errors },
