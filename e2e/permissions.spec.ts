@@ -102,6 +102,7 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   createAddressRuleAction: { permission: 'settlement.edit' },
   updateAddressRuleAction: { permission: 'settlement.edit' },
   whitelistAddressAction: { permission: 'whitelist.add' },
+  createDepositAddressAction: { permission: 'depositAddress.create' },
   deleteBeneficiaryAction: { permission: 'beneficiary.delete' },
   // Administration
   addUserAction: { permission: 'userCreate.request' },

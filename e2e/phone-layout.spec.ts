@@ -110,6 +110,7 @@ test('on a phone every other console page fits the screen, is accessible and hyd
     { path: `${wallet}/signing`, heading: /Treasury/, shows: [section('Sign typed data')] },
     { path: `${wallet}/settlement`, heading: 'Auto-settlement' },
     { path: `${wallet}/whitelist`, heading: 'Whitelist an external address' },
+    { path: `${wallet}/addresses/new`, heading: 'New deposit address' },
     { path: `${wallet}/beneficiaries`, heading: 'Beneficiaries' },
     {
       path: addressPath,

@@ -1,6 +1,6 @@
 'use client';
 import type { ColumnDef } from '@tanstack/react-table';
-import { SearchIcon } from 'lucide-react';
+import { PlusIcon, SearchIcon } from 'lucide-react';
 import Link from 'next/link';
 import { useQueryStates } from 'nuqs';
 import { useEffect, useMemo, useState, useTransition } from 'react';
@@ -28,6 +28,8 @@ export interface AddressListProps {
   filters: AddressFilters;
   initial?: AddressPage;
   initialError?: string;
+  /** Whether the person may create deposit addresses (the action checks again). */
+  canCreate?: boolean;
 }
 
 const helper = createDataTableColumnHelper<Address>();
@@ -105,6 +107,7 @@ export function AddressList({
   filters,
   initial,
   initialError,
+  canCreate = false,
 }: AddressListProps) {
   const [navigating, startTransition] = useTransition();
   const [url, setUrl] = useQueryStates(addressListSearchParams, {
@@ -128,13 +131,23 @@ export function AddressList({
 
   return (
     <section aria-labelledby="addresses-heading" className="grid gap-4">
-      <div>
-        <h2 id="addresses-heading" className="text-xl font-semibold tracking-tight">
-          Addresses
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          Child addresses (internal) and whitelisted addresses (external).
-        </p>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 id="addresses-heading" className="text-xl font-semibold tracking-tight">
+            Addresses
+          </h2>
+          <p className="text-sm text-muted-foreground">
+            Child addresses (internal) and whitelisted addresses (external).
+          </p>
+        </div>
+        {canCreate ? (
+          <Button asChild variant="secondary">
+            <Link href={`${base}/new`}>
+              <PlusIcon aria-hidden />
+              New deposit address
+            </Link>
+          </Button>
+        ) : null}
       </div>
       <form
         aria-label="Filter addresses"

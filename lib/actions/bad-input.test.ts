@@ -11,7 +11,7 @@ import { auditLog, operationRequests } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
-import { testSandboxOptions } from '@/test/sandbox';
+import { TEST_SANDBOX_BASE_URL, testSandboxOptions } from '@/test/sandbox';
 
 const state = vi.hoisted(() => ({
   user: null as null | { id: string; email: string; name: string; role: string; mustChangePassword: boolean },
@@ -26,6 +26,7 @@ const withdrawals = await import('./withdrawals');
 const swaps = await import('./swaps');
 const settlement = await import('./settlement');
 const whitelist = await import('./whitelist');
+const depositAddresses = await import('./deposit-addresses');
 const contracts = await import('./contracts');
 const signing = await import('./signing');
 const users = await import('./users');
@@ -389,6 +390,23 @@ for (const [label, action] of [
   ]);
 }
 
+{
+  const label = 'deposit address';
+  const action = depositAddresses.createDepositAddressAction;
+  const valid = () => ({
+    walletId: wallet.id,
+    form: { name: 'Customer 1', metadata: '', disableAutoSweep: false, enableGaslessWithdraw: false },
+  });
+  shapes(label, action);
+  for (const at of ['walletId', 'form.name']) textField(label, action, valid, at);
+  add(label, action, valid, [
+    ['name blank', 'form.name', '   '],
+    ['metadata not JSON', 'form.metadata', '{nope'],
+    ['metadata an array', 'form.metadata', '[1,2]'],
+    ['flag as text', 'form.disableAutoSweep', 'yes'],
+  ]);
+}
+
 for (const [label, action] of [
   ['contract request', contracts.createContractRequestAction],
   ['contract preview', contracts.previewContractRequestAction],
@@ -508,6 +526,36 @@ describe('bad input at the actions', () => {
     for (const [name, action, input] of checks) {
       const result = await action(input);
       expect({ name, ...result }).toMatchObject({ name, ok: true });
+    }
+  });
+
+  it('creates a deposit address once, or says plainly that a service with the spec alone has no such call', async () => {
+    const form = {
+      name: 'Customer bad-input',
+      metadata: '{"customerId":"c1"}',
+      disableAutoSweep: false,
+      enableGaslessWithdraw: false,
+    };
+    const sent = requests.length;
+    const created = await depositAddresses.createDepositAddressAction({ walletId: wallet.id, form });
+    expect(created).toMatchObject({ ok: true, data: { name: 'Customer bad-input' } });
+    expect(requests.slice(sent).filter((r) => r.method === 'POST')).toHaveLength(1);
+
+    const faults = (body: unknown) =>
+      sandbox.fetch(`${TEST_SANDBOX_BASE_URL}/control/faults`, {
+        method: 'POST',
+        headers: { 'x-api-key': wallet.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await faults({ specOnly: true });
+    try {
+      const refused = await depositAddresses.createDepositAddressAction({ walletId: wallet.id, form });
+      expect(refused).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('This custody service does not offer new deposit addresses'),
+      });
+    } finally {
+      await faults({ specOnly: false });
     }
   });
 

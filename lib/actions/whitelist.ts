@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineAction, ok } from '@/lib/actions/define-action';
 import { checkEvmAddress } from '@/lib/validation/addresses';
-import { whitelistFormSchema } from '@/lib/validation/settlement';
+import { metadataObject, whitelistFormSchema } from '@/lib/validation/settlement';
 
 export interface WhitelistResult {
   id: string;
@@ -39,7 +39,7 @@ export const whitelistAddressAction = defineAction({
       {
         address: normalized(form.address),
         name: form.name || undefined,
-        metadata: form.metadata ? (JSON.parse(form.metadata) as Record<string, unknown>) : undefined,
+        metadata: metadataObject(form.metadata),
         disableAutoSweep: form.disableAutoSweep,
         enableGaslessWithdraw: form.enableGaslessWithdraw,
         showPrivateKey: form.showPrivateKey,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   type AutoSettlementRuleInput,
   type CallItemInput,
+  type CreateAddressInput,
   type SortOrder,
   type SwapInput,
   schemas,
@@ -278,6 +279,21 @@ export function createCustodyClient(options: TransportOptions) {
             query: transactionFilterQuery(filters),
             schema: responses.transactionPage,
             idempotent: true,
+          }),
+        );
+      },
+      /**
+       * Extension `POST /v1/wallets/{walletId}/addresses`: derives a new deposit (child) address. Not retried
+       * automatically: a lost answer could otherwise create two addresses.
+       */
+      async create({ walletId }: WalletParams, body: CreateAddressInput) {
+        return single(
+          await transport.request({
+            method: 'POST',
+            path: path`/v1/wallets/${walletId}/addresses`,
+            body,
+            schema: responses.address,
+            idempotent: false,
           }),
         );
       },

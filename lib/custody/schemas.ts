@@ -693,6 +693,15 @@ export const whitelistAddressInput = z.object({
   privateKey: z.string().optional(),
 });
 
+/** Body of the extension `POST /v1/wallets/{walletId}/addresses`: a new deposit (child) address. */
+export const createAddressInput = z.object({
+  name: z.string().optional(),
+  metadata: metadataInput.optional(),
+  disableAutoSweep: z.boolean().optional(),
+  enableGaslessWithdraw: z.boolean().optional(),
+  showPrivateKey: z.boolean().optional(),
+});
+
 /** Body of #20. */
 export const swapInput = z.object({
   amount: positiveAmount,
@@ -728,5 +737,6 @@ type ReadonlyDeep<T> = T extends readonly (infer U)[]
 export type CallItemInput = ReadonlyDeep<z.input<typeof callItemInput>>;
 export type AutoSettlementRuleInput = z.input<typeof autoSettlementRuleInput>;
 export type WhitelistAddressInput = z.input<typeof whitelistAddressInput>;
+export type CreateAddressInput = z.input<typeof createAddressInput>;
 export type SwapInput = z.input<typeof swapInput>;
 export type TypedDataInput = z.input<typeof typedDataInput>;

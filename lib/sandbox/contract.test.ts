@@ -750,6 +750,55 @@ describe('deposits, sweeps and webhooks', () => {
     expect(logs.data.every((l) => l.status === 'success')).toBe(true);
   });
 
+  it('creates deposit addresses as the next HD children of the wallet; a deposit to one is swept', async () => {
+    const create = (name: string) =>
+      api('POST', `/v1/wallets/${w.id}/addresses`, { body: { name, metadata: { customerId: name } } });
+    // Two at once still derive two different children.
+    const [first, second] = await Promise.all([create('cus-a'), create('cus-b')]);
+    const a = ok(first!, S.envelope(S.address), 'Address generated successfully').data;
+    const b = ok(second!, S.envelope(S.address), 'Address generated successfully').data;
+    expect(a).toMatchObject({ type: 'INTERNAL', name: 'cus-a', metadata: { customerId: 'cus-a' } });
+    const master = ok(await api('GET', `/v1/wallets/${w.id}`), S.envelope(S.wallet)).data.derivationPath!;
+    const account = master.slice(0, master.lastIndexOf('/'));
+    const indexOf = (p: string | null | undefined) => Number(p?.slice(account.length + 1));
+    expect(a.derivationPath?.startsWith(`${account}/`)).toBe(true);
+    const listed = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses?type=INTERNAL&limit=100`),
+      S.envelope(z.array(S.address)),
+    ).data;
+    const seeded = listed
+      .filter((x) => x.id !== a.id && x.id !== b.id)
+      .map((x) => indexOf(x.derivationPath))
+      .filter(Number.isFinite);
+    expect(seeded.length).toBeGreaterThan(0);
+    expect(Math.min(indexOf(a.derivationPath), indexOf(b.derivationPath))).toBeGreaterThan(
+      Math.max(...seeded),
+    );
+    expect(a.address).not.toBe(b.address);
+    expect(indexOf(a.derivationPath)).not.toBe(indexOf(b.derivationPath));
+    const read = ok(await api('GET', `/v1/wallets/${w.id}/addresses/${a.id}`), S.envelope(S.address));
+    expect(read.data.address).toBe(a.address);
+
+    // The sweep is signed with the derived key: it succeeds only if the address is really that child's.
+    const usdt = asset(w, 'USDT');
+    const deposit = ok(
+      await api('POST', '/control/deposits', { body: { addressId: a.id, assetId: usdt.id, amount: '12' } }),
+      S.envelope(S.transaction),
+    );
+    await sandbox.drain();
+    const done = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${deposit.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(done.data).toMatchObject({
+      status: 'SUCCESS',
+      assetSwept: true,
+      assetSweptSenderAddress: a.address,
+      assetSweptRecipientAddress: w.address,
+    });
+    expect(await readBalance(w, 'USDT', a.address)).toBe(0n);
+  });
+
   it('a deposit to a disableAutoSweep address stays there; auto-settlement rules forward matching deposits', async () => {
     const child = funded(w, 2);
     const usdc = asset(w, 'USDC');

@@ -3,8 +3,9 @@
 // Plain data without `server-only`, so test tooling outside the server build can share it.
 
 /** Method and pattern of every extension route, as the sandbox router spells them. */
-const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET'; pattern: string }> = [
+const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST'; pattern: string }> = [
   { method: 'GET', pattern: '/v1/wallets/:walletId/addresses' },
+  { method: 'POST', pattern: '/v1/wallets/:walletId/addresses' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/transactions' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/transactions/:id' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/addresses/:addressId/auto-settlements/rules' },
@@ -18,14 +19,17 @@ export const EXTENSION_ROUTE_KEYS: ReadonlySet<string> = new Set(
 );
 
 /** One regular expression per extension route, matching a path relative to the API root (no query). */
-const EXTENSION_PATH_PATTERNS: readonly RegExp[] = EXTENSION_ROUTES.map(
-  (r) => new RegExp(`^${r.pattern.replace(/:\w+/g, '[^/]+')}/?$`),
+const EXTENSION_PATH_PATTERNS: ReadonlyArray<{ method: string; pattern: RegExp }> = EXTENSION_ROUTES.map(
+  (r) => ({
+    method: r.method,
+    pattern: new RegExp(`^${r.pattern.replace(/:\w+/g, '[^/]+')}/?$`),
+  }),
 );
 
 /** Whether a request is for an extension endpoint; `path` is relative to the API root (`/v1/...`). */
 export function isExtensionRequest(method: string, path: string): boolean {
-  if (method.toUpperCase() !== 'GET') return false;
-  // Spec routes that share a shape with an extension (e.g. #4 `/v1/wallets/:walletId` is shorter; #23
-  // ends in `/webhooks`) never match these anchored patterns.
-  return EXTENSION_PATH_PATTERNS.some((pattern) => pattern.test(path));
+  const verb = method.toUpperCase();
+  // Spec routes that share a shape with an extension (e.g. #4 `/v1/wallets/:walletId` is shorter; #6
+  // `/addresses/whitelist` and #23 `/webhooks` are longer) never match these anchored patterns.
+  return EXTENSION_PATH_PATTERNS.some((route) => route.method === verb && route.pattern.test(path));
 }

@@ -266,7 +266,7 @@ describe('specOnly', () => {
 
   it('the extension list shared with the fault proxy is exactly the routes marked as extensions', () => {
     expect(new Set(extensionRoutes.map((r) => `${r.method} ${r.pattern}`))).toEqual(EXTENSION_ROUTE_KEYS);
-    expect(extensionRoutes).toHaveLength(7);
+    expect(extensionRoutes).toHaveLength(8);
     expect(specRoutes).toHaveLength(23);
   });
 
@@ -278,7 +278,7 @@ describe('specOnly', () => {
         const res = await api(route.method, pathname);
         expect(res, pathname).toEqual({
           status: 404,
-          json: { statusCode: 404, message: `Cannot GET ${pathname}` },
+          json: { statusCode: 404, message: `Cannot ${route.method} ${pathname}` },
         });
       }
       // The same answer an unknown path gets.

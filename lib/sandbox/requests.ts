@@ -18,6 +18,14 @@ export const whitelistBody = z.object({
   privateKey: text.optional(),
 });
 
+export const createAddressBody = z.object({
+  name: text.optional(),
+  metadata,
+  disableAutoSweep: z.boolean().optional(),
+  enableGaslessWithdraw: z.boolean().optional(),
+  showPrivateKey: z.boolean().optional(),
+});
+
 export const autoSettlementPatchBody = z.object({ isActive: z.boolean() });
 
 const ruleSource = z.object({

@@ -25,6 +25,8 @@ const PERMISSIONS = {
   'typedDataSign.approve': ['admin', 'finance'],
   'settlement.edit': ['admin'],
   'whitelist.add': ['admin'],
+  // A new child address receives deposits only; support opens them for customers.
+  'depositAddress.create': ['admin', 'finance', 'support'],
   'beneficiary.delete': ['admin'],
   'privateKey.reveal': ['admin'],
   'users.manage': ['admin'],

@@ -141,6 +141,35 @@ export const walletSettlementSchema = z.object({
   isActive: z.boolean(),
 });
 
+/** Optional metadata typed as JSON text: must be an object when given. */
+const metadataText = plainText({ multiline: true })
+  .trim()
+  .max(10_000)
+  .optional()
+  .superRefine((value, ctx) => {
+    if (!value) return;
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Metadata must be a JSON object, e.g. {"desk": "otc"}' });
+    }
+  });
+
+/** The metadata field's text as the object the custody service takes (the schema has checked it). */
+export function metadataObject(text: string | undefined): Record<string, unknown> | undefined {
+  return text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+}
+
+/** A new deposit (child) address for a customer: what the custody service's create-address call takes. */
+export const depositAddressFormSchema = z.object({
+  name: plainText().trim().min(1, { message: 'Name the address, e.g. the customer it is for' }).max(100),
+  metadata: metadataText,
+  disableAutoSweep: z.boolean(),
+  enableGaslessWithdraw: z.boolean(),
+});
+export type DepositAddressForm = z.input<typeof depositAddressFormSchema>;
+
 export const whitelistFormSchema = z.object({
   address: plainText()
     .max(200)
@@ -149,19 +178,7 @@ export const whitelistFormSchema = z.object({
       if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
     }),
   name: plainText().trim().max(100).optional(),
-  metadata: plainText({ multiline: true })
-    .trim()
-    .max(10_000)
-    .optional()
-    .superRefine((value, ctx) => {
-      if (!value) return;
-      try {
-        const parsed: unknown = JSON.parse(value);
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'Metadata must be a JSON object, e.g. {"desk": "otc"}' });
-      }
-    }),
+  metadata: metadataText,
   disableAutoSweep: z.boolean(),
   enableGaslessWithdraw: z.boolean(),
   showPrivateKey: z.boolean(),

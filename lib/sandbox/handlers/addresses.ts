@@ -1,10 +1,11 @@
 import 'server-only';
-// Addresses: #5 one address, #6 whitelisting an external address; extension: the wallet's address list.
+// Addresses: #5 one address, #6 whitelisting an external address; extensions: the wallet's address list and
+// new deposit (child) addresses, derived from the wallet's HD account.
 import { randomUUID } from 'node:crypto';
 import { isHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { encryptSecret } from '@/lib/crypto/aead';
-import { schemas, whitelistAddressInput } from '@/lib/custody/schemas';
+import { createAddressInput, schemas, whitelistAddressInput } from '@/lib/custody/schemas';
 import { type AddressConfigurations, invalid } from '../context';
 import { sandboxAddresses } from '../db/schema';
 import * as req from '../requests';
@@ -90,6 +91,54 @@ export const addressEndpoints = [
     },
   }),
   endpoint({
+    method: 'POST',
+    pattern: '/v1/wallets/:walletId/addresses',
+    summary: 'Extension: create a deposit address (the next child of the wallet)',
+    body: req.createAddressBody,
+    documentedBody: createAddressInput,
+    response: { data: schemas.address },
+    async handle({ core }, { wallet, body }) {
+      const { catalog } = core;
+      const index = nextChildIndex(catalog.addressesOf(wallet.id), wallet.id);
+      const derivationPath = siblingPath(wallet.derivationPath, index);
+      const address = core.keys.address(derivationPath);
+      const at = core.stamp();
+      try {
+        const [row] = await core.db
+          .insert(sandboxAddresses)
+          .values({
+            id: randomUUID(),
+            walletId: wallet.id,
+            address,
+            name: body.name ?? null,
+            type: 'INTERNAL',
+            network: wallet.network,
+            derivationPath,
+            addressIndex: index,
+            metadata: body.metadata ?? null,
+            configurations: {
+              aml: AML_CLEAR,
+              disableAutoSweep: body.disableAutoSweep ?? false,
+              enableGaslessWithdraw: body.enableGaslessWithdraw ?? false,
+              showPrivateKey: body.showPrivateKey ?? false,
+              isActive: true,
+            } satisfies AddressConfigurations,
+            isActive: true,
+            privateKeySealed: null,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning();
+        if (!row) throw new Error('insert returned nothing');
+        catalog.putAddress(row);
+        core.options.onCatalogChanged();
+        return { data: addressApi(catalog, row), message: 'Address generated successfully' };
+      } finally {
+        reserved.get(wallet.id)?.delete(index);
+      }
+    },
+  }),
+  endpoint({
     method: 'GET',
     pattern: '/v1/wallets/:walletId/addresses',
     summary: "Extension: list a wallet's addresses (search, type)",
@@ -119,3 +168,22 @@ export const addressEndpoints = [
     },
   }),
 ];
+
+/** Indexes handed out but not yet in the catalog, so two creations at once never derive the same child. */
+const reserved = new Map<string, Set<number>>();
+
+function nextChildIndex(rows: ReadonlyArray<{ addressIndex: number | null }>, walletId: string): number {
+  const taken = reserved.get(walletId) ?? new Set<number>();
+  reserved.set(walletId, taken);
+  let index = 1;
+  for (const row of rows)
+    if (row.addressIndex !== null && row.addressIndex >= index) index = row.addressIndex + 1;
+  while (taken.has(index)) index++;
+  taken.add(index);
+  return index;
+}
+
+/** The child at `index` of the master's HD account: m/44'/60'/n'/0/0 gives m/44'/60'/n'/0/index. */
+function siblingPath(masterPath: string, index: number): string {
+  return `${masterPath.slice(0, masterPath.lastIndexOf('/'))}/${index}`;
+}

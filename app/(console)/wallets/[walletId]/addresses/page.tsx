@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { AddressList } from '@/components/wallets/address-list';
 import { requirePage } from '@/lib/server/page-guard';
+import { can } from '@/lib/server/permissions';
 import { loadAddresses } from '@/lib/server/wallet-views';
 import { findWalletConnection } from '@/lib/server/wallets';
 import { parseAddressFilters } from '@/lib/validation/wallets';
@@ -29,6 +30,7 @@ export default async function WalletAddressesPage({ params, searchParams }: Page
       filters={filters}
       initial={page.ok ? page.data : undefined}
       initialError={page.ok ? undefined : page.error}
+      canCreate={can(actor.role, 'depositAddress.create')}
     />
   );
 }

@@ -1,0 +1,140 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CircleCheckIcon } from 'lucide-react';
+import Link from 'next/link';
+import { useState, useTransition } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { createDepositAddressAction, type DepositAddressResult } from '@/lib/actions/deposit-addresses';
+import {
+  type DepositAddressForm as DepositAddressValues,
+  depositAddressFormSchema,
+} from '@/lib/validation/settlement';
+
+const EMPTY: DepositAddressValues = {
+  name: '',
+  metadata: '',
+  disableAutoSweep: false,
+  enableGaslessWithdraw: false,
+};
+
+const FLAGS = [
+  [
+    'disableAutoSweep',
+    'Disable auto-sweep',
+    'Deposits stay on this address instead of moving to the master wallet.',
+  ],
+  [
+    'enableGaslessWithdraw',
+    'Enable gasless withdraw',
+    'Withdrawals from this address do not need its own native coin.',
+  ],
+] as const;
+
+/** Creates a customer's deposit address; the custody service derives it from the wallet's key. */
+export function DepositAddressForm({ walletId }: { walletId: string }) {
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<DepositAddressResult | null>(null);
+  const form = useForm<DepositAddressValues>({
+    resolver: zodResolver(depositAddressFormSchema),
+    defaultValues: EMPTY,
+  });
+  const { errors } = form.formState;
+  const base = `/wallets/${encodeURIComponent(walletId)}/addresses`;
+
+  const onSubmit = form.handleSubmit((values) => {
+    setError(null);
+    startTransition(async () => {
+      const outcome = await createDepositAddressAction({ walletId, form: values });
+      if (!outcome.ok) {
+        setError(outcome.error);
+        for (const [field, message] of Object.entries(outcome.fieldErrors ?? {})) {
+          form.setError(field as keyof DepositAddressValues, { message });
+        }
+        return;
+      }
+      setCreated(outcome.data);
+      form.reset(EMPTY);
+      toast.success(`Deposit address ${outcome.data.name ?? ''} created`);
+    });
+  });
+
+  return (
+    <div className="grid gap-6">
+      {created ? (
+        <Alert variant="success">
+          <CircleCheckIcon aria-hidden />
+          <AlertTitle>Deposit address created</AlertTitle>
+          <AlertDescription className="grid gap-1">
+            <p className="break-all">
+              {created.name ? `${created.name}: ` : null}
+              <span className="font-mono">{created.address}</span>
+            </p>
+            {created.derivationPath ? (
+              <p>
+                Derivation path <span className="font-mono">{created.derivationPath}</span>
+              </p>
+            ) : null}
+            <p>
+              <Link className="underline" href={`${base}/${encodeURIComponent(created.id)}`}>
+                Open the address
+              </Link>
+            </p>
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      <form onSubmit={onSubmit} className="grid gap-4" noValidate aria-label="New deposit address">
+        {error ? (
+          <Alert variant="destructive">
+            <AlertDescription>{error}</AlertDescription>
+          </Alert>
+        ) : null}
+        <Field
+          id="da-name"
+          label="Name"
+          hint="Who or what it is for, e.g. the customer."
+          error={errors.name?.message}
+        >
+          <Input
+            id="da-name"
+            autoComplete="off"
+            aria-invalid={Boolean(errors.name)}
+            aria-describedby={errors.name ? 'da-name-error' : 'da-name-hint'}
+            {...form.register('name')}
+          />
+        </Field>
+        <Field id="da-metadata" label="Metadata (JSON object, optional)" error={errors.metadata?.message}>
+          <textarea
+            id="da-metadata"
+            rows={3}
+            placeholder='{"customerId": "cus_123"}'
+            className="rounded-md border border-input bg-background px-3 py-2 font-mono text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            aria-invalid={Boolean(errors.metadata)}
+            aria-describedby={errors.metadata ? 'da-metadata-error' : undefined}
+            {...form.register('metadata')}
+          />
+        </Field>
+        <fieldset className="grid gap-2">
+          <legend className="mb-1 text-sm font-medium">Configuration</legend>
+          {FLAGS.map(([name, label, hint]) => (
+            <label key={name} className="flex items-start gap-2 text-sm">
+              <input type="checkbox" className="mt-0.5 size-4" {...form.register(name)} />
+              <span>
+                {label}
+                <span className="block text-muted-foreground">{hint}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <Button type="submit" disabled={pending} className="justify-self-start">
+          {pending ? 'Creating…' : 'Create deposit address'}
+        </Button>
+      </form>
+    </div>
+  );
+}
