@@ -73,6 +73,8 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   previewWithdrawalAction: { permission: 'withdraw.request', args: [WITHDRAWAL] },
   createWithdrawalRequestAction: { permission: 'withdraw.request', args: [WITHDRAWAL] },
   sourceBalancesAction: { permission: 'read' },
+  checkPayoutFileAction: { permission: 'withdraw.request' },
+  createPayoutRequestAction: { permission: 'withdraw.request' },
   lookUpWithdrawSourceAction: { permission: 'withdraw.request' },
   previewSwapAction: { permission: 'swap.request' },
   createSwapRequestAction: { permission: 'swap.request' },

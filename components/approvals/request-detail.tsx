@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useState, useTransition } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { ContractPanels, isContractReview } from '@/components/contracts/contract-panels';
+import { PayoutBatches, PayoutReviewPanel } from '@/components/payouts/payout-review-panel';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { OperationPanels } from '@/components/swaps/operation-panels';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -380,6 +381,11 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
             isRequester={data.isRequester}
           />
           <ConfigurationReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
+        </>
+      ) : data.review.kind === 'payout' ? (
+        <>
+          {data.payoutResult ? <PayoutBatches result={data.payoutResult} /> : null}
+          <PayoutReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
         </>
       ) : data.review.kind === 'retry' ? (
         <RetryReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />

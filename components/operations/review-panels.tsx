@@ -5,6 +5,7 @@ import { ConfigurationReviewPanel } from '@/components/approvals/configuration-r
 import { RetryReviewPanel } from '@/components/approvals/retry-review-panel';
 import { ReviewPanel } from '@/components/approvals/review-panel';
 import { ContractReviewPanel } from '@/components/contracts/contract-panels';
+import { PayoutReviewPanel } from '@/components/payouts/payout-review-panel';
 import { TypedDataReviewPanel } from '@/components/signing/typed-data-review-panel';
 import { SwapReviewPanel } from '@/components/swaps/swap-review-panel';
 import type { OperationKind, OperationReview, ReviewOf } from '@/lib/approvals/kinds';
@@ -22,6 +23,7 @@ const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> 
   contractWrite: ContractReviewPanel,
   contractSign: ContractReviewPanel,
   retry: RetryReviewPanel,
+  payout: PayoutReviewPanel,
   userCreate: ConfigurationReviewPanel,
   userRole: ConfigurationReviewPanel,
   userEnable: ConfigurationReviewPanel,

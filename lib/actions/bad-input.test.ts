@@ -30,6 +30,7 @@ const depositAddresses = await import('./deposit-addresses');
 const contracts = await import('./contracts');
 const signing = await import('./signing');
 const users = await import('./users');
+const payouts = await import('./payouts');
 
 type Action = (
   input: unknown,
@@ -153,6 +154,13 @@ const validTypedData = () => ({
   types: { Vote: [{ name: 'choice', type: 'uint8' }] },
   primaryType: 'Vote',
   message: { choice: 1 },
+});
+const csvFile = (text: string) => Buffer.from(text).toString('base64');
+const validPayout = () => ({
+  walletId: wallet.id,
+  source: 'master',
+  fileName: 'payroll.csv',
+  content: csvFile(`address,amount,asset,reference\n${RECIPIENT},1,USDC,pay-1\n`),
 });
 const validUser = () => ({
   email: `new-${crypto.randomUUID()}@example.com`,
@@ -470,6 +478,68 @@ for (const [label, action] of [
   );
 }
 
+for (const [label, action] of [
+  ['payout check', payouts.checkPayoutFileAction],
+  ['payout request', payouts.createPayoutRequestAction],
+] as const) {
+  shapes(label, action);
+  for (const at of ['walletId', 'source', 'fileName', 'content']) textField(label, action, validPayout, at);
+  add(label, action, validPayout, [
+    ['an .xls file', 'fileName', 'payroll.xls'],
+    ['content not base64', 'content', '%%%'],
+    ['an empty file', 'content', ''],
+    ['no asset column', 'content', () => csvFile(`address,amount\n${RECIPIENT},1\n`)],
+    ['a header only', 'content', () => csvFile('address,amount,asset\n')],
+    ['named .xlsx but text', 'fileName', 'payroll.xlsx'],
+  ]);
+  add(
+    label,
+    action,
+    validPayout,
+    [['source not of the wallet', 'source', '00000000-0000-4000-8000-000000000000']],
+    true,
+  );
+}
+add(
+  'payout request',
+  payouts.createPayoutRequestAction,
+  validPayout,
+  [
+    [
+      'row with a bad checksum',
+      'content',
+      () => csvFile('address,amount,asset\n0x52908400098527886e0F7030069857D2E4169EE7,1,USDC\n'),
+    ],
+    [
+      'row with too many decimals',
+      'content',
+      () => csvFile(`address,amount,asset\n${RECIPIENT},0.0000001,USDC\n`),
+    ],
+    ['row with an unknown asset', 'content', () => csvFile(`address,amount,asset\n${RECIPIENT},1,DOGE\n`)],
+    [
+      'row paying the zero address',
+      'content',
+      () => csvFile('address,amount,asset\n0x0000000000000000000000000000000000000000,1,USDC\n'),
+    ],
+    [
+      'one reference twice',
+      'content',
+      () => csvFile(`address,amount,asset,reference\n${RECIPIENT},1,USDC,a\n${RECIPIENT},2,USDC,a\n`),
+    ],
+    [
+      'a reference with HTML',
+      'content',
+      () => csvFile(`address,amount,asset,reference\n${RECIPIENT},1,USDC,${HTML}\n`),
+    ],
+    [
+      'a label with NUL',
+      'content',
+      () => csvFile(`address,amount,asset,label\n${RECIPIENT},1,USDC,${NUL}\n`),
+    ],
+  ],
+  true,
+);
+
 {
   const label = 'add user';
   const action = users.addUserAction;
@@ -522,6 +592,7 @@ describe('bad input at the actions', () => {
       ['swap preview', swaps.previewSwapAction, validSwap()],
       ['contract preview', contracts.previewContractRequestAction, validContract()],
       ['typed data preview', signing.previewTypedDataAction, validTypedData()],
+      ['payout check', payouts.checkPayoutFileAction, validPayout()],
     ];
     for (const [name, action, input] of checks) {
       const result = await action(input);

@@ -13,6 +13,7 @@ import type {
 } from './configuration';
 import { CONFIGURATION_KINDS } from './configuration';
 import type { ContractResult, ContractReview } from './contracts';
+import type { PayoutResult, PayoutReview } from './payouts';
 import type { TypedDataResult, TypedDataReview } from './signing';
 import type { SwapResult, SwapReview } from './swaps';
 import type { RetryReview } from './types';
@@ -26,6 +27,7 @@ export const OPERATION_KINDS = [
   'contractWrite',
   'contractSign',
   'retry',
+  'payout',
   ...CONFIGURATION_KINDS,
 ] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
@@ -42,6 +44,7 @@ export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: str
   contractWrite: { label: 'Contract write', noun: 'a contract call' },
   contractSign: { label: 'Sign-only contract write', noun: 'a contract signature' },
   retry: { label: 'Retry of a failed transaction', noun: 'a transaction retry' },
+  payout: { label: 'Payout file', noun: 'a payout file' },
   userCreate: { label: 'New user', noun: 'a new user' },
   userRole: { label: 'Role change', noun: 'a role change' },
   userEnable: { label: 'Enabling a user', noun: 'a user enablement' },
@@ -64,6 +67,7 @@ interface KindShapes {
   contractWrite: { review: ContractReview; result: ContractResult };
   contractSign: { review: ContractReview; result: ContractResult };
   retry: { review: RetryReview; result: null };
+  payout: { review: PayoutReview; result: PayoutResult };
   userCreate: { review: UserCreateReview; result: ConfigurationResult };
   userRole: { review: UserRoleReview; result: ConfigurationResult };
   userEnable: { review: UserEnableReview; result: ConfigurationResult };

@@ -1,6 +1,8 @@
 // Shapes of approval requests as the browser sees them (JSON from the server: dates as ISO strings).
+
 import type { ConfigurationResult } from './configuration';
 import type { OperationReview } from './kinds';
+import type { PayoutResult } from './payouts';
 import { STATUS_LABELS as LABELS, MOVING_STATUSES as MOVING } from './statuses';
 import type { SignOnlyResult } from './withdrawals';
 
@@ -36,6 +38,8 @@ export interface RequestDetailDto extends RequestSummaryDto {
   confirmedAbsentAt: string | null;
   submitAttempts: number;
   result: SignOnlyResult | null;
+  /** A payout file's batches and each one's outcome at the service, once submission began. */
+  payoutResult: PayoutResult | null;
   /** A configuration change's outcome (never a secret: a new user's one-time password is taken separately). */
   configurationResult: ConfigurationResult | null;
   decisions: Array<{

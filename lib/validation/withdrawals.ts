@@ -136,7 +136,7 @@ export type WithdrawalValidation =
   | { ok: true; payload: WithdrawalPayload; duplicates: number[][] }
   | { ok: false; fieldErrors: Record<string, string>; error: string };
 
-const REFERENCE = /^[A-Za-z0-9._:/#-]{1,64}$/;
+export const REFERENCE = /^[A-Za-z0-9._:/#-]{1,64}$/;
 
 /** Parses the metadata field: empty, or a JSON object. */
 function parseMetadata(

@@ -3,6 +3,7 @@ import 'server-only';
 // dates become ISO strings.
 import type { ConfigurationResult } from '@/lib/approvals/configuration';
 import { isOperationReview } from '@/lib/approvals/kinds';
+import type { PayoutResult } from '@/lib/approvals/payouts';
 import type { RequestDetailDto, RequestSummaryDto } from '@/lib/approvals/requests';
 import type { SignOnlyResult } from '@/lib/approvals/withdrawals';
 import type { OperationRequestRow } from '@/lib/db/schema';
@@ -80,6 +81,7 @@ export async function requestDetail(
         ? null
         : ((request.result as SignOnlyResult | null) ?? null),
     configurationResult: configurationResultDto(request),
+    payoutResult: request.type === 'payout' ? ((request.result as PayoutResult | null) ?? null) : null,
     decisions: approvals.map((a) => ({
       approverEmail: a.approverEmail,
       role: a.role,

@@ -33,6 +33,15 @@ export interface SubmitContext {
   references: string[];
   /** Two-factor code typed by the approver who submits (#16, #17): used once, never stored or logged. */
   twoFactorCode?: string;
+  /** What earlier attempts of this request left as its result (a batched kind's progress); null at first. */
+  previous: unknown;
+  /**
+   * Stores a batched kind's progress and the transactions it learnt at once, before the next call: a later
+   * lost answer or refusal keeps what the service already accepted.
+   */
+  saveProgress(result: unknown, items: SubmittedItem[]): Promise<void>;
+  /** Looks one item's reference up at the service (what a lost answer may have left behind). */
+  findItem(index: number): Promise<{ found: SubmittedItem | null; conclusive: boolean }>;
 }
 
 export interface SubmittedItem {

@@ -19,6 +19,7 @@ const WALLET_TABS: Array<{ path: string; label: string; action: Action }> = [
   { path: '/transactions', label: 'Transactions', action: 'read' },
   { path: '/webhooks', label: 'Webhooks', action: 'read' },
   { path: '/withdraw', label: 'Withdraw', action: 'withdraw.request' },
+  { path: '/payouts', label: 'Payouts', action: 'withdraw.request' },
   { path: '/settlement', label: 'Settlement', action: 'read' },
   { path: '/beneficiaries', label: 'Beneficiaries', action: 'read' },
   { path: '/whitelist', label: 'Whitelist', action: 'whitelist.add' },

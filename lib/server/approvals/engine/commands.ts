@@ -499,8 +499,15 @@ export function createCommands(
     const target = await clientFor(row.walletId);
     if (!target) return fail(`${WALLET_NOT_CONNECTED} Nothing was sent.`);
     let looked: Awaited<ReturnType<typeof lookUpItems>>;
+    // A kind sent in several calls: only the call in doubt is looked up (the accepted ones exist upstream).
+    const inDoubt = type.inDoubt?.(row.result) ?? null;
+    const items = await itemsOf(id);
     try {
-      looked = await lookUpItems(row, await itemsOf(id), target.client);
+      looked = await lookUpItems(
+        row,
+        inDoubt ? items.filter((i) => inDoubt.includes(i.index)) : items,
+        target.client,
+      );
     } catch (error) {
       const message = error instanceof CustodyError ? error.message : 'the lookup failed';
       return fail(
@@ -511,7 +518,8 @@ export function createCommands(
     if (looked.duplicate)
       return fail('Two upstream transactions already carry this reference: nothing was sent.');
     const { found, checked } = looked;
-    if (found.length > 0) {
+    // A kind sent in several calls links what it finds itself, call by call, and sends only the rest.
+    if (found.length > 0 && !inDoubt) {
       await event(id, 'reconciled', actor.email, { found: found.length, via: 'check before resubmission' });
       await audit(actor, `${type.key}.resubmit`, 'linked', id, {
         transactions: found.map((f) => f.transactionId),

@@ -34,11 +34,12 @@ export function createReconciliation(ctx: EngineContext, submission: Submission)
     findRequest,
     clientFor,
     isFrozen,
+    notFrozen,
     itemsOf,
     windowEndOf,
     notifyApprovers,
   } = ctx;
-  const { submitApproved, submitAllApproved, recordSubmitted, finish } = submission;
+  const { submitApproved, submitAllApproved, recordSubmitted, finish, runSubmission } = submission;
 
   async function lookUp(row: OperationRequestRow, item: OperationItemRow, client: CustodyClient) {
     const missing = await capabilities.missing(row.walletId);
@@ -185,11 +186,34 @@ export function createReconciliation(ctx: EngineContext, submission: Submission)
    * the attempt has passed; until then nobody is offered a resubmission.
    */
   async function reconcileUnknown(row: OperationRequestRow, client: CustodyClient): Promise<boolean> {
-    const items = await itemsOf(row.id);
+    const inDoubt = operationType(row.type)?.inDoubt?.(row.result) ?? null;
+    const all = await itemsOf(row.id);
+    // A kind sent in several calls: only the call whose answer was lost is in doubt; the ones before it
+    // were accepted and the ones after it never sent.
+    const items = inDoubt ? all.filter((i) => inDoubt.includes(i.index)) : all;
     const looked = await lookUpItems(row, items, client);
     if (looked.duplicate) return true;
     const { found } = looked;
     const conclusive = looked.checked.every((c) => c.conclusive);
+    if (inDoubt && found.length > 0) {
+      // The call in doubt was executed: go on with the calls never sent. The kind links what it finds and
+      // skips every call its progress records as accepted, so nothing is sent twice.
+      await event(row.id, 'reconciled', null, { found: found.length, of: items.length, resuming: true });
+      const claimed = await transition(
+        row.id,
+        'OUTCOME_UNKNOWN',
+        'SUBMITTING',
+        {
+          submitAttempts: sql`${operationRequests.submitAttempts} + 1` as never,
+          lastAttemptAt: now(),
+          lastError: null,
+          nextFollowUpAt: null,
+        },
+        notFrozen,
+      );
+      if (claimed) await runSubmission(claimed, SYSTEM_ACTOR);
+      return true;
+    }
     if (found.length > 0) {
       await event(row.id, 'reconciled', null, { found: found.length, of: items.length });
       // Kinds whose answer is final (sign-only withdrawal) settle on what was found.
@@ -430,6 +454,14 @@ export function createReconciliation(ctx: EngineContext, submission: Submission)
     }
     if (row.status === 'OUTCOME_UNKNOWN') {
       if (!(operationType(row.type)?.executed(tx) ?? true)) return;
+      if (operationType(row.type)?.inDoubt) {
+        // A kind sent in several calls goes on from its next round, which links this and sends the rest.
+        await db
+          .update(operationRequests)
+          .set({ nextFollowUpAt: now(), followUpParkedAt: null })
+          .where(and(eq(operationRequests.id, row.id), eq(operationRequests.status, 'OUTCOME_UNKNOWN')));
+        return;
+      }
       await event(row.id, 'reconciled', null, { found: 1, via: 'webhook' });
       await recordSubmitted(
         row,

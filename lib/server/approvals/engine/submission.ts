@@ -5,6 +5,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { CustodyError } from '@/lib/custody';
 import { type OperationRequestRow, operationItems, operationRequests } from '@/lib/db/schema';
 import { hashPayload } from '../hash';
+import { lookUpTransactions } from '../lookup';
 import { operationType } from '../operations/registry';
 import {
   type LocalExecuteContext,
@@ -30,6 +31,7 @@ export function createSubmission(ctx: EngineContext) {
     itemsOf,
     configuration,
     getPolicy,
+    capabilities,
   } = ctx;
 
   /** Claims an APPROVED request for submission (one conditional update) and sends it; returns the new status. */
@@ -93,7 +95,9 @@ export function createSubmission(ctx: EngineContext) {
       return 'SUBMIT_FAILED';
     }
     // What was stored at creation is what is sent, every time: reconciliation looks these up.
-    const references = (await itemsOf(row.id)).map((i) => i.reference);
+    const stored = await itemsOf(row.id);
+    const references = stored.map((i) => i.reference);
+    const type = operationType(row.type);
     let outcome: SubmitOutcome;
     try {
       outcome = await operation.submit({
@@ -102,6 +106,46 @@ export function createSubmission(ctx: EngineContext) {
         requestId: row.id,
         references,
         ...(twoFactorCode ? { twoFactorCode } : {}),
+        previous: row.result ?? null,
+        saveProgress: async (result, items) => {
+          await updateItems(row.id, items);
+          await db
+            .update(operationRequests)
+            .set({ result: result as never, updatedAt: now() })
+            .where(and(eq(operationRequests.id, row.id), eq(operationRequests.status, 'SUBMITTING')));
+        },
+        findItem: async (index) => {
+          const item = stored.find((i) => i.index === index);
+          if (!item) return { found: null, conclusive: false };
+          const missing = await capabilities.missing(row.walletId);
+          const result = await lookUpTransactions(
+            target.client,
+            {
+              walletId: row.walletId,
+              addressId: row.addressId,
+              reference: item.reference,
+              transactionId: item.transactionId,
+            },
+            {
+              missing,
+              onMissing: (name) => capabilities.markMissing(row.walletId, name),
+              isMissingEndpoint: capabilities.isMissingEndpoint,
+            },
+          );
+          const tx = result.transactions.find((t) => type?.executed(t) ?? true);
+          return {
+            conclusive: result.conclusive,
+            found: tx
+              ? {
+                  index,
+                  transactionId: tx.id,
+                  hash: tx.hash,
+                  status: tx.status,
+                  confirmations: tx.confirmations,
+                }
+              : null,
+          };
+        },
       });
     } catch (error) {
       const known = error instanceof CustodyError;

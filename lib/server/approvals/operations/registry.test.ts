@@ -131,6 +131,12 @@ function validPayload(kind: OperationKind): unknown {
     }
     case 'retry':
       return { transactionId: 'tx-not-seen-by-the-console', addressId: null };
+    case 'payout':
+      return {
+        ...withdrawal,
+        fileName: 'payroll.csv',
+        items: withdrawal.items.map((i) => ({ ...i, line: 2 })),
+      };
     case 'userCreate':
       return { email: 'new@example.com', name: 'New', role: 'viewer' };
     case 'userRole':

@@ -14,6 +14,7 @@ import {
 } from './configuration';
 import { contractSignOperation } from './contract-sign';
 import { contractWriteOperation } from './contract-write';
+import { payoutOperation } from './payout';
 import { retryOperation } from './retry';
 import { swapOperation } from './swap';
 import { typedDataSignOperation } from './typed-data-sign';
@@ -29,6 +30,7 @@ export const OPERATION_TYPES: { readonly [K in OperationKind]: RegisteredOperati
   contractWrite: contractWriteOperation,
   contractSign: contractSignOperation,
   retry: retryOperation,
+  payout: payoutOperation,
   userCreate: userCreateOperation,
   userRole: userRoleOperation,
   userEnable: userEnableOperation,

@@ -69,6 +69,12 @@ export interface OperationType<K extends OperationKind, P extends object> {
    * A retry's transaction exists before the retry; only a change from FAILED shows the retry ran.
    */
   executed?(tx: { status: string }): boolean;
+  /**
+   * A kind sent upstream in several calls (a payout file): which items are still in doubt after an attempt,
+   * read from the progress it stored. The engine looks only these up before going on, and never resends a
+   * call the progress records as accepted. Absent: the kind is one call.
+   */
+  inDoubt?(previous: unknown): number[];
   /** Sends the operation once. Throws CustodyError on failure; the engine decides what it means. */
   submit(payload: P, context: SubmitContext): Promise<SubmitOutcome<K>>;
 }
@@ -166,6 +172,11 @@ export interface RegisteredOperation<K extends OperationKind = OperationKind> {
   finalWhenFound(found: SubmittedItem[]): FinalOutcome | null;
   executed(tx: { status: string }): boolean;
   referenceField(index: number): string;
+  /**
+   * A kind sent in several calls: the items whose call's outcome is in doubt after an attempt (null: one call,
+   * every item is in doubt together).
+   */
+  inDoubt: ((previous: unknown) => number[]) | null;
   /** The payload validated against the kind's schema, or null when it does not match. */
   parse(payload: unknown): ParsedOperation<K> | null;
 }
@@ -184,6 +195,7 @@ export function defineOperation<K extends OperationKind, P extends object>(
     finalWhenFound: kind.finalWhenFound,
     executed: (tx) => kind.executed?.(tx) ?? true,
     referenceField: (index) => kind.referenceField?.(index) ?? `items.${index}.reference`,
+    inDoubt: kind.inDoubt ?? null,
     parse(payload) {
       const parsed = kind.payloadSchema.safeParse(payload);
       if (!parsed.success) return null;
@@ -220,6 +232,7 @@ export function defineLocalOperation<K extends OperationKind, P extends object>(
     finalWhenFound: () => null,
     executed: () => true,
     referenceField: (index) => `items.${index}.reference`,
+    inDoubt: null,
     parse(payload) {
       const parsed = kind.payloadSchema.safeParse(payload);
       if (!parsed.success) return null;

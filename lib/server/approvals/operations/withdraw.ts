@@ -46,7 +46,7 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : 'unknown error';
 }
 
-async function settle<T>(
+export async function settle<T>(
   promise: Promise<T>,
 ): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
   try {
@@ -63,7 +63,7 @@ const PAST_REQUESTS_READ = 500;
  * The addresses a look-alike recipient may imitate: the wallet's whitelisted addresses and beneficiaries, the
  * recipients of its recent withdrawals at the service, and those of the console's own submitted withdrawals.
  */
-async function knownAddresses(
+export async function knownAddresses(
   ctx: ReviewContext,
   walletId: string,
   from: {
@@ -89,7 +89,7 @@ async function knownAddresses(
     })
     .from(operationRequests)
     .where(
-      sql`${operationRequests.walletId} = ${walletId} and ${operationRequests.type} in ('withdraw', 'withdrawSign') and ${operationRequests.status} in ('SUBMITTED','SUCCESS')`,
+      sql`${operationRequests.walletId} = ${walletId} and ${operationRequests.type} in ('withdraw', 'withdrawSign', 'payout') and ${operationRequests.status} in ('SUBMITTED','SUCCESS')`,
     )
     .orderBy(sql`${operationRequests.createdAt} desc`)
     .limit(PAST_REQUESTS_READ);

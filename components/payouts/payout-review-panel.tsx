@@ -1,0 +1,190 @@
+// A payout file's review: what leaves which source, totals per asset (added up from the rows shown), the fee
+// estimate, the service batches, and every row with its warnings. Once sent, each batch's outcome.
+import { ReviewWarnings } from '@/components/approvals/review-warnings';
+import { ReviewFacts } from '@/components/operations/review-facts';
+import { ReviewHeader } from '@/components/operations/review-header';
+import { Badge } from '@/components/ui/badge';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import {
+  isRetryable,
+  type PayoutBatchState,
+  type PayoutResult,
+  type PayoutReview,
+  payoutTotals,
+} from '@/lib/approvals/payouts';
+import { formatAmount, formatDateTime, formatUsd } from '@/lib/format';
+
+export interface PayoutReviewPanelProps {
+  review: PayoutReview;
+  requiredApprovals?: number;
+}
+
+export function PayoutReviewPanel({ review, requiredApprovals }: PayoutReviewPanelProps) {
+  // Totals come from the rows on screen, never from a separate figure.
+  const totals = payoutTotals(review.rows);
+  const batchSizes = review.batches.map((b) => b.rows).join(', ');
+  return (
+    <section aria-labelledby="review-heading" className="grid gap-4 rounded-lg border p-4">
+      <ReviewHeader headingId="review-heading" network={review.wallet.network}>
+        <Badge variant="secondary">Payout file</Badge>
+      </ReviewHeader>
+      <ReviewFacts
+        requiredApprovals={requiredApprovals}
+        facts={[
+          { label: 'Wallet', value: `${review.wallet.name} · ${review.wallet.blockchain}` },
+          {
+            label: 'From',
+            className: 'font-mono text-xs break-all',
+            value: `${review.source.kind === 'master' ? 'Master wallet' : (review.source.name ?? 'Child address')} ${review.source.address}`,
+          },
+          { label: 'File', value: review.fileName, className: 'break-all' },
+          {
+            label: 'Payments and batches',
+            value: `${review.rows.length} payments in ${review.batches.length} ${review.batches.length === 1 ? 'batch' : 'batches'} (${batchSizes})`,
+          },
+          {
+            label: 'Totals',
+            value: (
+              <ul aria-label="Totals per asset">
+                {totals.map((t) => (
+                  <li key={t.symbol}>
+                    {formatAmount(t.amount)} {t.symbol} ({t.rows} {t.rows === 1 ? 'payment' : 'payments'})
+                  </li>
+                ))}
+              </ul>
+            ),
+          },
+          { label: 'Total value', value: formatUsd(review.totals.usd) },
+          {
+            label: 'Network fee estimate',
+            value: `${review.fee.total === null ? 'unavailable' : `${formatAmount(review.fee.total)} ${review.fee.symbol}`} (${formatUsd(review.fee.totalUsd)})`,
+          },
+          {
+            label: `${review.nativeBalance.symbol} balance now → after`,
+            value: `${review.nativeBalance.before === null ? '—' : formatAmount(review.nativeBalance.before)} → ${review.nativeBalance.after === null ? '—' : formatAmount(review.nativeBalance.after)} ${review.nativeBalance.symbol}`,
+          },
+        ]}
+      />
+      {review.fee.error ? <p className="text-sm text-destructive">Fee estimate: {review.fee.error}</p> : null}
+      <ReviewWarnings warnings={review.warnings} />
+      <div className="max-h-[32rem] overflow-auto rounded-md border">
+        <Table aria-label="Payments">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Line</TableHead>
+              <TableHead>Batch</TableHead>
+              <TableHead>Recipient</TableHead>
+              <TableHead className="text-right">Amount</TableHead>
+              <TableHead className="text-right">USD</TableHead>
+              <TableHead>Reference</TableHead>
+              <TableHead>Warnings</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {review.rows.map((row) => (
+              <TableRow key={row.index}>
+                <TableCell>{row.line}</TableCell>
+                <TableCell>{row.batch}</TableCell>
+                <TableCell>
+                  <span className="block font-mono text-xs break-all">{row.address}</span>
+                  {row.label ? (
+                    <span className="block text-xs text-muted-foreground">{row.label}</span>
+                  ) : null}
+                </TableCell>
+                <TableCell className="text-right whitespace-nowrap">
+                  {formatAmount(row.amount)} {row.symbol}
+                </TableCell>
+                <TableCell className="text-right">{formatUsd(row.usd)}</TableCell>
+                <TableCell className="font-mono text-xs break-all">
+                  {row.reference || <span className="text-muted-foreground">assigned on creation</span>}
+                </TableCell>
+                <TableCell>
+                  <ul className="flex flex-wrap gap-1">
+                    {row.aml ? (
+                      <li>
+                        <Badge
+                          variant={
+                            ['success', 'passed'].includes(row.aml.status.toLowerCase())
+                              ? 'success'
+                              : 'warning'
+                          }
+                        >
+                          AML {row.aml.status}
+                        </Badge>
+                      </li>
+                    ) : null}
+                    {row.warnings.map((w) => (
+                      <li key={w} className="min-w-0 wrap-anywhere">
+                        <Badge variant="warning">{w}</Badge>
+                      </li>
+                    ))}
+                  </ul>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </section>
+  );
+}
+
+const BATCH_STATE_LABELS: Record<PayoutBatchState, string> = {
+  not_sent: 'Not sent yet',
+  submitted: 'Submitted',
+  failed: 'Failed',
+  unknown: 'Outcome unknown',
+};
+
+const BATCH_STATE_VARIANTS = {
+  not_sent: 'secondary',
+  submitted: 'success',
+  failed: 'destructive',
+  unknown: 'warning',
+} as const;
+
+/** Each batch's outcome at the service: submitted, refused with the service's message, or in doubt. */
+export function PayoutBatches({ result }: { result: PayoutResult }) {
+  return (
+    <section aria-labelledby="batches-heading" className="grid gap-2">
+      <h2 id="batches-heading" className="text-lg font-semibold">
+        Batches
+      </h2>
+      <Table aria-label="Batches">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Batch</TableHead>
+            <TableHead>Payments</TableHead>
+            <TableHead>Outcome</TableHead>
+            <TableHead>Details</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {result.batches.map((batch) => (
+            <TableRow key={batch.number}>
+              <TableCell>{batch.number}</TableCell>
+              <TableCell>
+                {batch.to - batch.from} (rows {batch.from + 1}–{batch.to})
+              </TableCell>
+              <TableCell>
+                <Badge variant={BATCH_STATE_VARIANTS[batch.state]}>{BATCH_STATE_LABELS[batch.state]}</Badge>
+              </TableCell>
+              <TableCell className="text-sm">
+                {batch.message ? <span className="block wrap-anywhere">{batch.message}</span> : null}
+                {batch.linked ? (
+                  <span className="block text-muted-foreground">Found at the service by reference</span>
+                ) : null}
+                {isRetryable(batch.state) ? (
+                  <span className="block text-muted-foreground">Sent when an approver resubmits</span>
+                ) : null}
+                {batch.at ? (
+                  <span className="block text-xs text-muted-foreground">{formatDateTime(batch.at)}</span>
+                ) : null}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </section>
+  );
+}
