@@ -113,6 +113,8 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   disableUserAction: { permission: 'users.manage' },
   enableUserAction: { permission: 'userEnable.request' },
   updatePolicyAction: { permission: 'policyEdit.request' },
+  requestSpendingLimitAction: { permission: 'limitEdit.request' },
+  requestSpendingLimitRemovalAction: { permission: 'limitEdit.request' },
   // Lifting the freeze (a request): freezing itself takes effect at once, so it is not called here.
   setFreezeAction: { permission: 'freezeLift.request', args: [{ enabled: false }] },
   connectWalletAction: { permission: 'walletConnect.request' },

@@ -56,6 +56,7 @@ const FIXED: Record<string, AuditActionWords> = {
   'contract.networkFee': { label: 'Estimated a contract fee', area: 'Contracts' },
   'fee.estimate': { label: 'Estimated a network fee', area: 'Transactions' },
   'policy.edit': { label: 'Changed the approval policy', area: 'Approvals' },
+  'limit.edit': { label: 'Changed the spending limits', area: 'Approvals' },
   'freeze.toggle': { label: 'Switched the emergency freeze', area: 'Approvals' },
   'audit.view': { label: 'Opened the audit log', area: 'Audit' },
   'audit.verify': { label: 'Verified the audit chain', area: 'Audit' },

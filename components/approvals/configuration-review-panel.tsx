@@ -5,6 +5,7 @@ import { ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { ConfigurationReview, PolicyEditReview, WalletRef } from '@/lib/approvals/configuration';
+import { breachWords } from '@/lib/approvals/limits';
 
 const walletFacts = (wallet: WalletRef) => [
   { label: 'Wallet', value: `${wallet.name} · ${wallet.blockchain}` },
@@ -79,6 +80,19 @@ function Body({ review }: { review: ConfigurationReview }) {
       );
     case 'policyEdit':
       return <PolicyDiff review={review} />;
+    case 'limitEdit':
+      return (
+        <ReviewFacts
+          facts={[
+            {
+              label: review.action === 'add' ? 'Limit added' : 'Limit removed',
+              value: review.rule,
+              wide: true,
+            },
+            { label: 'Above the limit', value: breachWords(review.values) },
+          ]}
+        />
+      );
     case 'freezeLift':
       return (
         <ReviewFacts
@@ -113,6 +127,8 @@ const INTRO: Record<ConfigurationReview['kind'], string> = {
   userRole: 'Changes what a person may do; their open sessions end.',
   userEnable: 'Lets a disabled person sign in again.',
   policyEdit: 'Changes how many approvals, above which amount, and for how long requests of this kind wait.',
+  limitEdit:
+    'Changes the spending limits every withdrawal and swap is checked against, at creation and at its final approval.',
   freezeLift: 'Lets the console send money-moving and signing requests to the custody service again.',
   walletConnect: 'Connects a wallet with its API key: the console can then move its funds.',
   walletRotate: 'Replaces the wallet’s API key.',

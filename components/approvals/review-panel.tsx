@@ -1,3 +1,4 @@
+import { LimitCheckTable } from '@/components/approvals/limit-check';
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
@@ -67,6 +68,7 @@ export function ReviewPanel({
       />
       {review.fee.error ? <p className="text-sm text-destructive">Fee estimate: {review.fee.error}</p> : null}
       <ReviewWarnings warnings={review.warnings} />
+      {review.limits ? <LimitCheckTable check={review.limits} /> : null}
       <Table aria-label="Recipients">
         <TableHeader>
           <TableRow>

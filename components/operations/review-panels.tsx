@@ -28,6 +28,7 @@ const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> 
   userRole: ConfigurationReviewPanel,
   userEnable: ConfigurationReviewPanel,
   policyEdit: ConfigurationReviewPanel,
+  limitEdit: ConfigurationReviewPanel,
   freezeLift: ConfigurationReviewPanel,
   walletConnect: ConfigurationReviewPanel,
   walletRotate: ConfigurationReviewPanel,

@@ -1,3 +1,4 @@
+import { LimitCheckTable } from '@/components/approvals/limit-check';
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
@@ -59,6 +60,7 @@ export function SwapReviewPanel({ review, requiredApprovals }: SwapReviewPanelPr
         ]}
       />
       <ReviewWarnings warnings={review.warnings} />
+      {review.limits ? <LimitCheckTable check={review.limits} /> : null}
     </section>
   );
 }

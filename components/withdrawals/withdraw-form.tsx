@@ -10,12 +10,14 @@ import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
+import { RemainingLimits } from '@/components/withdrawals/remaining-limits';
 import {
   createWithdrawalRequestAction,
   lookUpWithdrawSourceAction,
   previewWithdrawalAction,
   sourceBalancesAction,
 } from '@/lib/actions/withdrawals';
+import type { LimitRemaining } from '@/lib/approvals/limits';
 import { formatAssetAmount, formatUsd } from '@/lib/format';
 import { checkRecipientAddress } from '@/lib/validation/addresses';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';
@@ -46,10 +48,12 @@ export interface WithdrawFormProps {
     addressSource: 'service' | 'known';
     balances: 'available' | 'unsupported' | 'failed';
   };
+  /** What each spending limit leaves before this request (the form shows it before an amount is typed). */
+  limits: LimitRemaining[];
   canSign: boolean;
 }
 
-export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
+export function WithdrawForm({ context, limits: spending, canSign }: WithdrawFormProps) {
   const chain = { isEvmCompatible: context.wallet.isEvmCompatible };
   const firstAsset = context.assets[0]?.id ?? '';
   // The form keeps its first schema; the schema reads the source's latest known balances here.
@@ -245,6 +249,7 @@ export function WithdrawForm({ context, canSign }: WithdrawFormProps) {
               </div>
             ) : null}
           </div>
+          <RemainingLimits limits={spending} />
           {context.balances === 'unsupported' ? (
             <p className="text-sm text-muted-foreground">
               Balances are not available from this service. The request is not checked against a balance here;

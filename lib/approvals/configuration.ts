@@ -2,6 +2,7 @@
 // approval policy, lifting the freeze and changing wallet connections. A second admin approves each; the
 // console carries it out itself when the last approval lands. Browser-safe: the review panels read these.
 import type { Role } from '@/lib/roles';
+import type { SpendingRuleValues } from './limits';
 import type { PolicyValues } from './policy';
 
 export const CONFIGURATION_KINDS = [
@@ -9,6 +10,7 @@ export const CONFIGURATION_KINDS = [
   'userRole',
   'userEnable',
   'policyEdit',
+  'limitEdit',
   'freezeLift',
   'walletConnect',
   'walletRotate',
@@ -60,6 +62,14 @@ export type PolicyEditReview = ReviewBase & {
   before: PolicyValues;
   after: PolicyValues;
   diff: PolicyDiffRow[];
+};
+
+/** Adding or removing a spending limit: the rule in words and as stored. */
+export type LimitEditReview = ReviewBase & {
+  kind: 'limitEdit';
+  action: 'add' | 'remove';
+  rule: string;
+  values: SpendingRuleValues;
 };
 
 export type FreezeLiftReview = ReviewBase & {
@@ -139,6 +149,7 @@ export type ConfigurationReview =
   | UserRoleReview
   | UserEnableReview
   | PolicyEditReview
+  | LimitEditReview
   | FreezeLiftReview
   | WalletConnectReview
   | WalletRotateReview

@@ -3,6 +3,7 @@
 import type {
   ConfigurationResult,
   FreezeLiftReview,
+  LimitEditReview,
   PolicyEditReview,
   UserCreateReview,
   UserEnableReview,
@@ -49,6 +50,7 @@ export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: str
   userRole: { label: 'Role change', noun: 'a role change' },
   userEnable: { label: 'Enabling a user', noun: 'a user enablement' },
   policyEdit: { label: 'Approval policy change', noun: 'an approval policy change' },
+  limitEdit: { label: 'Spending limit change', noun: 'a spending limit change' },
   freezeLift: { label: 'Lifting the freeze', noun: 'a freeze lift' },
   walletConnect: { label: 'Wallet connection', noun: 'a wallet connection' },
   walletRotate: { label: 'Wallet key rotation', noun: 'a wallet key rotation' },
@@ -72,6 +74,7 @@ interface KindShapes {
   userRole: { review: UserRoleReview; result: ConfigurationResult };
   userEnable: { review: UserEnableReview; result: ConfigurationResult };
   policyEdit: { review: PolicyEditReview; result: ConfigurationResult };
+  limitEdit: { review: LimitEditReview; result: ConfigurationResult };
   freezeLift: { review: FreezeLiftReview; result: ConfigurationResult };
   walletConnect: { review: WalletConnectReview; result: ConfigurationResult };
   walletRotate: { review: WalletRotateReview; result: ConfigurationResult };

@@ -1,7 +1,10 @@
 // Swap requests as the browser sees them: the review stored with the request and the submission's result.
+import type { LimitCheck } from './limits';
 
 export type SwapReview = {
   kind: 'swap';
+  /** The spending limits that apply and what each leaves after this request (absent: no limit applies). */
+  limits?: LimitCheck;
   wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
   source: { addressId: string; address: string; name: string | null };
   from: { assetId: string; symbol: string; decimals: number; amount: string; balance: string | null };

@@ -1,4 +1,5 @@
 // A withdrawal's review and a sign-only withdrawal's result, as the browser sees them.
+import type { LimitCheck } from './limits';
 export type ReviewItem = {
   index: number;
   address: string;
@@ -20,6 +21,8 @@ export type ReviewItem = {
 
 export type WithdrawalReview = {
   kind: 'withdraw' | 'withdrawSign';
+  /** The spending limits that apply and what each leaves after this request (absent: no limit applies). */
+  limits?: LimitCheck;
   wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
   source: { kind: 'master' | 'address'; address: string; name: string | null; addressId: string | null };
   items: ReviewItem[];

@@ -13,6 +13,7 @@ import {
   operationItems,
   operationRequests,
 } from './tables/approvals';
+import { spendingLimits } from './tables/limits';
 import { authChallenges, userFactors, userSessions } from './tables/security';
 import { walletConnections } from './tables/wallets';
 import { webhookEvents } from './tables/webhook-events';
@@ -73,6 +74,7 @@ export const auditLog = pgTable(
 );
 
 export * from './tables/approvals';
+export * from './tables/limits';
 export * from './tables/security';
 export * from './tables/wallets';
 export * from './tables/webhook-events';
@@ -90,6 +92,7 @@ export const schema = {
   approvalPolicies,
   consoleSettings,
   notifications,
+  spendingLimits,
   userFactors,
   userSessions,
   authChallenges,

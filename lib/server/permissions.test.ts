@@ -43,6 +43,8 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'userEnable.approve': { admin: Y, finance: N, support: N, viewer: N },
   'policyEdit.request': { admin: Y, finance: N, support: N, viewer: N },
   'policyEdit.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'limitEdit.request': { admin: Y, finance: N, support: N, viewer: N },
+  'limitEdit.approve': { admin: Y, finance: N, support: N, viewer: N },
   'freezeLift.request': { admin: Y, finance: N, support: N, viewer: N },
   'freezeLift.approve': { admin: Y, finance: N, support: N, viewer: N },
   'walletConnect.request': { admin: Y, finance: N, support: N, viewer: N },

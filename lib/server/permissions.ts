@@ -43,6 +43,8 @@ const PERMISSIONS = {
   'userEnable.approve': ['admin'],
   'policyEdit.request': ['admin'],
   'policyEdit.approve': ['admin'],
+  'limitEdit.request': ['admin'],
+  'limitEdit.approve': ['admin'],
   'freezeLift.request': ['admin'],
   'freezeLift.approve': ['admin'],
   'walletConnect.request': ['admin'],

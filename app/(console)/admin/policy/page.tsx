@@ -1,18 +1,22 @@
 import type { Metadata } from 'next';
 import { FreezeToggle } from '@/components/approvals/freeze-toggle';
 import { PolicyForm } from '@/components/approvals/policy-form';
+import { SpendingLimits } from '@/components/approvals/spending-limits';
 import { PageHeader } from '@/components/shell/page-header';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { OPERATION_TYPES } from '@/lib/server/approvals/registry';
 import { requirePage } from '@/lib/server/page-guard';
+import { listWalletConnections } from '@/lib/server/wallets';
 
 export const metadata: Metadata = { title: 'Approval policy' };
 
 export default async function PolicyPage() {
   await requirePage('policy.edit');
   const engine = await getApprovalEngine();
-  const [frozen, policies] = await Promise.all([
+  const [frozen, limits, wallets, policies] = await Promise.all([
     engine.isFrozen(),
+    engine.spendingLimits(),
+    listWalletConnections(),
     Promise.all(
       Object.values(OPERATION_TYPES).map(async (type) => ({
         type: type.key,
@@ -25,7 +29,7 @@ export default async function PolicyPage() {
     <>
       <PageHeader
         title="Approval policy"
-        description="How many people approve each kind of operation, and how long a request stays open. A policy change and lifting the freeze wait for a second admin; every change is audited."
+        description="How many people approve each kind of operation, how long a request stays open, and how much may be spent in a window. A policy change and lifting the freeze wait for a second admin; every change is audited."
       />
       <div className="grid gap-6">
         <FreezeToggle frozen={frozen} />
@@ -39,6 +43,15 @@ export default async function PolicyPage() {
             expirySeconds={p.policy.expirySeconds}
           />
         ))}
+        <SpendingLimits
+          rules={limits.map((rule) => ({
+            id: rule.id,
+            description: rule.description,
+            onBreach: rule.onBreach,
+            extraApprovals: rule.extraApprovals,
+          }))}
+          wallets={wallets.map((w) => ({ id: w.id, name: w.name }))}
+        />
       </div>
     </>
   );

@@ -2,8 +2,9 @@ import 'server-only';
 // What people do to requests: preview and create, approve and reject, cancel, resubmit, check now, the
 // two-person manual resolution, the policy and the freeze.
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import { CONSOLE_SCOPE, SOCK_PUPPET_REFUSAL } from '@/lib/approvals/configuration';
+import type { LimitCheck } from '@/lib/approvals/limits';
 import type { ResolutionVerdict } from '@/lib/approvals/types';
 import { CustodyError } from '@/lib/custody';
 import {
@@ -19,6 +20,7 @@ import {
 import { WALLET_NOT_CONNECTED } from '../../errors';
 import { fetchBalances } from '../balances';
 import { hashPayload } from '../hash';
+import { checkLimits, contributionsOf, isLimitedKind, lockLimits, refusalMessage } from '../limits';
 import { operationType } from '../operations/registry';
 import {
   type BuiltReview,
@@ -42,6 +44,21 @@ import {
 import type { Queries } from './queries';
 import type { Reconciliation } from './reconciliation';
 import type { Submission } from './submission';
+
+/** A spending limit refused the request: thrown inside the transaction so that nothing of it is kept. */
+class LimitRefused extends Error {
+  constructor(readonly check: LimitCheck) {
+    super(check.refusedBy ? refusalMessage(check.refusedBy) : 'Refused by a spending limit.');
+  }
+}
+
+function candidateOf(type: string, walletId: string, requesterId: string, payload: unknown, review: unknown) {
+  return { walletId, requesterId, contributions: contributionsOf(type, payload, review) };
+}
+
+function limitRefusal(check: LimitCheck) {
+  return { ok: false as const, error: new LimitRefused(check).message, status: 422 };
+}
 
 export function createCommands(
   ctx: EngineContext,
@@ -192,12 +209,23 @@ export function createCommands(
     if ('error' in built) return built;
     keepPreview(previewKey(actor, type, walletId, operation.payload), previewId, built);
     const policy = await getPolicy(type.key);
+    // What the limits say now; creating checks again under the lock.
+    const limits = isLimitedKind(type.key)
+      ? await checkLimits(
+          db,
+          candidateOf(type.key, walletId, actor.id, operation.payload, built.review),
+          now(),
+          'create',
+        )
+      : null;
+    if (limits?.refusedBy) return limitRefusal(limits);
     return {
       ok: true as const,
       data: {
         ...built,
+        review: limits ? { ...built.review, limits } : built.review,
         amountUsd: usdNumber(built.amountUsd),
-        requiredApprovals: requiredApprovals(policy, built.amountUsd),
+        requiredApprovals: requiredApprovals(policy, built.amountUsd) + (limits?.extraApprovals ?? 0),
       },
     };
   }
@@ -234,9 +262,25 @@ export function createCommands(
     if ('error' in built) return built;
     const policy = await getPolicy(type.key);
     const createdAt = now();
-    const needed = requiredApprovals(policy, built.amountUsd);
+    let needed = requiredApprovals(policy, built.amountUsd);
+    const limited = isLimitedKind(type.key);
     try {
       await db.transaction(async (tx) => {
+        let review = built.review as Record<string, unknown>;
+        if (limited) {
+          // The check and the insert are one step under the limits lock: of two requests made at the same
+          // moment, the second sees the first.
+          await lockLimits(tx);
+          const limits = await checkLimits(
+            tx,
+            candidateOf(type.key, walletId, actor.id, operation.payload, built.review),
+            createdAt,
+            'create',
+          );
+          if (limits.refusedBy) throw new LimitRefused(limits);
+          needed += limits.extraApprovals;
+          review = { ...review, limits };
+        }
         await tx.insert(operationRequests).values({
           id,
           type: type.key,
@@ -245,7 +289,7 @@ export function createCommands(
           addressId: operation.addressId,
           payload: operation.payload,
           payloadHash: hashPayload(operation.payload),
-          review: built.review,
+          review,
           summary: built.summary,
           amountUsd: built.amountUsd,
           requiredApprovals: needed,
@@ -274,6 +318,14 @@ export function createCommands(
         });
       });
     } catch (error) {
+      if (error instanceof LimitRefused) {
+        await audit(actor, type.permissions.request, 'refused', walletId, {
+          reason: 'spending limit',
+          rule: error.check.refusedBy?.ruleId ?? null,
+          amountUsd: usdNumber(built.amountUsd),
+        });
+        return limitRefusal(error.check);
+      }
       // Two requests racing for one reference: the unique index lets one through.
       const again = await referenceClashes(type, walletId, references);
       if (again) return clashResult(again);
@@ -295,7 +347,7 @@ export function createCommands(
     | { kind: 'not-open'; status: string }
     | { kind: 'expired' }
     | { kind: 'twice' }
-    | { kind: 'recorded'; approvals: number; approved: boolean; rejected: boolean };
+    | { kind: 'recorded'; approvals: number; approved: boolean; rejected: boolean; raisedTo?: number };
 
   async function decide(
     actor: EngineActor,
@@ -314,81 +366,138 @@ export function createCommands(
       return fail('You do not have permission to do this.', 403);
     }
     const at = now();
-    const decision: Decision = await db.transaction(async (tx) => {
-      // Serialises decisions on one request: the count below then sees every earlier approval.
-      const [row] = await tx
-        .select()
-        .from(operationRequests)
-        .where(eq(operationRequests.id, id))
-        .for('update');
-      if (!row) return { kind: 'missing' };
-      if (row.requesterId === actor.id) return { kind: 'own' };
-      // The sock-puppet rule: a person the requester added or promoted is the requester's second account as
-      // far as four eyes go, whatever the kind and whatever the page offered.
-      if (verdict === 'approve') {
-        const [me] = await tx
-          .select({ createdBy: users.createdBy, roleGrantedBy: users.roleGrantedBy })
-          .from(users)
-          .where(sql`${users.id}::text = ${actor.id}`)
-          .limit(1);
-        if (me && (me.createdBy === row.requesterId || me.roleGrantedBy === row.requesterId))
-          return { kind: 'puppet' };
-      }
-      if (row.status !== 'PENDING_APPROVAL') return { kind: 'not-open', status: row.status };
-      if (isExpired(row.expiresAt, at)) {
-        await tx
-          .update(operationRequests)
-          .set({ status: 'EXPIRED', updatedAt: at })
-          .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'PENDING_APPROVAL')));
-        await tx.insert(operationEvents).values({ requestId: id, kind: 'expired', actorEmail: null, at });
-        return { kind: 'expired' };
-      }
-      const inserted = await tx
-        .insert(operationApprovals)
-        .values({
-          requestId: id,
-          approverId: actor.id,
-          approverEmail: actor.email,
-          role: actor.role,
-          decision: verdict,
-          reason: reason ?? null,
-          createdAt: at,
-        })
-        .onConflictDoNothing()
-        .returning({ id: operationApprovals.id });
-      if (inserted.length === 0) return { kind: 'twice' };
-      await tx.insert(operationEvents).values({
-        requestId: id,
-        kind: verdict === 'approve' ? 'approved' : 'rejected',
-        actorEmail: actor.email,
-        detail: reason ? { reason } : {},
-        at,
+    let decision: Decision;
+    try {
+      decision = await decideInTransaction();
+    } catch (error) {
+      if (!(error instanceof LimitRefused)) throw error;
+      await audit(actor, `${type.key}.${verdict}`, 'refused', id, {
+        reason: 'spending limit',
+        rule: error.check.refusedBy?.ruleId ?? null,
       });
-      if (verdict === 'reject') {
-        assertTransition('PENDING_APPROVAL', 'REJECTED');
-        await tx
-          .update(operationRequests)
-          .set({ status: 'REJECTED', rejectReason: reason ?? null, updatedAt: at })
-          .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'PENDING_APPROVAL')));
-        return { kind: 'recorded', approvals: 0, approved: false, rejected: true };
-      }
-      const [tally] = await tx
-        .select({ n: count() })
-        .from(operationApprovals)
-        .where(and(eq(operationApprovals.requestId, id), eq(operationApprovals.decision, 'approve')));
-      const approvals = Number(tally?.n ?? 0);
-      let approved = false;
-      if (approvals >= row.requiredApprovals) {
-        assertTransition('PENDING_APPROVAL', 'APPROVED');
-        const moved = await tx
-          .update(operationRequests)
-          .set({ status: 'APPROVED', updatedAt: at })
-          .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'PENDING_APPROVAL')))
-          .returning({ id: operationRequests.id });
-        approved = moved.length === 1;
-      }
-      return { kind: 'recorded', approvals, approved, rejected: false };
-    });
+      return { ...limitRefusal(error.check), error: `${error.message} The approval was not recorded.` };
+    }
+    async function decideInTransaction(): Promise<Decision> {
+      return db.transaction(async (tx): Promise<Decision> => {
+        // Serialises decisions on one request: the count below then sees every earlier approval.
+        const [row] = await tx
+          .select()
+          .from(operationRequests)
+          .where(eq(operationRequests.id, id))
+          .for('update');
+        if (!row) return { kind: 'missing' };
+        if (row.requesterId === actor.id) return { kind: 'own' };
+        // The sock-puppet rule: a person the requester added or promoted is the requester's second account as
+        // far as four eyes go, whatever the kind and whatever the page offered.
+        if (verdict === 'approve') {
+          const [me] = await tx
+            .select({ createdBy: users.createdBy, roleGrantedBy: users.roleGrantedBy })
+            .from(users)
+            .where(sql`${users.id}::text = ${actor.id}`)
+            .limit(1);
+          if (me && (me.createdBy === row.requesterId || me.roleGrantedBy === row.requesterId))
+            return { kind: 'puppet' };
+        }
+        if (row.status !== 'PENDING_APPROVAL') return { kind: 'not-open', status: row.status };
+        if (isExpired(row.expiresAt, at)) {
+          await tx
+            .update(operationRequests)
+            .set({ status: 'EXPIRED', updatedAt: at })
+            .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'PENDING_APPROVAL')));
+          await tx.insert(operationEvents).values({ requestId: id, kind: 'expired', actorEmail: null, at });
+          return { kind: 'expired' };
+        }
+        const inserted = await tx
+          .insert(operationApprovals)
+          .values({
+            requestId: id,
+            approverId: actor.id,
+            approverEmail: actor.email,
+            role: actor.role,
+            decision: verdict,
+            reason: reason ?? null,
+            createdAt: at,
+          })
+          .onConflictDoNothing()
+          .returning({ id: operationApprovals.id });
+        if (inserted.length === 0) return { kind: 'twice' };
+        await tx.insert(operationEvents).values({
+          requestId: id,
+          kind: verdict === 'approve' ? 'approved' : 'rejected',
+          actorEmail: actor.email,
+          detail: reason ? { reason } : {},
+          at,
+        });
+        if (verdict === 'reject') {
+          assertTransition('PENDING_APPROVAL', 'REJECTED');
+          await tx
+            .update(operationRequests)
+            .set({ status: 'REJECTED', rejectReason: reason ?? null, updatedAt: at })
+            .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'PENDING_APPROVAL')));
+          return { kind: 'recorded', approvals: 0, approved: false, rejected: true };
+        }
+        const [tally] = await tx
+          .select({ n: count() })
+          .from(operationApprovals)
+          .where(and(eq(operationApprovals.requestId, id), eq(operationApprovals.decision, 'approve')));
+        const approvals = Number(tally?.n ?? 0);
+        let approved = false;
+        if (approvals >= row.requiredApprovals && isLimitedKind(row.type)) {
+          // The last approval checks the limits again, under the lock, against what is committed now: of two
+          // requests approved at the same moment, the second sees the first.
+          await lockLimits(tx);
+          const limits = await checkLimits(
+            tx,
+            candidateOf(row.type, row.walletId, row.requesterId, row.payload, row.review),
+            at,
+            'approval',
+            id,
+          );
+          // Nothing of this approval is kept: the transaction is rolled back.
+          if (limits.refusedBy) throw new LimitRefused(limits);
+          // The extra approvers already counted in: at creation, or by an earlier check like this one.
+          const [raised] = await tx
+            .select({ detail: operationEvents.detail })
+            .from(operationEvents)
+            .where(and(eq(operationEvents.requestId, id), eq(operationEvents.kind, 'limits_rechecked')))
+            .orderBy(desc(operationEvents.id))
+            .limit(1);
+          const before =
+            typeof raised?.detail.extraApprovals === 'number'
+              ? raised.detail.extraApprovals
+              : ((row.review as { limits?: LimitCheck }).limits?.extraApprovals ?? 0);
+          const raisedTo = row.requiredApprovals + Math.max(0, limits.extraApprovals - before);
+          if (raisedTo > approvals) {
+            await tx
+              .update(operationRequests)
+              .set({ requiredApprovals: raisedTo, updatedAt: at })
+              .where(eq(operationRequests.id, id));
+            await tx.insert(operationEvents).values({
+              requestId: id,
+              kind: 'limits_rechecked',
+              actorEmail: null,
+              detail: {
+                requiredApprovals: raisedTo,
+                extraApprovals: limits.extraApprovals,
+                rules: limits.rows.filter((r) => r.breached).map((r) => r.rule),
+              },
+              at,
+            });
+            return { kind: 'recorded', approvals, approved: false, rejected: false, raisedTo };
+          }
+        }
+        if (approvals >= row.requiredApprovals) {
+          assertTransition('PENDING_APPROVAL', 'APPROVED');
+          const moved = await tx
+            .update(operationRequests)
+            .set({ status: 'APPROVED', updatedAt: at })
+            .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'PENDING_APPROVAL')))
+            .returning({ id: operationRequests.id });
+          approved = moved.length === 1;
+        }
+        return { kind: 'recorded', approvals, approved, rejected: false };
+      });
+    }
     const auditAction = `${type.key}.${verdict}`;
     switch (decision.kind) {
       case 'missing':
@@ -425,6 +534,11 @@ export function createCommands(
       );
       return { ok: true as const, data: { status: 'REJECTED' as string } };
     }
+    if (decision.raisedTo !== undefined)
+      await notifyApprovers(
+        current,
+        `A spending limit is now broken: this request needs ${decision.raisedTo} approvals (${current.summary}).`,
+      );
     if (!decision.approved) return { ok: true as const, data: { status: 'PENDING_APPROVAL' as string } };
     await event(id, 'fully_approved', null, { approvals: decision.approvals });
     const after = await submitApproved(id, SYSTEM_ACTOR, twoFactorCode);

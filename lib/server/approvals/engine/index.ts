@@ -1,4 +1,5 @@
 import 'server-only';
+import { listSpendingLimits, remainingLimits } from '../limits';
 // The approval engine: requests, approvals, exactly-once submission, reconciliation by reference and the
 // follower of submitted transactions. Free of Next.js: it takes its database and custody connections as
 // dependencies, so the integration tests and the benchmark drive it against the sandbox directly.
@@ -53,6 +54,11 @@ export function createApprovalEngine(deps: EngineDeps) {
     listNotifications: queries.listNotifications,
     markNotificationsRead: queries.markNotificationsRead,
     getPolicy: ctx.getPolicy,
+    /** The spending limits in force, each with its description. */
+    spendingLimits: () => listSpendingLimits(ctx.db),
+    /** What each limit leaves a person about to request from a wallet, before an amount is typed. */
+    remainingLimits: (walletId: string, requesterId: string) =>
+      remainingLimits(ctx.db, { walletId, requesterId }, ctx.now()),
     updatePolicy: commands.updatePolicy,
     isFrozen: ctx.isFrozen,
     setFreeze: commands.setFreeze,

@@ -145,6 +145,20 @@ function validPayload(kind: OperationKind): unknown {
       return { userId: admin.id };
     case 'policyEdit':
       return { operationType: 'withdraw', approvals: 2, thresholdUsd: null, expirySeconds: 3600 };
+    case 'limitEdit':
+      return {
+        action: 'add',
+        rule: {
+          walletId: wallet.id,
+          scope: 'wallet',
+          windowHours: 24,
+          unit: 'usd',
+          assetSymbol: null,
+          limit: '1000',
+          onBreach: 'approvals',
+          extraApprovals: 1,
+        },
+      };
     case 'freezeLift':
       return {};
     case 'walletConnect':

@@ -14,6 +14,7 @@ import {
 } from './configuration';
 import { contractSignOperation } from './contract-sign';
 import { contractWriteOperation } from './contract-write';
+import { limitEditOperation } from './limit-edit';
 import { payoutOperation } from './payout';
 import { retryOperation } from './retry';
 import { swapOperation } from './swap';
@@ -35,6 +36,7 @@ export const OPERATION_TYPES: { readonly [K in OperationKind]: RegisteredOperati
   userRole: userRoleOperation,
   userEnable: userEnableOperation,
   policyEdit: policyEditOperation,
+  limitEdit: limitEditOperation,
   freezeLift: freezeLiftOperation,
   walletConnect: walletConnectOperation,
   walletRotate: walletRotateOperation,

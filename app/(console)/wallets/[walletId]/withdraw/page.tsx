@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { WithdrawForm } from '@/components/withdrawals/withdraw-form';
-import { withdrawFormContext } from '@/lib/server/approvals';
+import { getApprovalEngine, withdrawFormContext } from '@/lib/server/approvals';
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
@@ -26,6 +26,8 @@ export default async function WithdrawPage({ params }: { params: Promise<{ walle
     );
   }
   if (!context) notFound();
+  // What each spending limit leaves this person on this wallet, before an amount is typed.
+  const limits = await (await getApprovalEngine()).remainingLimits(walletId, actor.id);
   return (
     <div className="grid gap-4">
       <div>
@@ -34,7 +36,7 @@ export default async function WithdrawPage({ params }: { params: Promise<{ walle
           Nothing is sent when you submit: the request waits for another person&apos;s approval.
         </p>
       </div>
-      <WithdrawForm context={context} canSign={can(actor.role, 'withdrawSign.request')} />
+      <WithdrawForm context={context} limits={limits} canSign={can(actor.role, 'withdrawSign.request')} />
     </div>
   );
 }
