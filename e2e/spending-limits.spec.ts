@@ -74,7 +74,7 @@ test('a $1,000 daily limit: $600 fits, a second $600 needs one more approval, th
   const added = await requestLimit(admin, 'approvals');
   await expectAccessible(admin);
   await admin.goto(added);
-  await expect(admin.getByText(RULE)).toBeVisible();
+  await expect(admin.getByText(RULE, { exact: true })).toBeVisible();
   await expectAccessible(admin);
   await approveAsSecondAdmin(browser, added);
   await admin.goto('/admin/policy');
