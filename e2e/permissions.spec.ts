@@ -52,6 +52,9 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   verifyStepUpAction: { permission: 'read' },
   forgetStepUpAction: { permission: 'read' },
   endSessionAction: { permission: 'read' },
+  // Alerts outside the console: each person's own channels
+  saveAlertSettingsAction: { permission: 'read' },
+  sendTestAlertAction: { permission: 'read' },
   endUserSessionsAction: { permission: 'users.manage' },
   // Approvals (an unknown request is judged as a withdrawal)
   approveRequestAction: { permission: 'withdraw.approve', args: [{ requestId: REQUEST_ID }] },

@@ -1,5 +1,5 @@
 'use client';
-import { KeyRoundIcon, LaptopIcon, LogOutIcon, UserIcon } from 'lucide-react';
+import { BellIcon, KeyRoundIcon, LaptopIcon, LogOutIcon, UserIcon } from 'lucide-react';
 import Link from 'next/link';
 import { useTransition } from 'react';
 import { Badge } from '@/components/ui/badge';
@@ -44,6 +44,12 @@ export function UserMenu({ name, email, role }: { name: string; email: string; r
           <Link href="/account/security">
             <KeyRoundIcon aria-hidden />
             Security
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/account/alerts">
+            <BellIcon aria-hidden />
+            Alerts
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem disabled={pending} onSelect={() => startTransition(() => signOutAction())}>

@@ -68,6 +68,11 @@ describe('parseEnv', () => {
     [{ CUSTODY_API_URL: 'http://127.0.0.1:3000/sandbox/v1/' }, 'drop the /v1'],
     [{ UNKNOWN_OUTCOME_WINDOW_MS: '0' }, 'UNKNOWN_OUTCOME_WINDOW_MS must be greater than zero'],
     [{ SANDBOX_SPEC_ONLY: 'yes' }, 'SANDBOX_SPEC_ONLY must be 1 or 0'],
+    [{ SMTP_URL: 'mail.example.com' }, 'SMTP_URL must be an SMTP URL'],
+    [{ ALERT_FROM: 'not an address' }, 'ALERT_FROM must be an email address'],
+    [{ ALERT_WEBHOOK_CIDRS: '10.0.0.0/33' }, 'ALERT_WEBHOOK_CIDRS must be a comma-separated list'],
+    [{ ALERT_GAS_MIN_BALANCE: 'lots' }, 'ALERT_GAS_MIN_BALANCE must be a decimal amount'],
+    [{ ALERT_PENDING_MINUTES: '0' }, 'ALERT_PENDING_MINUTES must be greater than zero'],
   ])('explains %o in a sentence', (raw, expected) => {
     const problems = problemsOf(raw);
     expect(problems.join('\n')).toContain(expected);

@@ -93,6 +93,53 @@ const envSchema = z.object({
     .enum(['0', '1', 'true', 'false'], { message: 'TRUST_PROXY must be 1 or 0' })
     .default('0')
     .transform((v) => v === '1' || v === 'true'),
+  /** Where alert emails are sent from: smtp://user:password@host:587 or smtps://host:465; unset: no email channel. */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .regex(/^smtps?:\/\/[^\s]+$/i, {
+      message:
+        'SMTP_URL must be an SMTP URL such as smtp://user:password@mail.example.com:587 or smtps://…:465',
+    })
+    .optional(),
+  /** The sender of alert emails. */
+  ALERT_FROM: z
+    .string()
+    .trim()
+    .regex(/^([^<>\r\n]*<)?[^\s@<>]+@[^\s@<>]+>?$/, {
+      message: 'ALERT_FROM must be an email address such as Custody Console <alerts@example.com>',
+    })
+    .default('Custody Console <alerts@localhost>'),
+  /**
+   * Networks a chat webhook may reach although they are private (comma-separated CIDRs, e.g. 10.20.0.0/16);
+   * every other private, loopback or link-local address is refused.
+   */
+  ALERT_WEBHOOK_CIDRS: z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const list = parseNetworkList(value);
+      if (!list.ok)
+        ctx.addIssue({
+          code: 'custom',
+          message: `ALERT_WEBHOOK_CIDRS must be a comma-separated list of networks such as 10.20.0.0/16 (not a network: ${list.invalid.join(', ')})`,
+        });
+    })
+    .optional(),
+  /** A submitted transaction still PENDING after this many minutes is alerted. */
+  ALERT_PENDING_MINUTES: positiveInt('ALERT_PENDING_MINUTES', 30),
+  /** A wallet's native (gas) balance below this, in whole units (e.g. 0.05 ETH), is alerted. */
+  ALERT_GAS_MIN_BALANCE: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, { message: 'ALERT_GAS_MIN_BALANCE must be a decimal amount such as 0.05' })
+    .default('0.01'),
+  /** Failed webhook tries in a row before the endpoint-failing alert (once per streak). */
+  ALERT_WEBHOOK_STREAK: positiveInt('ALERT_WEBHOOK_STREAK', 5),
+  /** How often the pending, gas and webhook-health checks run. */
+  ALERT_CHECK_INTERVAL_MS: positiveInt('ALERT_CHECK_INTERVAL_MS', 60_000),
+  /** Tries per alert and channel before it is given up; retries back off from 5 s, doubling, at most 10 min apart. */
+  ALERT_MAX_ATTEMPTS: positiveInt('ALERT_MAX_ATTEMPTS', 8),
   SANDBOX_SEED: z.string().min(1).default('custody-console-sandbox'),
   SANDBOX_BLOCK_TIME_MS: positiveInt('SANDBOX_BLOCK_TIME_MS', 1000),
   SANDBOX_WEBHOOK_URL: optionalUrl('SANDBOX_WEBHOOK_URL'),

@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 import type { Role } from '@/lib/roles';
+import { alertAttempts, alertChannels, alertOutbox } from './tables/alerts';
 import {
   approvalPolicies,
   consoleSettings,
@@ -73,6 +74,7 @@ export const auditLog = pgTable(
   ],
 );
 
+export * from './tables/alerts';
 export * from './tables/approvals';
 export * from './tables/limits';
 export * from './tables/security';
@@ -96,6 +98,9 @@ export const schema = {
   userFactors,
   userSessions,
   authChallenges,
+  alertChannels,
+  alertOutbox,
+  alertAttempts,
 };
 export type ConsoleDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type UserRow = typeof users.$inferSelect;

@@ -4,6 +4,7 @@ import 'server-only';
 import { getConfig } from '@/lib/config';
 import { CONSOLE_MIGRATIONS, openDatabase, runMigrations } from '@/lib/db/connection';
 import { type ConsoleDb, schema } from '@/lib/db/schema';
+import { startAlerts } from './alerts';
 import { startApprovalsLoop } from './approvals';
 import { probeCapabilities } from './capabilities';
 import { logger } from './logger';
@@ -49,6 +50,7 @@ async function boot(): Promise<Runtime> {
     await seedDemoUsers(database.db);
   }
   startApprovalsLoop(runtime);
+  startAlerts(runtime);
   if (database.kind === 'pglite') runtime.serverNote = writeServerNote(config.dataDir, config.env.PORT);
   return runtime;
 }

@@ -2,6 +2,7 @@ import 'server-only';
 // The console's approval engine over the process runtime, and its background loop (one per process).
 import { decryptSecret, encryptSecret } from '@/lib/crypto/aead';
 import type { TransportOptions } from '@/lib/custody';
+import { alertSinkFor } from '../alerts';
 import { capabilitiesOf, isMissingEndpoint, markCapabilityMissing, probeCapabilities } from '../capabilities';
 import { logger } from '../logger';
 import { currentServices as getRuntime, type ConsoleServices as Runtime } from '../services';
@@ -63,6 +64,7 @@ function engineFor(runtime: Runtime): ApprovalEngine {
       return runtime.custody.connectionFor(walletId);
     },
     configuration: configurationServices(runtime),
+    alerts: alertSinkFor(runtime),
   });
   return holder[ENGINE];
 }

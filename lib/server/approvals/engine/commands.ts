@@ -87,6 +87,7 @@ export function createCommands(
     windowEndOf,
     notifyApprovers,
     configuration,
+    alerts,
   } = ctx;
   const { submitApproved, submitAllApproved, runSubmission, recordSubmitted } = submission;
   const { lookUpItems, followUpRound } = reconciliation;
@@ -117,6 +118,12 @@ export function createCommands(
       .values({ operationType: type, ...set })
       .onConflictDoUpdate({ target: approvalPolicies.operationType, set });
     await audit(actor, 'policy.edit', 'success', type, { before, after: values });
+    await alerts.configurationChanged({
+      key: `policy:${type}:${set.updatedAt.toISOString()}`,
+      summary: `Approval policy of ${operationType(type)?.label ?? type} edited`,
+      by: actor.email,
+      path: '/admin/policy',
+    });
     return { ok: true as const, data: values };
   }
 
@@ -129,6 +136,12 @@ export function createCommands(
         set: { enabled, updatedBy: actor.email, updatedAt: now() },
       });
     await audit(actor, 'freeze.toggle', 'success', 'console', { enabled });
+    await alerts.configurationChanged({
+      key: `freeze:${enabled}:${now().toISOString()}`,
+      summary: enabled ? 'Emergency freeze set' : 'Emergency freeze lifted',
+      by: actor.email,
+      path: '/approvals',
+    });
     // Thawing sends what was approved meanwhile.
     const submitted = enabled ? 0 : await submitAllApproved();
     return { ok: true as const, data: { enabled, submitted } };
@@ -337,6 +350,8 @@ export function createCommands(
       amountUsd: usdNumber(built.amountUsd),
       payloadHash: hashPayload(operation.payload),
     });
+    const created = await findRequest(id);
+    if (created) await alerts.approvalNeeded(created);
     return { ok: true as const, data: { id, requiredApprovals: needed, summary: built.summary } };
   }
 
@@ -519,6 +534,7 @@ export function createCommands(
           id,
           `Your request expired before it was approved: ${current.summary}`,
         );
+        await alerts.requestFailed(current, 'Your request expired before it was approved', 'expired');
         return fail('This request has expired and can no longer be approved.');
       case 'twice':
         return fail('You have already decided on this request; one person counts once.');
@@ -532,6 +548,11 @@ export function createCommands(
         id,
         `Your request was rejected by ${actor.email}: ${reason ?? ''}`.trim(),
       );
+      await alerts.requestFailed(
+        current,
+        `Your request was rejected by ${actor.email}${reason ? `: ${reason}` : ''}`,
+        'rejected',
+      );
       return { ok: true as const, data: { status: 'REJECTED' as string } };
     }
     if (decision.raisedTo !== undefined)
@@ -541,6 +562,7 @@ export function createCommands(
       );
     if (!decision.approved) return { ok: true as const, data: { status: 'PENDING_APPROVAL' as string } };
     await event(id, 'fully_approved', null, { approvals: decision.approvals });
+    await alerts.requestReady(current);
     const after = await submitApproved(id, SYSTEM_ACTOR, twoFactorCode);
     return { ok: true as const, data: { status: after ?? 'APPROVED' } };
   }

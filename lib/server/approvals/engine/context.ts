@@ -15,6 +15,7 @@ import {
   operationRequests,
   users,
 } from '@/lib/db/schema';
+import type { AlertSink } from '../../alerts/outbox';
 import { appendAudit } from '../../audit';
 import { logger } from '../../logger';
 import { type Action, can } from '../../permissions';
@@ -29,6 +30,7 @@ import {
 } from '../operations/types';
 import { defaultPolicy, type PolicyValues } from '../policy';
 import { assertTransition, type RequestStatus } from '../states';
+import { createEngineAlerts } from './alerts';
 
 export interface EngineActor {
   id: string;
@@ -58,6 +60,8 @@ export interface EngineDeps {
   stuckSubmittingMs?: number;
   /** What configuration kinds change besides the database (sealing, the wallet registry). */
   configuration?: ConfigurationServices;
+  /** Alerts outside the console (email, chat): the outbox they are written to; none without it. */
+  alerts?: AlertSink;
 }
 
 const NO_CONFIGURATION: ConfigurationServices = {
@@ -165,6 +169,8 @@ export function createEngineContext(deps: EngineDeps) {
   const stuckSubmittingMs = deps.stuckSubmittingMs ?? 120_000;
 
   const configuration = deps.configuration ?? NO_CONFIGURATION;
+
+  const alerts = createEngineAlerts(db, deps.alerts);
 
   async function audit(
     actor: EngineActor,
@@ -369,6 +375,7 @@ export function createEngineContext(deps: EngineDeps) {
     itemsOf,
     windowEndOf,
     notifyApprovers,
+    alerts,
   };
 }
 

@@ -38,6 +38,7 @@ export function createReconciliation(ctx: EngineContext, submission: Submission)
     itemsOf,
     windowEndOf,
     notifyApprovers,
+    alerts,
   } = ctx;
   const { submitApproved, submitAllApproved, recordSubmitted, finish, runSubmission } = submission;
 
@@ -128,6 +129,7 @@ export function createReconciliation(ctx: EngineContext, submission: Submission)
       row,
       `Duplicate: ${txs.length} upstream transactions carry reference ${reference} of one request (${row.summary}). Check both and recover the extra payment.`,
     );
+    await alerts.requestDuplicate(row, reference, txs.length);
   }
 
   /** Groups what lookups found by reference; more than one transaction for a reference is a duplicate. */
@@ -375,6 +377,7 @@ export function createReconciliation(ctx: EngineContext, submission: Submission)
       await event(row.id, 'expired', null);
       await audit(SYSTEM_ACTOR, `${row.type}.expire`, 'success', row.id);
       await notify(row.requesterId, row.id, `Your request expired before it was approved: ${row.summary}`);
+      await alerts.requestFailed(row, 'Your request expired before it was approved', 'expired');
     }
     return rows.length;
   }

@@ -32,6 +32,7 @@ export function createSubmission(ctx: EngineContext) {
     configuration,
     getPolicy,
     capabilities,
+    alerts,
   } = ctx;
 
   /** Claims an APPROVED request for submission (one conditional update) and sends it; returns the new status. */
@@ -83,6 +84,7 @@ export function createSubmission(ctx: EngineContext) {
       await event(row.id, 'submit_refused', null, { reason: 'payload hash mismatch' });
       await audit(actor, `${row.type}.submit`, 'refused', row.id, { reason: 'payload hash mismatch' });
       await notify(row.requesterId, row.id, `Your request was not sent: ${PAYLOAD_CHANGED}`);
+      await alerts.requestFailed(row, `Your request was not sent: ${PAYLOAD_CHANGED}`, row.submitAttempts);
       return 'SUBMIT_FAILED';
     }
     if (operation.local) return runLocal(row, operation.local.execute, actor);
@@ -92,6 +94,7 @@ export function createSubmission(ctx: EngineContext) {
       await transition(row.id, 'SUBMITTING', 'SUBMIT_FAILED', { lastError: message });
       await event(row.id, 'submit_failed', null, { message });
       await audit(actor, `${row.type}.submit`, 'failed', row.id, { message });
+      await alerts.requestFailed(row, `Your request was not sent: ${message}`, row.submitAttempts);
       return 'SUBMIT_FAILED';
     }
     // What was stored at creation is what is sent, every time: reconciliation looks these up.
@@ -158,6 +161,11 @@ export function createSubmission(ctx: EngineContext) {
           status: error.status,
         });
         await notify(row.requesterId, row.id, `Your request was refused upstream: ${error.message}`);
+        await alerts.requestFailed(
+          row,
+          `Your request was refused upstream: ${error.message}`,
+          row.submitAttempts,
+        );
         return 'SUBMIT_FAILED';
       }
       // Timeout, network failure, 5xx or anything unexpected after the call began: the service may have
@@ -201,6 +209,11 @@ export function createSubmission(ctx: EngineContext) {
       await event(row.id, 'submit_failed', null, { message });
       await audit(actor, `${row.type}.submit`, 'failed', row.id, { message });
       await notify(row.requesterId, row.id, `Your request could not be carried out: ${message}`);
+      await alerts.requestFailed(
+        row,
+        `Your request could not be carried out: ${message}`,
+        row.submitAttempts,
+      );
       return 'SUBMIT_FAILED';
     }
     const stored = outcome.sealed ? { ...outcome.result, sealed: outcome.sealed } : { ...outcome.result };
@@ -213,6 +226,13 @@ export function createSubmission(ctx: EngineContext) {
       requestedBy: row.requesterEmail,
     });
     await audit(actor, `${row.type}.submit`, 'success', row.id);
+    // Every kind the console carries out itself is a configuration change: each one alerts, whatever it changes.
+    await alerts.configurationChanged({
+      key: `request:${row.id}`,
+      summary: row.summary,
+      by: row.requesterEmail,
+      path: `/approvals/${row.id}`,
+    });
     await finish(row, 'SUCCESS');
     return 'SUCCESS';
   }
@@ -276,6 +296,7 @@ export function createSubmission(ctx: EngineContext) {
         ? `Your request succeeded: ${row.summary}`
         : `Your request failed upstream: ${row.summary}`,
     );
+    if (outcome === 'FAILED') await alerts.requestFailed(row, 'Your request failed upstream', 'outcome');
   }
 
   return { submitApproved, submitAllApproved, runSubmission, recordSubmitted, finish };

@@ -1,0 +1,134 @@
+import 'server-only';
+// Delivers the alert outbox: takes due rows (a lease, so two rounds or two console instances never send one row
+// at the same time), sends each on its channel, records every try, and backs off exponentially up to a cap
+// until the row is sent or has used its tries.
+import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { decryptSecret } from '@/lib/crypto/aead';
+import {
+  type AlertChannelRow,
+  type AlertOutboxRow,
+  alertAttempts,
+  alertChannels,
+  alertOutbox,
+  type ConsoleDb,
+} from '@/lib/db/schema';
+import { type AlertSenders, DeliveryError } from './senders';
+
+export interface RetrySettings {
+  /** Tries before a row is given up. */
+  maxAttempts: number;
+  /** Wait after the first failure; doubled after each one. */
+  baseMs: number;
+  /** The longest wait between two tries. */
+  capMs: number;
+}
+
+const DEFAULT_RETRY: RetrySettings = { maxAttempts: 8, baseMs: 5_000, capMs: 600_000 };
+
+export interface AlertWorkerDeps {
+  db: ConsoleDb;
+  senders: AlertSenders;
+  /** Opens a chat channel's sealed webhook URL. */
+  openChatUrl(channel: AlertChannelRow): string;
+  retry?: Partial<RetrySettings>;
+  now?: () => Date;
+  /** How long a taken row is left alone before another round may take it again (a round that died). */
+  leaseMs?: number;
+  batch?: number;
+}
+
+/** The wait before try `attempt + 1` after `attempt` failures: exponential from `baseMs`, at most `capMs`. */
+export function backoffMs(attempt: number, settings: Pick<RetrySettings, 'baseMs' | 'capMs'>): number {
+  return Math.min(settings.capMs, settings.baseMs * 2 ** Math.max(0, attempt - 1));
+}
+
+/** The chat channel's URL is sealed to its person and kind. */
+export function chatBinding(userId: string): string {
+  return `alert-chat:${userId}`;
+}
+
+export function sealedChatOpener(key: Buffer) {
+  return (channel: AlertChannelRow) => decryptSecret(channel.target, key, chatBinding(channel.userId));
+}
+
+/** One round: delivers what is due; returns what happened to each row taken. */
+export async function deliverDueAlerts(deps: AlertWorkerDeps): Promise<{ sent: number; failed: number }> {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const retry = { ...DEFAULT_RETRY, ...deps.retry };
+  const leaseMs = deps.leaseMs ?? 60_000;
+  const at = now();
+  const due = db
+    .select({ id: alertOutbox.id })
+    .from(alertOutbox)
+    .where(and(eq(alertOutbox.status, 'pending'), lte(alertOutbox.nextAttemptAt, at)))
+    .orderBy(asc(alertOutbox.nextAttemptAt))
+    .limit(deps.batch ?? 20)
+    .for('update', { skipLocked: true });
+  const taken = await db
+    .update(alertOutbox)
+    .set({ nextAttemptAt: new Date(at.getTime() + leaseMs) })
+    .where(and(inArray(alertOutbox.id, due), eq(alertOutbox.status, 'pending')))
+    .returning();
+  const outcomes = await Promise.all(taken.map((row) => deliverOne(deps, row, retry, now)));
+  return {
+    sent: outcomes.filter((o) => o === 'sent').length,
+    failed: outcomes.filter((o) => o !== 'sent').length,
+  };
+}
+
+async function deliverOne(
+  deps: AlertWorkerDeps,
+  row: AlertOutboxRow,
+  retry: RetrySettings,
+  now: () => Date,
+): Promise<'sent' | 'retry' | 'failed'> {
+  const { db } = deps;
+  const started = Date.now();
+  let error: string | null = null;
+  let final = false;
+  try {
+    const [channel] = await db
+      .select()
+      .from(alertChannels)
+      .where(and(eq(alertChannels.userId, row.userId), eq(alertChannels.kind, row.channel)))
+      .limit(1);
+    if (!channel?.enabled) {
+      // The person switched the channel off since: nothing to send it to, and nothing to retry.
+      final = true;
+      throw new DeliveryError('The channel was switched off');
+    }
+    const message = { subject: row.subject, body: row.body, link: row.link };
+    if (row.channel === 'email') await deps.senders.email(channel.target, message);
+    else await deps.senders.chat(deps.openChatUrl(channel), message);
+  } catch (caught) {
+    error = caught instanceof DeliveryError ? caught.message : 'Could not deliver';
+  }
+  const attempts = row.attempts + 1;
+  const at = now();
+  await db.insert(alertAttempts).values({
+    outboxId: row.id,
+    at,
+    ok: error === null,
+    error,
+    durationMs: Date.now() - started,
+  });
+  if (error === null) {
+    await db
+      .update(alertOutbox)
+      .set({ status: 'sent', attempts, sentAt: at, lastError: null })
+      .where(eq(alertOutbox.id, row.id));
+    return 'sent';
+  }
+  const givenUp = final || attempts >= retry.maxAttempts;
+  await db
+    .update(alertOutbox)
+    .set({
+      status: givenUp ? 'failed' : 'pending',
+      attempts,
+      lastError: error,
+      nextAttemptAt: new Date(at.getTime() + (givenUp ? 0 : backoffMs(attempts, retry))),
+    })
+    .where(eq(alertOutbox.id, row.id));
+  return givenUp ? 'failed' : 'retry';
+}

@@ -1,0 +1,107 @@
+// Alerts outside the console: the events a person may receive and the form that chooses channels for them.
+import { z } from 'zod';
+import { plainText } from './text';
+
+export const ALERT_EVENTS = [
+  'approval_needed',
+  'request_ready',
+  'request_failed',
+  'request_duplicate',
+  'configuration_changed',
+  'webhook_failing',
+  'transaction_pending',
+  'gas_low',
+] as const;
+
+export type AlertEvent = (typeof ALERT_EVENTS)[number];
+
+/** What each event is called on the Account page. */
+export const ALERT_EVENT_LABELS: Record<AlertEvent, { label: string; description: string }> = {
+  approval_needed: {
+    label: 'Needs your approval',
+    description: 'Someone else asked for a request you may approve.',
+  },
+  request_ready: { label: 'Your request is approved', description: 'The last approval you needed came in.' },
+  request_failed: {
+    label: 'Your request failed',
+    description: 'Rejected, expired, refused by the service or failed on chain.',
+  },
+  request_duplicate: {
+    label: 'Duplicate detected',
+    description: 'More than one transaction carries your request’s reference.',
+  },
+  configuration_changed: {
+    label: 'Policy or configuration changed',
+    description: 'A change approved by two people took effect, or the freeze changed.',
+  },
+  webhook_failing: {
+    label: 'Webhook endpoint failing',
+    description: 'A wallet’s webhook deliveries failed many times in a row (once per streak).',
+  },
+  transaction_pending: {
+    label: 'Transaction pending too long',
+    description: 'A submitted transaction is still pending after the set number of minutes.',
+  },
+  gas_low: {
+    label: 'Gas balance low',
+    description: 'A wallet’s native balance fell below the set threshold.',
+  },
+};
+
+export type AlertChannelKind = 'email' | 'chat';
+
+const eventsSchema = z.array(z.enum(ALERT_EVENTS)).max(ALERT_EVENTS.length);
+
+/** The Account form: each channel on or off, its address and its events. */
+export const alertSettingsSchema = z
+  .object({
+    emailEnabled: z.boolean(),
+    email: z.union([z.literal(''), z.email({ message: 'Enter an email address such as you@example.com' })]),
+    emailEvents: eventsSchema,
+    chatEnabled: z.boolean(),
+    /** Empty with a chat webhook already saved: keep the saved one (its URL is never sent back to the browser). */
+    chatUrl: z.union([
+      z.literal(''),
+      plainText()
+        .trim()
+        .max(500, { message: 'The webhook URL is too long' })
+        .pipe(
+          z.url({
+            protocol: /^https?$/,
+            message: 'Enter the webhook URL, such as https://hooks.slack.com/services/…',
+          }),
+        ),
+    ]),
+    chatEvents: eventsSchema,
+  })
+  .superRefine((value, ctx) => {
+    if (value.emailEnabled && value.email === '')
+      ctx.addIssue({ code: 'custom', path: ['email'], message: 'Enter the address alerts go to' });
+  });
+
+export type AlertSettingsInput = z.input<typeof alertSettingsSchema>;
+export type AlertSettings = z.output<typeof alertSettingsSchema>;
+
+/** A person's channels as the Account page shows them: never the chat webhook's URL itself. */
+export interface AlertChannelView {
+  kind: AlertChannelKind;
+  enabled: boolean;
+  hint: string;
+  events: AlertEvent[];
+}
+
+/** One alert of a person's recent ones, with its delivery status on one channel. */
+export interface RecentAlert {
+  id: string;
+  /** `test`: sent from the Account page to try the channels. */
+  event: AlertEvent | 'test';
+  channel: AlertChannelKind;
+  subject: string;
+  link: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  nextAttemptAt: string | null;
+}
