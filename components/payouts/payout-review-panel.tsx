@@ -1,5 +1,6 @@
 // A payout file's review: what leaves which source, totals per asset (added up from the rows shown), the fee
 // estimate, the service batches, and every row with its warnings. Once sent, each batch's outcome.
+import { LimitCheckTable } from '@/components/approvals/limit-check';
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
@@ -67,6 +68,7 @@ export function PayoutReviewPanel({ review, requiredApprovals }: PayoutReviewPan
       />
       {review.fee.error ? <p className="text-sm text-destructive">Fee estimate: {review.fee.error}</p> : null}
       <ReviewWarnings warnings={review.warnings} />
+      {review.limits ? <LimitCheckTable check={review.limits} /> : null}
       <div className="max-h-[32rem] overflow-auto rounded-md border">
         <Table aria-label="Payments">
           <TableHeader>

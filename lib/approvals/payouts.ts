@@ -1,6 +1,8 @@
 // A payout file as approvers see it: every row with its checks, the service batches it is sent in, totals per
 // asset, and each batch's outcome once sent. Browser-safe: the review panel and the engine share these.
+
 import { sumDecimals } from '@/lib/validation/amounts';
+import type { LimitCheck } from './limits';
 
 /** The spec caps withdrawal batches at 20 items (Limits): a payout file is sent in calls of at most this many. */
 export const PAYOUT_BATCH_SIZE = 20;
@@ -56,6 +58,8 @@ export function payoutTotals(
 
 export type PayoutReview = {
   kind: 'payout';
+  /** The spending limits that apply and what each leaves after this request (absent: no limit applies). */
+  limits?: LimitCheck;
   fileName: string;
   wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
   source: { kind: 'master' | 'address'; address: string; name: string | null; addressId: string | null };

@@ -230,6 +230,28 @@ describe('spending limits in the approval engine', () => {
     expect(kept).toHaveLength(0);
   });
 
+  it('a payout file counts row by row: two $600 rows break a refusing $1,000 limit', async () => {
+    await addRule({ onBreach: 'refuse', extraApprovals: 0 });
+    const e = engine();
+    const rows = [payload('600'), payload('600')].map((p, i) => ({ ...p.items[0]!, line: i + 2 }));
+    const refused = await e.create(requester, 'payout', wallet.id, {
+      source: { kind: 'master' },
+      fileName: 'payouts.csv',
+      items: rows,
+    });
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.error).toContain('$200.00 over the limit of $1,000.00');
+    const fits = await e.create(requester, 'payout', wallet.id, {
+      source: { kind: 'master' },
+      fileName: 'payouts.csv',
+      items: rows.slice(0, 1),
+    });
+    expect(fits.ok).toBe(true);
+    // The file's $600 counts against the next withdrawal.
+    const next = await e.create(requester, 'withdraw', wallet.id, payload('600'));
+    expect(!next.ok && next.error).toContain('$600.00 already counted in the window');
+  });
+
   it('a rule that asks for more approvals raises a request at its final approval when the window filled meanwhile', async () => {
     const e = engine();
     const a = await e.create(requester, 'withdraw', wallet.id, payload('600'));

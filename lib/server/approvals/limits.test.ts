@@ -238,6 +238,13 @@ describe('what a request moves', () => {
     ]);
   });
 
+  it('reads a payout file per row with the USD values of its review rows', () => {
+    const payload = { items: [{ address: A, symbol: 'USDC', amount: '10', line: 2 }] };
+    expect(contributionsOf('payout', payload, { rows: [{ usd: 10 }] })).toEqual([
+      { destination: A, symbol: 'USDC', amount: '10', usd: '10.00', pricedOnly: false },
+    ]);
+  });
+
   it('reads a swap as the amount it sells', () => {
     expect(contributionsOf('swap', { fromSymbol: 'USDC', amount: '2' }, { amountUsd: 2 })).toEqual([
       { destination: null, symbol: 'USDC', amount: '2', usd: '2.00', pricedOnly: true },

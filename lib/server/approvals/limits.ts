@@ -16,8 +16,8 @@ import {
 import { type ConsoleDb, operationRequests, spendingLimits, walletConnections } from '@/lib/db/schema';
 import { addressKey } from '@/lib/validation/addresses';
 
-/** The kinds whose money counts against limits: withdrawals (sent or signed) and swaps. */
-const LIMITED_KINDS = ['withdraw', 'withdrawSign', 'swap'] as const;
+/** The kinds whose money counts against limits: withdrawals (sent or signed, one by one or from a file) and swaps. */
+const LIMITED_KINDS = ['withdraw', 'withdrawSign', 'payout', 'swap'] as const;
 
 export function isLimitedKind(type: string): boolean {
   return (LIMITED_KINDS as readonly string[]).includes(type);
@@ -108,7 +108,9 @@ export function contributionsOf(type: string, payload: unknown, review: unknown)
     ];
   }
   const items = Array.isArray(p.items) ? (p.items as Array<Record<string, unknown>>) : [];
-  const reviewed = Array.isArray(r.items) ? (r.items as Array<Record<string, unknown>>) : [];
+  // A withdrawal's review lists its recipients as `items`, a payout file's as `rows`, in payload order.
+  const listed = Array.isArray(r.items) ? r.items : Array.isArray(r.rows) ? r.rows : [];
+  const reviewed = listed as Array<Record<string, unknown>>;
   return items.flatMap((item, index) =>
     typeof item.amount === 'string' && typeof item.symbol === 'string' && typeof item.address === 'string'
       ? [
