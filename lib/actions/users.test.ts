@@ -3,7 +3,7 @@
 // second admin.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { auditLog, type Role } from '@/lib/db/schema';
+import { alertOutbox, auditLog, type Role } from '@/lib/db/schema';
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 
@@ -38,7 +38,11 @@ beforeAll(async () => {
   // The actions read the database the runtime would have wired.
   provideServices({
     database: t.handle,
-    config: { encryptionKey: Buffer.alloc(32, 5), env: { UNKNOWN_OUTCOME_WINDOW_MS: 600_000 } },
+    config: {
+      encryptionKey: Buffer.alloc(32, 5),
+      origin: 'https://console.example.com',
+      env: { UNKNOWN_OUTCOME_WINDOW_MS: 600_000, ALERT_FROM: 'alerts@example.com', ALERT_MAX_ATTEMPTS: 1 },
+    },
   } as unknown as ConsoleServices);
 });
 afterAll(async () => {
@@ -142,6 +146,22 @@ describe('user administration actions', () => {
       role: 'viewer',
     });
     if (!other.ok) throw new Error(other.error);
+    // The admin hears about configuration changes by email.
+    const { saveAlertSettings } = await import('@/lib/server/alerts/settings');
+    const { outboundRules } = await import('@/lib/server/alerts/outbound');
+    await saveAlertSettings(
+      t.db,
+      admin.id,
+      {
+        emailEnabled: true,
+        email: admin.email,
+        emailEvents: ['configuration_changed'],
+        chatEnabled: false,
+        chatUrl: '',
+        chatEvents: [],
+      },
+      { key: Buffer.alloc(32, 5), rules: outboundRules(undefined, false) },
+    );
 
     expect(await changeUserRoleAction({ userId: admin.id, role: 'viewer' })).toMatchObject({
       ok: false,
@@ -163,6 +183,11 @@ describe('user administration actions', () => {
     expect(await approvedBySecondAdmin(roleChange.data.id)).toMatchObject({ ok: true });
     expect(await disableUserAction({ userId: other.user.id })).toMatchObject({ ok: true });
     expect((await findUserByEmail(t.db, other.user.email))?.disabledAt).toBeInstanceOf(Date);
+    // Disabling takes effect at once and alerts like a change approved by two people.
+    const alerts = await t.db.select().from(alertOutbox).where(eq(alertOutbox.userId, admin.id));
+    expect(alerts.map((a) => a.subject)).toEqual(
+      expect.arrayContaining([expect.stringContaining(`${other.user.email} disabled`)]),
+    );
     const enabling = await enableUserAction({ userId: other.user.id });
     expect(enabling).toMatchObject({ ok: true, data: { kind: 'requested' } });
     if (!enabling.ok) return;

@@ -5,6 +5,7 @@
 import { revalidatePath } from 'next/cache';
 import { type RequestedChange, requestConfigurationChange } from '@/lib/actions/configuration-request';
 import { type ActionResult, defineAction, ok, refuse } from '@/lib/actions/define-action';
+import { alertConfigurationChange } from '@/lib/server/alerts';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { audit } from '@/lib/server/guard';
 import { currentDb } from '@/lib/server/services';
@@ -46,6 +47,12 @@ export const addUserAction = defineAction({
         input: { email: input.email, name: input.name, role: 'admin' },
       });
       if (!created.ok) return refuse(created.error, { fieldErrors: { email: created.error } });
+      await alertConfigurationChange({
+        key: `user-create:${created.user.id}`,
+        summary: `Second admin ${created.user.email} added`,
+        by: actor.email,
+        path: '/admin/users',
+      });
       revalidatePath('/', 'layout');
       return ok({ kind: 'created', email: created.user.email, oneTimePassword: created.oneTimePassword });
     }
@@ -99,6 +106,12 @@ export const disableUserAction = defineAction({
     if (input.userId === actor.id) return refuse('You cannot disable yourself.');
     const user = await disableUser(await currentDb(), input.userId);
     if (!user) return refuse('That user no longer exists.');
+    await alertConfigurationChange({
+      key: `user-disable:${user.id}:${user.sessionVersion}`,
+      summary: `User ${user.email} disabled`,
+      by: actor.email,
+      path: '/admin/users',
+    });
     revalidatePath('/admin/users');
     return ok({ email: user.email });
   },

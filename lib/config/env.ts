@@ -126,7 +126,7 @@ const envSchema = z.object({
         });
     })
     .optional(),
-  /** A submitted transaction still PENDING after this many minutes is alerted. */
+  /** A transaction still PENDING after this many minutes is alerted. */
   ALERT_PENDING_MINUTES: positiveInt('ALERT_PENDING_MINUTES', 30),
   /** A wallet's native (gas) balance below this, in whole units (e.g. 0.05 ETH), is alerted. */
   ALERT_GAS_MIN_BALANCE: z

@@ -15,9 +15,19 @@ let database: TestDatabase;
 let nativeBalance = '0.5';
 const NOW = new Date('2026-11-25T12:00:00Z');
 
-/** A service answering the balances extension only: what the gas check reads. */
-const balancesOnly = {
+const OLD_DEPOSIT = '6f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
+
+/** A service answering the two extensions the checks read: balances, and the wallet-wide transaction list. */
+const service = {
   wallets: {
+    listTransactions: async () => ({
+      data: [
+        { id: OLD_DEPOSIT, status: 'PENDING', type: 'DEPOSIT', createdAt: '2026-11-25T11:00:00Z' },
+        { id: 'recent-deposit', status: 'PENDING', type: 'DEPOSIT', createdAt: '2026-11-25T11:55:00Z' },
+      ],
+      meta: { currentPage: 1, totalPages: 1 },
+      message: 'ok',
+    }),
     balances: async () => ({
       data: [
         { asset: { id: 'a1', asset: { symbol: 'USDC', decimals: 6, address: '0xa0b8' } }, balance: '10' },
@@ -65,7 +75,7 @@ beforeAll(async () => {
   deps = {
     db: database.db,
     sink: createAlertOutbox(database.db, { origin: 'https://console.example.com' }),
-    clientFor: async () => balancesOnly,
+    clientFor: async () => service,
     now: () => NOW,
     streakThreshold: 5,
     pendingMinutes: 30,
@@ -127,8 +137,13 @@ describe('alert checks', () => {
     await checkPendingTransactions(deps);
     await checkPendingTransactions(deps);
     const rows = await rowsOf('transaction_pending');
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.link).toBe(`https://console.example.com/approvals/${old}`);
+    // The console's own request, and a deposit the service lists as pending for an hour.
+    expect(rows.map((r) => r.link).sort()).toEqual(
+      [
+        `https://console.example.com/approvals/${old}`,
+        `https://console.example.com/wallets/wallet-1/transactions?status=PENDING&open=${OLD_DEPOSIT}`,
+      ].sort(),
+    );
     expect(rows[0]!.subject).toContain('30 minutes');
   });
 

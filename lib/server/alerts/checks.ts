@@ -5,6 +5,7 @@ import 'server-only';
 import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import type { CustodyClient } from '@/lib/custody';
 import { type ConsoleDb, operationItems, operationRequests, walletConnections } from '@/lib/db/schema';
+import { serializeTransactionSearch } from '@/lib/validation/transactions';
 import { logger } from '../logger';
 import { endpointHealth } from '../webhook-health';
 import { type AlertSink, activeUserIds } from './outbox';
@@ -71,19 +72,45 @@ export async function checkWebhookStreaks(deps: AlertCheckDeps): Promise<void> {
 }
 
 /**
- * Transactions the console submitted that are still not settled after the set minutes: the console's own
- * requests are what it knows on every service (deposits and transactions made elsewhere are not watched).
+ * Transactions still PENDING after the set minutes: every transaction of the wallet where the service lists them
+ * (the wallet-wide list extension, deposits included), and on every service the ones the console submitted
+ * itself. One alert per transaction (the same key whichever way it was found).
  */
 export async function checkPendingTransactions(deps: AlertCheckDeps): Promise<void> {
   const now = deps.now?.() ?? new Date();
   const before = new Date(now.getTime() - deps.pendingMinutes * 60_000);
+  const everyone = await activeUserIds(deps.db);
+  const raise = (transactionId: string, what: string, path: string) =>
+    deps.sink.raise({
+      event: 'transaction_pending',
+      userIds: everyone,
+      subject: `Transaction pending over ${deps.pendingMinutes} minutes`,
+      body: `Transaction ${transactionId} ${what} has been pending for more than ${deps.pendingMinutes} minutes.`,
+      path,
+      dedupeKey: `pending:${transactionId}`,
+    });
+  await eachWallet(deps, 'pending', async (wallet, client) => {
+    const page = await client.wallets.listTransactions({
+      walletId: wallet.id,
+      status: 'PENDING',
+      limit: 100,
+    });
+    for (const tx of page.data) {
+      const created = Date.parse(tx.createdAt);
+      if (tx.status !== 'PENDING' || Number.isNaN(created) || created >= before.getTime()) continue;
+      const query = serializeTransactionSearch({ status: 'PENDING', open: tx.id });
+      await raise(
+        tx.id,
+        `(${tx.type} of wallet ${wallet.name})`,
+        `/wallets/${encodeURIComponent(wallet.id)}/transactions${query ? `?${query}` : ''}`,
+      );
+    }
+  });
   const stuck = await deps.db
     .select({
       requestId: operationRequests.id,
-      requesterId: operationRequests.requesterId,
       summary: operationRequests.summary,
       transactionId: operationItems.transactionId,
-      status: operationItems.status,
     })
     .from(operationItems)
     .innerJoin(operationRequests, eq(operationRequests.id, operationItems.requestId))
@@ -96,18 +123,8 @@ export async function checkPendingTransactions(deps: AlertCheckDeps): Promise<vo
       ),
     )
     .limit(200);
-  if (stuck.length === 0) return;
-  const everyone = await activeUserIds(deps.db);
-  for (const item of stuck) {
-    await deps.sink.raise({
-      event: 'transaction_pending',
-      userIds: everyone,
-      subject: `Transaction pending over ${deps.pendingMinutes} minutes`,
-      body: `Transaction ${item.transactionId} of the request "${item.summary}" has been pending for more than ${deps.pendingMinutes} minutes.`,
-      path: `/approvals/${item.requestId}`,
-      dedupeKey: `pending:${item.transactionId}`,
-    });
-  }
+  for (const item of stuck)
+    await raise(item.transactionId ?? '', `of the request "${item.summary}"`, `/approvals/${item.requestId}`);
 }
 
 /** Exact comparison of two non-negative decimal strings: a < b. */

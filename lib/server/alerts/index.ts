@@ -2,10 +2,10 @@ import 'server-only';
 // Alerts outside the console, wired once per process: the outbox every part of the console raises alerts into,
 // the worker that delivers it, and the periodic checks.
 import { logger } from '../logger';
-import type { ConsoleServices } from '../services';
+import { type ConsoleServices, currentServices } from '../services';
 import { runAlertChecks } from './checks';
 import { outboundRules } from './outbound';
-import { type AlertSink, createAlertOutbox } from './outbox';
+import { type AlertSink, activeUserIds, createAlertOutbox } from './outbox';
 import { createAlertSenders } from './senders';
 import { deliverDueAlerts, sealedChatOpener } from './worker';
 
@@ -100,4 +100,29 @@ export function startAlerts(services: ConsoleServices): void {
   }, env.ALERT_CHECK_INTERVAL_MS);
   checks.unref?.();
   wired.timers.push(worker, checks);
+}
+
+/**
+ * A configuration change that takes effect without a second approval (disabling a user, the one admin adding a
+ * second): the same alert as a change carried out after its approval. Never fails the change.
+ */
+export async function alertConfigurationChange(change: {
+  key: string;
+  summary: string;
+  by: string;
+  path: string;
+}): Promise<void> {
+  try {
+    const services = await currentServices();
+    await alertSinkFor(services).raise({
+      event: 'configuration_changed',
+      userIds: await activeUserIds(services.database.db),
+      subject: `Configuration changed: ${change.summary}`,
+      body: `${change.summary}, by ${change.by}, took effect.`,
+      path: change.path,
+      dedupeKey: `configuration:${change.key}`,
+    });
+  } catch (error) {
+    logger.warn({ err: error }, 'could not write a configuration alert to the outbox');
+  }
 }
