@@ -107,6 +107,7 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   createAddressRuleAction: { permission: 'settlement.edit' },
   updateAddressRuleAction: { permission: 'settlement.edit' },
   whitelistAddressAction: { permission: 'whitelist.add' },
+  removeWhitelistedAddressAction: { permission: 'whitelist.remove' },
   createDepositAddressAction: { permission: 'depositAddress.create' },
   deleteBeneficiaryAction: { permission: 'beneficiary.delete' },
   // Administration

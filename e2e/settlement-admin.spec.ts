@@ -109,6 +109,37 @@ test.describe('settlement, whitelist and beneficiaries (admin)', () => {
     await context.close();
   });
 
+  test('an admin removes a whitelisted address after a confirmation naming it; it leaves the list', async ({
+    browser,
+  }) => {
+    const { page, context } = await contextAs(browser, 'admin');
+    const name = `Vendor ${Math.random().toString(36).slice(2, 8)}`;
+    await page.goto(`/wallets/${wallet().id}/whitelist`);
+    await page.getByLabel('Address', { exact: true }).fill(randomAddress());
+    await page.getByLabel('Name').fill(name);
+    await page.getByRole('button', { name: 'Whitelist address' }).click();
+    const result = page.getByRole('alert').filter({ hasText: 'Address whitelisted' });
+    await expect(result).toContainText(name);
+    const listed = `/wallets/${wallet().id}/addresses?type=EXTERNAL&search=${encodeURIComponent(name)}`;
+    await page.goto(listed);
+    await page.getByRole('link', { name }).click();
+    await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'Remove from whitelist' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText(`Remove ${name} from the whitelist?`);
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Remove from whitelist' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('Removed from whitelist', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Remove from whitelist' })).toHaveCount(0);
+
+    await page.goto(listed);
+    await expect(page.getByText('No addresses match.')).toBeVisible();
+    await context.close();
+  });
+
   test('an admin deletes a beneficiary after a confirmation naming it', async ({ browser }) => {
     const { page, context } = await contextAs(browser, 'admin');
     await page.goto(`/wallets/${wallet().id}/beneficiaries`);

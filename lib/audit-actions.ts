@@ -41,6 +41,7 @@ const FIXED: Record<string, AuditActionWords> = {
   'wallet.remove': { label: 'Removed a wallet connection', area: 'Wallets' },
   'wallets.manage': { label: 'Managed wallet connections', area: 'Wallets' },
   'whitelist.add': { label: 'Whitelisted an address', area: 'Wallets' },
+  'whitelist.remove': { label: 'Removed a whitelisted address', area: 'Wallets' },
   'depositAddress.create': { label: 'Created a deposit address', area: 'Wallets' },
   'beneficiary.delete': { label: 'Deleted a beneficiary', area: 'Wallets' },
   'privateKey.reveal': { label: 'Revealed a private key', area: 'Wallets' },

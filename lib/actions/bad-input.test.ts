@@ -399,6 +399,14 @@ for (const [label, action] of [
 }
 
 {
+  const label = 'remove whitelisted';
+  const action = whitelist.removeWhitelistedAddressAction;
+  const valid = () => ({ walletId: wallet.id, addressId: wallet.addresses[0]!.id });
+  shapes(label, action);
+  for (const at of ['walletId', 'addressId']) textField(label, action, valid, at);
+}
+
+{
   const label = 'deposit address';
   const action = depositAddresses.createDepositAddressAction;
   const valid = () => ({
@@ -628,6 +636,32 @@ describe('bad input at the actions', () => {
     } finally {
       await faults({ specOnly: false });
     }
+  });
+
+  it('removes a whitelisted address with one call, and refuses an internal one with the service message', async () => {
+    const added = await whitelist.whitelistAddressAction({
+      walletId: wallet.id,
+      form: {
+        ...validWhitelist().form,
+        address: '0x00000000000000000000000000000000000000cc',
+        name: 'To remove',
+      },
+    });
+    expect(added.ok).toBe(true);
+    const id = added.ok ? added.data.id : '';
+    const sent = requests.length;
+    const removed = await whitelist.removeWhitelistedAddressAction({ walletId: wallet.id, addressId: id });
+    expect(removed).toMatchObject({ ok: true, data: { id, name: 'To remove' } });
+    expect(requests.slice(sent).filter((r) => r.method === 'DELETE')).toHaveLength(1);
+    const internal = wallet.addresses.find((a) => a.type === 'INTERNAL')!;
+    const refused = await whitelist.removeWhitelistedAddressAction({
+      walletId: wallet.id,
+      addressId: internal.id,
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: 'Only whitelisted (external) addresses can be removed',
+    });
   });
 
   it('names an unknown address id at the field of a contract write', async () => {

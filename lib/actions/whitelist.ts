@@ -1,7 +1,10 @@
 'use server';
+import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { defineAction, ok } from '@/lib/actions/define-action';
+import { ActionRefusal, defineAction, ok } from '@/lib/actions/define-action';
+import { CustodyError } from '@/lib/custody';
 import { checkEvmAddress } from '@/lib/validation/addresses';
+import { walletAddressSchema } from '@/lib/validation/custody-ids';
 import { metadataObject, whitelistFormSchema } from '@/lib/validation/settlement';
 
 export interface WhitelistResult {
@@ -61,3 +64,49 @@ function normalized(address: string): string {
   const checked = checkEvmAddress(address);
   return checked.ok ? checked.address : address;
 }
+
+const removeSchema = z.object({
+  walletId: z.string().min(1).max(100),
+  addressId: z.string().min(1).max(100),
+});
+
+/**
+ * Removes a whitelisted (external) address through the service's unwhitelist extension, where the service
+ * offers it. Removing trust needs no second person; adding it back is a new whitelisting.
+ */
+export const removeWhitelistedAddressAction = defineAction({
+  permission: 'whitelist.remove',
+  input: walletAddressSchema,
+  context: 'remove whitelisted address',
+  audit: {
+    action: 'whitelist.remove',
+    input: ({ walletId }, data?: WhitelistResult) => ({
+      walletId,
+      address: data?.address ?? null,
+      name: data?.name ?? null,
+    }),
+    target: ({ addressId }) => addressId,
+  },
+  run: async ({ input: { walletId, addressId }, custody }) => {
+    const client = await custody(walletId);
+    const { data } = await client.addresses
+      .removeWhitelisted({ walletId, addressId })
+      .catch((error: unknown) => {
+        // An unknown path is 404 without naming a missing resource ("Address not found" is the address's own).
+        if (error instanceof CustodyError && error.status === 404 && !/not found/i.test(error.message)) {
+          throw new ActionRefusal(
+            'This custody service does not offer removing whitelisted addresses; remove it in the service itself.',
+          );
+        }
+        throw error;
+      });
+    revalidatePath(`/wallets/${walletId}/addresses`);
+    return ok<WhitelistResult>({
+      id: data.id,
+      address: data.address,
+      name: data.name ?? null,
+      type: data.type,
+      aml: null,
+    });
+  },
+});

@@ -297,6 +297,20 @@ export function createCustodyClient(options: TransportOptions) {
           }),
         );
       },
+      /**
+       * Extension `DELETE /v1/wallets/{walletId}/addresses/{addressId}/whitelist`: removes a whitelisted address.
+       * Not retried automatically: a repeat after a lost answer would be refused as unknown.
+       */
+      async removeWhitelisted({ walletId, addressId }: AddressParams) {
+        return single(
+          await transport.request({
+            method: 'DELETE',
+            path: path`/v1/wallets/${walletId}/addresses/${addressId}/whitelist`,
+            schema: responses.address,
+            idempotent: false,
+          }),
+        );
+      },
       /** #6. Creates a record upstream, so it is not retried automatically. */
       async whitelist({ walletId }: WalletParams, body: WhitelistAddressInput) {
         return single(

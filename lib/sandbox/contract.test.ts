@@ -462,6 +462,37 @@ describe('whitelist, beneficiaries and auto-settlement', () => {
     expect(list.data.map((a) => a.address)).toContain(address);
   });
 
+  it('removes a whitelisted address from the list (kept for its history); whitelisting it again brings it back', async () => {
+    const address = getAddress('0x00000000000000000000000000000000000000bb');
+    const added = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address, name: 'Vendor B' } }),
+      S.envelope(S.address),
+    ).data;
+    const listed = async () =>
+      ok(
+        await api('GET', `/v1/wallets/${w.id}/addresses?type=EXTERNAL&limit=100`),
+        S.envelope(z.array(S.address)),
+      ).data.map((a) => a.address);
+    expect(await listed()).toContain(address);
+    const removed = ok(
+      await api('DELETE', `/v1/wallets/${w.id}/addresses/${added.id}/whitelist`),
+      S.envelope(S.address),
+      'Address removed from whitelist successfully',
+    );
+    expect(removed.data).toMatchObject({ id: added.id, isActive: false });
+    expect(await listed()).not.toContain(address);
+    const read = ok(await api('GET', `/v1/wallets/${w.id}/addresses/${added.id}`), S.envelope(S.address));
+    expect(read.data.isActive).toBe(false);
+    fail(await api('DELETE', `/v1/wallets/${w.id}/addresses/${added.id}/whitelist`), 404);
+    fail(await api('DELETE', `/v1/wallets/${w.id}/addresses/${funded(w, 0).id}/whitelist`), 422, /external/);
+    const again = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address, name: 'Vendor B' } }),
+      S.envelope(S.address),
+    );
+    expect(again.data).toMatchObject({ id: added.id, isActive: true });
+    expect(await listed()).toContain(address);
+  });
+
   it('#7 deletes a beneficiary, leaving the others listed', async () => {
     const before = ok(
       await api('GET', `/v1/wallets/${w.id}/beneficiaries`),

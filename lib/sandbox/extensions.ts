@@ -3,9 +3,10 @@
 // Plain data without `server-only`, so test tooling outside the server build can share it.
 
 /** Method and pattern of every extension route, as the sandbox router spells them. */
-const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST'; pattern: string }> = [
+const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; pattern: string }> = [
   { method: 'GET', pattern: '/v1/wallets/:walletId/addresses' },
   { method: 'POST', pattern: '/v1/wallets/:walletId/addresses' },
+  { method: 'DELETE', pattern: '/v1/wallets/:walletId/addresses/:addressId/whitelist' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/transactions' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/transactions/:id' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/addresses/:addressId/auto-settlements/rules' },

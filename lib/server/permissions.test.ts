@@ -28,6 +28,7 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'typedDataSign.approve': { admin: Y, finance: Y, support: N, viewer: N },
   'settlement.edit': { admin: Y, finance: N, support: N, viewer: N },
   'whitelist.add': { admin: Y, finance: N, support: N, viewer: N },
+  'whitelist.remove': { admin: Y, finance: N, support: N, viewer: N },
   'depositAddress.create': { admin: Y, finance: Y, support: Y, viewer: N },
   'beneficiary.delete': { admin: Y, finance: N, support: N, viewer: N },
   'privateKey.reveal': { admin: Y, finance: N, support: N, viewer: N },

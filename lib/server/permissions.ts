@@ -25,6 +25,7 @@ const PERMISSIONS = {
   'typedDataSign.approve': ['admin', 'finance'],
   'settlement.edit': ['admin'],
   'whitelist.add': ['admin'],
+  'whitelist.remove': ['admin'],
   // A new child address receives deposits only; support opens them for customers.
   'depositAddress.create': ['admin', 'finance', 'support'],
   'beneficiary.delete': ['admin'],

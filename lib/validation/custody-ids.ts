@@ -9,6 +9,9 @@ const custodyIdSchema = z
   .max(100)
   .regex(/^[\w-]+$/, 'Not a valid id');
 
+/** One address of a wallet (removing a whitelisted address). */
+export const walletAddressSchema = z.object({ walletId: custodyIdSchema, addressId: custodyIdSchema });
+
 export const resendWebhookSchema = z.object({ walletId: custodyIdSchema, transactionId: custodyIdSchema });
 
 /** A bulk resend is bounded: a page of the log at most. */

@@ -2,11 +2,13 @@ import 'server-only';
 // Addresses: #5 one address, #6 whitelisting an external address; extensions: the wallet's address list and
 // new deposit (child) addresses, derived from the wallet's HD account.
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { isHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { encryptSecret } from '@/lib/crypto/aead';
 import { createAddressInput, schemas, whitelistAddressInput } from '@/lib/custody/schemas';
-import { type AddressConfigurations, invalid } from '../context';
+import { type AddressConfigurations, type AddressRow, invalid, notFound } from '../context';
+import type { SandboxCore } from '../core';
 import { sandboxAddresses } from '../db/schema';
 import * as req from '../requests';
 import { addressApi } from '../serialize';
@@ -46,7 +48,9 @@ export const addressEndpoints = [
       if (existing) {
         if (existing.type === 'INTERNAL')
           throw invalid('The address is already an internal address of this wallet');
-        return { data: addressApi(catalog, existing), message: 'Address whitelisted successfully' };
+        // Whitelisting a removed address again brings it back.
+        const row = existing.isActive ? existing : await setWhitelisted(core, existing, true);
+        return { data: addressApi(catalog, row), message: 'Address whitelisted successfully' };
       }
       let privateKeySealed: string | null = null;
       const id = randomUUID();
@@ -88,6 +92,22 @@ export const addressEndpoints = [
       catalog.putAddress(row);
       core.options.onCatalogChanged();
       return { data: addressApi(catalog, row), message: 'Address whitelisted successfully' };
+    },
+  }),
+  endpoint({
+    method: 'DELETE',
+    pattern: '/v1/wallets/:walletId/addresses/:addressId/whitelist',
+    summary: 'Extension: remove a whitelisted (external) address',
+    response: { data: schemas.address },
+    async handle({ core }, { wallet, params }) {
+      const row = addressOf(core, wallet, params.addressId);
+      if (row.type !== 'EXTERNAL') throw invalid('Only whitelisted (external) addresses can be removed');
+      if (!row.isActive) throw notFound('Address');
+      const removed = await setWhitelisted(core, row, false);
+      return {
+        data: addressApi(core.catalog, removed),
+        message: 'Address removed from whitelist successfully',
+      };
     },
   }),
   endpoint({
@@ -153,7 +173,8 @@ export const addressEndpoints = [
           const type = query.get('type')?.toUpperCase();
           if (type && type !== 'INTERNAL' && type !== 'EXTERNAL')
             throw invalid('type must be INTERNAL or EXTERNAL');
-          let rows = core.catalog.addressesOf(wallet.id);
+          // A removed whitelisted address is kept (its transactions name it) but no longer listed.
+          let rows = core.catalog.addressesOf(wallet.id).filter((r) => r.type !== 'EXTERNAL' || r.isActive);
           if (type) rows = rows.filter((r) => r.type === type);
           if (search) {
             rows = rows.filter(
@@ -186,4 +207,18 @@ function nextChildIndex(rows: ReadonlyArray<{ addressIndex: number | null }>, wa
 /** The child at `index` of the master's HD account: m/44'/60'/n'/0/0 gives m/44'/60'/n'/0/index. */
 function siblingPath(masterPath: string, index: number): string {
   return `${masterPath.slice(0, masterPath.lastIndexOf('/'))}/${index}`;
+}
+
+/** Removes a whitelisted address from the wallet's list, or brings it back; its row and history stay. */
+async function setWhitelisted(core: SandboxCore, row: AddressRow, active: boolean): Promise<AddressRow> {
+  const configurations = { ...(row.configurations as AddressConfigurations), isActive: active };
+  const [updated] = await core.db
+    .update(sandboxAddresses)
+    .set({ isActive: active, configurations, updatedAt: core.stamp() })
+    .where(eq(sandboxAddresses.id, row.id))
+    .returning();
+  if (!updated) throw new Error('update returned nothing');
+  core.catalog.putAddress(updated);
+  core.options.onCatalogChanged();
+  return updated;
 }

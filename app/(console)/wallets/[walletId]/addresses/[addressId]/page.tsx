@@ -19,6 +19,7 @@ import {
 import { AddressText } from '@/components/wallets/address-text';
 import { AddressTransactions } from '@/components/wallets/address-transactions';
 import { AmlBadge } from '@/components/wallets/aml-badge';
+import { RemoveWhitelistedButton } from '@/components/wallets/remove-whitelisted-button';
 import { RevealPrivateKeyDialog } from '@/components/wallets/reveal-private-key-dialog';
 import { ServiceError } from '@/components/wallets/service-error';
 import { SimulateDepositForm } from '@/components/wallets/simulate-deposit-form';
@@ -90,7 +91,11 @@ export default async function AddressDetailPage({ params, searchParams }: PagePr
             </Badge>
             <AmlBadge aml={config.aml} />
             <Badge variant={address.isActive ? 'success' : 'secondary'}>
-              {address.isActive ? 'Active' : 'Inactive'}
+              {address.isActive
+                ? 'Active'
+                : address.type === 'EXTERNAL'
+                  ? 'Removed from whitelist'
+                  : 'Inactive'}
             </Badge>
           </div>
           <AddressText value={address.address} blockchain={chain} network={address.network} full />
@@ -104,6 +109,14 @@ export default async function AddressDetailPage({ params, searchParams }: PagePr
               Transactions
             </Link>
           </Button>
+          {address.type === 'EXTERNAL' && address.isActive && can(actor.role, 'whitelist.remove') ? (
+            <RemoveWhitelistedButton
+              walletId={walletId}
+              addressId={address.id}
+              name={address.name ?? 'this address'}
+              address={address.address}
+            />
+          ) : null}
           {can(actor.role, 'privateKey.reveal') ? (
             <RevealPrivateKeyDialog
               walletId={walletId}
