@@ -25,6 +25,13 @@ export async function expectAccessible(page: Page) {
           a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY,
       ),
   );
+  // A toast on its way out (or held back behind newer ones) is fading: wait until only toasts at rest remain.
+  await page.waitForFunction(
+    () =>
+      !document.querySelector(
+        '[data-sonner-toast][data-removed="true"], [data-sonner-toast][data-visible="false"]',
+      ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(

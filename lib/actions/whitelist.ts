@@ -65,11 +65,6 @@ function normalized(address: string): string {
   return checked.ok ? checked.address : address;
 }
 
-const removeSchema = z.object({
-  walletId: z.string().min(1).max(100),
-  addressId: z.string().min(1).max(100),
-});
-
 /**
  * Removes a whitelisted (external) address through the service's unwhitelist extension, where the service
  * offers it. Removing trust needs no second person; adding it back is a new whitelisting.
