@@ -38,6 +38,8 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: '1',
       LOG_LEVEL: 'warn',
       SANDBOX_BLOCK_TIME_MS: '300',
+      // Swap quotes expire soon, so a journey can approve after expiry (swap-approval.spec.ts).
+      SANDBOX_QUOTE_TTL_MS: process.env.E2E_QUOTE_TTL_MS ?? '8000',
     },
   },
 });

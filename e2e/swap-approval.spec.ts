@@ -54,6 +54,12 @@ test('finance requests a swap, finance2 approves, the swap settles with its rate
   const review = finance.getByRole('region', { name: 'Review' });
   await expect(review).toBeVisible();
   await expect(review.getByText('1 USDC ≈ 1 USDT (expected)')).toBeVisible();
+  // The service's own quote beside the expected figures: NO_SLIPPAGE gives all of it, with no slippage.
+  await expect(
+    review.getByText(`1 USDC = 1 USDT: ${amount} USDT, at least ${amount} USDT (slippage 0 %)`),
+  ).toBeVisible();
+  await expect(review.getByText('Quote valid until')).toBeVisible();
+  await expect(review.getByText(/^Network fee \(quoted\)$/)).toBeVisible();
   await expect(review.getByText(/Only routes that deliver the exact quoted amount/)).toBeVisible();
   await expectAccessible(finance);
   const created = nextActionRequest(finance);
@@ -78,7 +84,7 @@ test('finance requests a swap, finance2 approves, the swap settles with its rate
   await expect(result).toBeVisible();
   // NO_SLIPPAGE at 1 USDC = 1 USDT: the whole amount arrives.
   await expect(result.getByText('Rate', { exact: true })).toBeVisible();
-  await expect(result.getByText(`${amount} USDT`)).toBeVisible();
+  await expect(result.getByText(`${amount} USDT`, { exact: true })).toBeVisible();
   await expect(approver.getByText('Request status: Success')).toBeVisible();
   await expect(result.getByText('Settled')).toBeVisible();
   await expectAccessible(approver);
@@ -86,7 +92,7 @@ test('finance requests a swap, finance2 approves, the swap settles with its rate
   // The requester's page follows to the same result.
   await expect(finance.getByText('Request status: Success')).toBeVisible();
   await expect(
-    finance.getByRole('region', { name: 'Swap result' }).getByText(`${amount} USDT`),
+    finance.getByRole('region', { name: 'Swap result' }).getByText(`${amount} USDT`, { exact: true }),
   ).toBeVisible();
 
   // Viewer and support: no tab, the page is forbidden, and the captured request action is refused.
@@ -110,6 +116,45 @@ test('finance requests a swap, finance2 approves, the swap settles with its rate
     expect(text).toContain('You do not have permission to do this.');
     await context.close();
   }
+  await financeContext.close();
+  await approverContext.close();
+});
+
+test('an approval after the quote expired asks the service again and shows what changed before the swap settles', async ({
+  browser,
+}) => {
+  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
+  await finance.goto(`/wallets/${wallet.id}/swaps`);
+  await expect(async () => {
+    await finance.getByLabel('From child address').selectOption(float.id);
+    await finance.getByLabel('From asset').selectOption(usdc.id);
+    await expect(finance.getByText(/^Balance: .* USDC( \(≈ \$[\d,.]+\))?$/)).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  const amount = `2.${String(Math.floor(Math.random() * 9000 + 1000)).replace(/0/g, '3')}`;
+  await finance.getByLabel('Amount', { exact: true }).fill(amount);
+  await finance.getByLabel('To asset').selectOption(usdt.id);
+  await finance.getByLabel(/NO_SLIPPAGE/).check();
+  await finance.getByRole('button', { name: 'Review swap' }).click();
+  const review = finance.getByRole('region', { name: 'Review' });
+  await expect(review.getByText('Quote valid until')).toBeVisible();
+  await finance.getByRole('button', { name: 'Create swap request' }).click();
+  await expect(finance).toHaveURL(/\/approvals\/[0-9a-f-]{36}$/);
+  const quotedAt = Date.now();
+  const requestId = finance.url().split('/').pop()!;
+
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
+  await approver.goto(`/approvals/${requestId}`);
+  await expect(approver.getByRole('region', { name: 'Review' }).getByText('Quote valid until')).toBeVisible();
+  // The e2e server's quotes hold for SANDBOX_QUOTE_TTL_MS (playwright.config.ts): approve once it has passed.
+  const ttl = Number(process.env.E2E_QUOTE_TTL_MS ?? 8_000);
+  await expect.poll(() => Date.now(), { timeout: ttl + 15_000 }).toBeGreaterThan(quotedAt + ttl);
+  await approveOnPage(approver);
+  const result = approver.getByRole('region', { name: 'Swap result' });
+  await expect(result).toContainText(
+    `The approved quote had expired, so the service was asked again before sending: it gave ${amount} USDT instead of ${amount} (no change), at least the approved minimum of ${amount}.`,
+  );
+  await expect(approver.getByText('Request status: Success')).toBeVisible();
+  await expectAccessible(approver);
   await financeContext.close();
   await approverContext.close();
 });

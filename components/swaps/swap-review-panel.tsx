@@ -3,7 +3,7 @@ import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
 import type { SwapReview } from '@/lib/approvals/swaps';
-import { formatAmount, formatAssetAmount, formatSignificant, formatUsd } from '@/lib/format';
+import { formatAmount, formatAssetAmount, formatDateTime, formatSignificant, formatUsd } from '@/lib/format';
 
 export interface SwapReviewPanelProps {
   review: SwapReview;
@@ -48,6 +48,7 @@ export function SwapReviewPanel({ review, requiredApprovals }: SwapReviewPanelPr
                 ? 'unknown'
                 : `≈ ${formatAssetAmount(review.expectedToAmount, review.to.decimals, review.to.symbol)} (expected, before the venue's spread)`,
           },
+          ...quoteFacts(review),
           { label: 'Order', value: `${review.order}: ${review.orderExplanation}` },
           review.metadata
             ? {
@@ -63,4 +64,27 @@ export function SwapReviewPanel({ review, requiredApprovals }: SwapReviewPanelPr
       {review.limits ? <LimitCheckTable check={review.limits} /> : null}
     </section>
   );
+}
+
+/** The service's quote, labelled as the service's; or why there is none. */
+function quoteFacts(review: SwapReview) {
+  const quote = review.quote;
+  const to = (amount: string) => formatAssetAmount(amount, review.to.decimals, review.to.symbol);
+  if (!quote) return [{ label: 'Service quote', value: review.quoteNote ?? 'None', wide: true }];
+  return [
+    {
+      label: 'Service quote',
+      value: `1 ${review.from.symbol} = ${formatSignificant(quote.rate)} ${review.to.symbol}: ${to(quote.toAmount)}, at least ${to(quote.minAmount)} (slippage ${quote.slippage} %)`,
+      wide: true,
+    },
+    {
+      label: 'Network fee (quoted)',
+      value: `${formatAmount(quote.networkFee)}${quote.networkFeeUsd ? ` (${formatUsd(Number(quote.networkFeeUsd))})` : ''}`,
+    },
+    {
+      label: 'Quote valid until',
+      value: `${formatDateTime(quote.expiresAt)}; if it has expired when the last approval lands, the service is asked again and the swap is sent only if it still gives at least ${to(quote.minAmount)}.`,
+      wide: true,
+    },
+  ];
 }

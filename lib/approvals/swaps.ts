@@ -18,6 +18,30 @@ export type SwapReview = {
   metadata: Record<string, unknown> | null;
   warnings: string[];
   builtAt: string;
+  /** The service's quote when the request was made (an extension endpoint); null when it gives none. */
+  quote: SwapQuoteView | null;
+  /** Why there is no quote, in a sentence; null when there is one. */
+  quoteNote: string | null;
+};
+
+/** A swap quote as the console keeps and shows it (the service's figures, unchanged). */
+export type SwapQuoteView = {
+  rate: string;
+  toAmount: string;
+  minAmount: string;
+  /** Percent. */
+  slippage: string;
+  networkFee: string;
+  networkFeeUsd: string | null;
+  expiresAt: string;
+};
+
+/** A quote asked again at submission because the approved one had expired: what changed. */
+export type SwapRequote = {
+  before: SwapQuoteView;
+  after: SwapQuoteView;
+  /** `after.toAmount - before.toAmount`, exact, in the asset received (negative when it fell). */
+  difference: string;
 };
 
 export type SwapResult = {
@@ -27,4 +51,6 @@ export type SwapResult = {
   toAmount: string | null;
   toAsset: { symbol: string; name: string | null; address: string | null } | null;
   message: string;
+  /** Set when the approved quote had expired and the service was asked again before sending. */
+  requote?: SwapRequote | null;
 };

@@ -142,6 +142,7 @@ const envSchema = z.object({
   ALERT_MAX_ATTEMPTS: positiveInt('ALERT_MAX_ATTEMPTS', 8),
   SANDBOX_SEED: z.string().min(1).default('custody-console-sandbox'),
   SANDBOX_BLOCK_TIME_MS: positiveInt('SANDBOX_BLOCK_TIME_MS', 1000),
+  SANDBOX_QUOTE_TTL_MS: positiveInt('SANDBOX_QUOTE_TTL_MS', 60_000),
   SANDBOX_WEBHOOK_URL: optionalUrl('SANDBOX_WEBHOOK_URL'),
   SANDBOX_WEBHOOK_RETRY_MS: z
     .string()

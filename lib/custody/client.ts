@@ -9,6 +9,7 @@ import {
   type CreateAddressInput,
   type SortOrder,
   type SwapInput,
+  type SwapQuoteInput,
   schemas,
   type TransactionFilterType,
   type TransactionSortField,
@@ -125,6 +126,7 @@ const responses = {
   rule: envelope(schemas.autoSettlementRule),
   rules: envelope(z.array(schemas.autoSettlementRule)),
   withdrawSign: envelope(schemas.withdrawSignResult),
+  swapQuote: envelope(schemas.swapQuote),
   withdrawNetworkFee: envelope(schemas.withdrawNetworkFeeData),
   contractWrite: envelope(schemas.contractWriteData),
   contractSign: envelope(schemas.contractSignData),
@@ -523,6 +525,18 @@ export function createCustodyClient(options: TransportOptions) {
     },
 
     swaps: {
+      /** Extension `POST .../addresses/{addressId}/swaps/quote`: a read, safe to repeat. */
+      async quote({ walletId, addressId }: AddressParams, body: SwapQuoteInput) {
+        return single(
+          await transport.request({
+            method: 'POST',
+            path: path`/v1/wallets/${walletId}/addresses/${addressId}/swaps/quote`,
+            body,
+            schema: responses.swapQuote,
+            idempotent: true,
+          }),
+        );
+      },
       /** #20. Moves money: sent exactly once. */
       async execute({ walletId, addressId }: AddressParams, body: SwapInput) {
         return single(

@@ -389,6 +389,22 @@ function buildSchemas(mode: SchemaMode) {
     errors: batchErrors,
   });
 
+  /** Extension: a swap quote from a child address (the service's price, minimum and expiry). */
+  const swapQuote = obj({
+    fromAssetId: z.string(),
+    toAssetId: z.string(),
+    amount: decimal,
+    toAmount: decimal,
+    minAmount: decimal,
+    rate: decimal,
+    slippage: decimal,
+    order: z.string().optional(),
+    networkFee: decimal,
+    networkFeeInUSD: decimal.optional(),
+    estimatedArrivalTime: z.number().optional(),
+    expiresAt: z.string(),
+  });
+
   const withdrawNetworkFeeSingle = obj({
     nativeBalance: decimal,
     nativeBalanceInUSD: decimal,
@@ -490,6 +506,7 @@ function buildSchemas(mode: SchemaMode) {
     assetBalancesEnvelope,
     batchError,
     withdrawSignResult,
+    swapQuote,
     withdrawNetworkFeeSingle,
     withdrawNetworkFeeBatch,
     withdrawNetworkFeeData: singleOrBatch(
@@ -711,6 +728,16 @@ export const swapInput = z.object({
   reference: z.string().optional(),
   metadata: metadataInput.optional(),
 });
+
+/** Body of the extension quote endpoint: what a swap (#20) would sell, without reference or metadata. */
+export const swapQuoteInput = swapInput.pick({
+  amount: true,
+  fromAssetId: true,
+  toAssetId: true,
+  order: true,
+});
+export type SwapQuoteInput = z.input<typeof swapQuoteInput>;
+export type SwapQuote = z.output<typeof schemas.swapQuote>;
 
 /** Body of #21: EIP-712 typed data. Numeric message values travel as strings (spec). */
 export const typedDataInput = z.object({

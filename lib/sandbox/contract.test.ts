@@ -1074,6 +1074,29 @@ describe('contracts', () => {
 });
 
 describe('swaps and typed data', () => {
+  it('quotes a swap: the amount out a swap at that order gives, its minimum, fee and expiry', async () => {
+    const child = funded(w, 0);
+    const url = `/v1/wallets/${w.id}/addresses/${child.id}/swaps/quote`;
+    const body = { amount: '100', fromAssetId: asset(w, 'USDC').id, toAssetId: asset(w, 'USDT').id };
+    const asked = Date.now();
+    const quote = ok(
+      await api('POST', url, { body: { ...body, order: 'RECOMMENDED' } }),
+      S.envelope(S.swapQuote),
+      'Swap quote fetched successfully',
+    ).data;
+    // 30 bps of spread for RECOMMENDED; the minimum allows 0.5 % below that.
+    expect(quote).toMatchObject({ amount: '100', toAmount: '99.7', minAmount: '99.2015', slippage: '0.5' });
+    expect(quote.rate).toBe('0.997');
+    expect(quote.networkFee).toMatch(/^0\.\d+$/);
+    expect(Date.parse(quote.expiresAt)).toBeGreaterThanOrEqual(asked + 60_000 - 1_000);
+    const exact = ok(
+      await api('POST', url, { body: { ...body, order: 'NO_SLIPPAGE' } }),
+      S.envelope(S.swapQuote),
+    ).data;
+    expect(exact).toMatchObject({ toAmount: '100', minAmount: '100', slippage: '0' });
+    fail(await api('POST', url, { body: { ...body, toAssetId: body.fromAssetId } }), 422, /different/);
+  });
+
   it('#20 swaps at the rate table and settles', async () => {
     const child = funded(w, 0);
     const before = await readBalance(w, 'USDT', child.address);

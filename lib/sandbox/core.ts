@@ -61,6 +61,8 @@ export interface CoreOptions {
   webhookRetryMs: number[];
   signatureHeader: string;
   confirmations: number;
+  /** How long a swap quote holds. */
+  quoteTtlMs: number;
   fetch: typeof fetch;
   logger: Logger;
   encryptionKey: Buffer;

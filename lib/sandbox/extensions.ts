@@ -7,6 +7,7 @@ const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; patte
   { method: 'GET', pattern: '/v1/wallets/:walletId/addresses' },
   { method: 'POST', pattern: '/v1/wallets/:walletId/addresses' },
   { method: 'DELETE', pattern: '/v1/wallets/:walletId/addresses/:addressId/whitelist' },
+  { method: 'POST', pattern: '/v1/wallets/:walletId/addresses/:addressId/swaps/quote' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/transactions' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/transactions/:id' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/addresses/:addressId/auto-settlements/rules' },

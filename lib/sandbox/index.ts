@@ -38,6 +38,8 @@ export interface SandboxOptions {
   seed: string;
   /** SANDBOX_BLOCK_TIME_MS: one block per chain every this many milliseconds once started. */
   blockTimeMs: number;
+  /** SANDBOX_QUOTE_TTL_MS: how long a swap quote holds; default 60 s. */
+  quoteTtlMs?: number;
   /** Every wallet's webhookUrl. */
   webhookUrl: string;
   /** Delay before each retry of a failed delivery; its length is the number of retries. */
@@ -173,6 +175,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     webhookRetryMs: options.webhookRetryMs,
     signatureHeader: options.signatureHeader,
     confirmations: options.confirmations ?? 3,
+    quoteTtlMs: options.quoteTtlMs ?? 60_000,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     logger,
     encryptionKey: options.encryptionKey,

@@ -116,6 +116,13 @@ export const swapBody = z.object({
   order: text.optional(),
 });
 
+export const swapQuoteBody = z.object({
+  amount: numeric,
+  fromAssetId: text,
+  toAssetId: text,
+  order: text.optional(),
+});
+
 export const typedDataBody = z.object({
   domain: z.record(z.string(), z.unknown()),
   message: z.record(z.string(), z.unknown()),

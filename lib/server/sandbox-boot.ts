@@ -12,6 +12,7 @@ export async function startSandbox(config: ConsoleConfig, database: DatabaseHand
     encryptionKey: config.encryptionKey,
     seed: env.SANDBOX_SEED,
     blockTimeMs: env.SANDBOX_BLOCK_TIME_MS,
+    quoteTtlMs: env.SANDBOX_QUOTE_TTL_MS,
     webhookUrl: env.SANDBOX_WEBHOOK_URL ?? `${config.origin}/api/webhooks/custody`,
     webhookRetryMs: env.SANDBOX_WEBHOOK_RETRY_MS.split(',').map(Number),
     signatureHeader: env.WEBHOOK_SIGNATURE_HEADER,

@@ -1,10 +1,10 @@
 import 'server-only';
-// #20 a swap from a child address, at the sandbox's rates for the chosen order.
+// #20 a swap from a child address, at the sandbox's rates for the chosen order; extension: its quote.
 import { formatUnits, getAddress } from 'viem';
-import { schemas, swapInput } from '@/lib/custody/schemas';
-import { invalid } from '../context';
-import { GAS } from '../core';
-import { parseAmount } from '../money';
+import { schemas, swapInput, swapQuoteInput } from '@/lib/custody/schemas';
+import { invalid, type WalletRow } from '../context';
+import { ARRIVAL_SECONDS_PER_OPERATION, GAS, type SandboxCore } from '../core';
+import { parseAmount, usdValue } from '../money';
 import { quoteSwap, SWAP_SPREAD_BPS, usdPrice } from '../rates';
 import * as req from '../requests';
 import { endpoint } from './endpoint';
@@ -20,24 +20,9 @@ export const swapEndpoints = [
     response: { data: schemas.transaction },
     movesMoney: true,
     async handle({ core }, { wallet, params, body }) {
-      const child = addressOf(core, wallet, params.addressId);
-      const holder = core.childHolder(wallet, child);
-      core.account(holder);
-      const order = (body.order ?? 'RECOMMENDED').toUpperCase();
-      if (!(order in SWAP_SPREAD_BPS)) throw invalid(`order must be one of ${ORDERS.join(', ')}`);
-      const from = walletAssetOf(core, wallet, body.fromAssetId);
-      const target = core.catalog.resolveAnyAsset(body.toAssetId);
-      if (!target) throw invalid(`Asset ${body.toAssetId} is not an asset of this business`);
-      if (target.asset.id === from.id) throw invalid('fromAssetId and toAssetId must be different assets');
-      if (!usdPrice(from.symbol) || !usdPrice(target.asset.symbol)) {
-        throw invalid(`No rate for ${from.symbol} to ${target.asset.symbol}`);
-      }
-      const amount = parseAmount(body.amount, from.decimals, from.symbol);
-      if (!amount.ok) throw invalid(amount.message);
-      const quote = quoteSwap(from, target.asset, amount.value, order);
-      if (quote.toAmount <= 0n) throw invalid('Amount is too small to swap');
+      const { child, holder, from, target, amount, quote } = priceSwap(core, wallet, params.addressId, body);
       const toHolder = target.wallet.id === wallet.id ? holder.address : getAddress(target.wallet.address);
-      const txBody = core.newBody(wallet, from, amount.value);
+      const txBody = core.newBody(wallet, from, amount);
       Object.assign(txBody, {
         rate: quote.rate,
         toAmount: formatUnits(quote.toAmount, target.asset.decimals),
@@ -53,7 +38,7 @@ export const swapEndpoints = [
         type: 'SWAP',
         status: 'PENDING',
         assetId: from.id,
-        amount: formatUnits(amount.value, from.decimals),
+        amount: formatUnits(amount, from.decimals),
         senderAddress: holder.address,
         recipientAddress: toHolder,
         confirmations: 0,
@@ -62,7 +47,7 @@ export const swapEndpoints = [
           kind: 'swap',
           holder: holder.address,
           fromAssetId: from.id,
-          amount: amount.value.toString(),
+          amount: amount.toString(),
           toAssetId: target.asset.id,
           toAmount: quote.toAmount.toString(),
           toHolder,
@@ -72,4 +57,71 @@ export const swapEndpoints = [
       return { data: core.serialize(row), message: 'Swap transaction created successfully' };
     },
   }),
+  endpoint({
+    method: 'POST',
+    pattern: '/v1/wallets/:walletId/addresses/:addressId/swaps/quote',
+    summary: 'Extension: quote a swap from a child address (amount out, minimum, fee, expiry)',
+    body: req.swapQuoteBody,
+    documentedBody: swapQuoteInput,
+    response: { data: schemas.swapQuote },
+    async handle({ core }, { wallet, params, body }) {
+      const { from, target, amount, order, quote } = priceSwap(core, wallet, params.addressId, body);
+      const chain = core.catalog.blockchainOf(wallet);
+      const native = core.catalog.nativeAsset(chain.id);
+      const fee = core.feeFor(chain, GAS.swap);
+      const slippage = QUOTE_SLIPPAGE_BPS[order] ?? 50n;
+      const minAmount = (quote.toAmount * (10_000n - slippage)) / 10_000n;
+      return {
+        data: {
+          fromAssetId: from.id,
+          toAssetId: target.asset.id,
+          amount: formatUnits(amount, from.decimals),
+          toAmount: formatUnits(quote.toAmount, target.asset.decimals),
+          minAmount: formatUnits(minAmount, target.asset.decimals),
+          rate: quote.rate,
+          slippage: formatUnits(slippage, 2),
+          order,
+          networkFee: formatUnits(fee, native.decimals),
+          networkFeeInUSD: usdValue(fee, native.decimals, native.usdPrice),
+          estimatedArrivalTime: ARRIVAL_SECONDS_PER_OPERATION,
+          expiresAt: new Date(core.nowMs() + core.options.quoteTtlMs).toISOString(),
+        },
+        message: 'Swap quote fetched successfully',
+      };
+    },
+  }),
 ];
+
+/** The most the amount out may fall below the quote before the venue refuses, per order, in basis points. */
+const QUOTE_SLIPPAGE_BPS: Readonly<Record<string, bigint>> = {
+  RECOMMENDED: 50n,
+  FASTEST: 100n,
+  CHEAPEST: 100n,
+  NO_SLIPPAGE: 0n,
+};
+
+/** The checks a swap and its quote share, and the venue's price for it. */
+function priceSwap(
+  core: SandboxCore,
+  wallet: WalletRow,
+  addressId: string | undefined,
+  body: { amount: string | number; fromAssetId: string; toAssetId: string; order?: string | undefined },
+) {
+  const child = addressOf(core, wallet, addressId);
+  const holder = core.childHolder(wallet, child);
+  core.account(holder);
+  const order = (body.order ?? 'RECOMMENDED').toUpperCase();
+  if (!(order in SWAP_SPREAD_BPS)) throw invalid(`order must be one of ${ORDERS.join(', ')}`);
+  const from = walletAssetOf(core, wallet, body.fromAssetId);
+  const target = core.catalog.resolveAnyAsset(body.toAssetId);
+  if (!target) throw invalid(`Asset ${body.toAssetId} is not an asset of this business`);
+  if (target.asset.id === from.id) throw invalid('fromAssetId and toAssetId must be different assets');
+  if (!usdPrice(from.symbol) || !usdPrice(target.asset.symbol)) {
+    throw invalid(`No rate for ${from.symbol} to ${target.asset.symbol}`);
+  }
+  const parsed = parseAmount(body.amount, from.decimals, from.symbol);
+  if (!parsed.ok) throw invalid(parsed.message);
+  const quote = quoteSwap(from, target.asset, parsed.value, order);
+  if (quote.toAmount <= 0n) throw invalid('Amount is too small to swap');
+  return { child, holder, from, target, amount: parsed.value, order, quote };
+}

@@ -3,11 +3,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TypedDataResult, TypedDataReview } from '@/lib/approvals/signing';
 import type { SwapResult, SwapReview } from '@/lib/approvals/swaps';
 import type { TransportOptions } from '@/lib/custody';
-import { users } from '@/lib/db/schema';
+import { operationRequests, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import type { SwapPayload } from '@/lib/validation/swaps';
 import { buildPermit } from '@/lib/validation/typed-data';
@@ -106,6 +107,14 @@ describe('swap operation', () => {
     expect(review.expectedRate).toBe('1');
     expect(review.source.address).toBe(float.address);
     expect(review.orderExplanation).toMatch(/Lowest fee/);
+    // The service's own quote, kept as it answered: 0.2% spread, 1% slippage for CHEAPEST.
+    expect(review.quote).toMatchObject({
+      rate: '0.998',
+      toAmount: '1.996',
+      minAmount: '1.97604',
+      slippage: '1',
+    });
+    expect(review.quoteNote).toBeNull();
 
     expect((await e.approve(finance, created.data.id)).ok).toBe(false);
     const approved = await e.approve(finance2, created.data.id);
@@ -116,9 +125,94 @@ describe('swap operation', () => {
     expect(result.rate).toBe('0.998');
     expect(result.toAmount).toBe('1.996');
     expect(result.toAsset?.symbol).toBe('USDT');
+    // Approved within the quote's life: sent as approved, no second quote.
+    expect(result.requote).toBeNull();
 
     await sandbox.drain();
     expect(await e.followUpRound(created.data.id, { force: true })).toBe('SUCCESS');
+  });
+});
+
+describe('swap quotes at submission', () => {
+  const usdcUsdt = (amount: string): SwapPayload => {
+    const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
+    const usdt = wallet.assets.find((a) => a.symbol === 'USDT')!;
+    return {
+      addressId: float.id,
+      fromAssetId: usdc.id,
+      fromSymbol: 'USDC',
+      fromDecimals: usdc.decimals,
+      toAssetId: usdt.id,
+      toSymbol: 'USDT',
+      toDecimals: usdt.decimals,
+      amount,
+      order: 'RECOMMENDED',
+    };
+  };
+
+  /** Creates a swap request and makes its stored quote expired (and, optionally, its minimum higher). */
+  async function expiredQuoteRequest(amount: string, minAmount?: string) {
+    const e = engine();
+    const created = await e.create(finance, 'swap', wallet.id, usdcUsdt(amount));
+    if (!created.ok) throw new Error(created.error);
+    const [row] = await database.db
+      .select({ review: operationRequests.review })
+      .from(operationRequests)
+      .where(eq(operationRequests.id, created.data.id));
+    const review = row!.review as unknown as SwapReview;
+    const quote = { ...review.quote!, expiresAt: new Date(Date.now() - 1_000).toISOString() };
+    if (minAmount) quote.minAmount = minAmount;
+    await database.db
+      .update(operationRequests)
+      .set({ review: { ...review, quote } as unknown as Record<string, unknown> })
+      .where(eq(operationRequests.id, created.data.id));
+    return { e, id: created.data.id, quote };
+  }
+
+  it('asks the service again when the approved quote has expired, and sends once when it still holds', async () => {
+    const { e, id, quote } = await expiredQuoteRequest('3');
+    const sent = swapCalls.length;
+    const approved = await e.approve(finance2, id);
+    expect(approved.ok && approved.data.status).toBe('SUBMITTED');
+    expect(swapCalls.length - sent).toBe(1);
+    const result = (await e.view(id))?.request.result as unknown as SwapResult;
+    expect(result.requote?.before).toEqual(quote);
+    expect(result.requote?.after.toAmount).toBe('2.991');
+    expect(result.requote?.difference).toBe('0');
+    expect(Date.parse(result.requote!.after.expiresAt)).toBeGreaterThan(Date.now());
+  });
+
+  it('sends nothing when the fresh quote is below the approved minimum, and says both amounts', async () => {
+    const { e, id } = await expiredQuoteRequest('4', '3.99');
+    const sent = swapCalls.length;
+    const approved = await e.approve(finance2, id);
+    expect(approved.ok && approved.data.status).toBe('SUBMIT_FAILED');
+    expect(swapCalls.length).toBe(sent);
+    const view = await e.view(id);
+    expect(view?.request.lastError).toBe(
+      'The approved quote had expired; the new quote gives 3.988 USDT, below the approved minimum of 3.99 USDT. Nothing was sent; request the swap again to approve the new quote.',
+    );
+  });
+
+  it('reviews without a quote against a service that has none, and says so', async () => {
+    const control = (body: unknown) =>
+      sandbox.fetch('http://sandbox.internal/sandbox/control/faults', {
+        method: 'POST',
+        headers: { 'x-api-key': wallet.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await control({ specOnly: true });
+    try {
+      const preview = await engine().preview(finance, 'swap', wallet.id, usdcUsdt('1'));
+      if (!preview.ok) throw new Error(preview.error);
+      const review = preview.data.review as unknown as SwapReview;
+      expect(review.quote).toBeNull();
+      expect(review.quoteNote).toBe(
+        'The custody service gives no swap quotes; the expected figures below come from USD prices.',
+      );
+    } finally {
+      await control({ specOnly: false });
+    }
   });
 });
 

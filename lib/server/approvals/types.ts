@@ -31,6 +31,8 @@ export interface SubmitContext {
   walletId: string;
   requestId: string;
   references: string[];
+  /** The review stored at creation, as every approver saw it. */
+  review: Record<string, unknown>;
   /** Two-factor code typed by the approver who submits (#16, #17): used once, never stored or logged. */
   twoFactorCode?: string;
   /** What earlier attempts of this request left as its result (a batched kind's progress); null at first. */

@@ -12,6 +12,7 @@ import {
   type LocalOutcome,
   LocalRefusal,
   type SubmitOutcome,
+  SubmitRefusal,
 } from '../operations/types';
 import type { RequestStatus } from '../states';
 import { type EngineActor, type EngineContext, log, PAYLOAD_CHANGED, SYSTEM_ACTOR } from './context';
@@ -108,6 +109,7 @@ export function createSubmission(ctx: EngineContext) {
         walletId: row.walletId,
         requestId: row.id,
         references,
+        review: row.review,
         ...(twoFactorCode ? { twoFactorCode } : {}),
         previous: row.result ?? null,
         saveProgress: async (result, items) => {
@@ -151,6 +153,14 @@ export function createSubmission(ctx: EngineContext) {
         },
       });
     } catch (error) {
+      if (error instanceof SubmitRefusal) {
+        // The kind stopped before sending anything (a swap whose fresh quote fell below the approved minimum).
+        await transition(row.id, 'SUBMITTING', 'SUBMIT_FAILED', { lastError: error.message });
+        await event(row.id, 'submit_failed', null, { message: error.message });
+        await audit(actor, `${row.type}.submit`, 'refused', row.id, { message: error.message });
+        await notify(row.requesterId, row.id, `Your request was not sent: ${error.message}`);
+        return 'SUBMIT_FAILED';
+      }
       const known = error instanceof CustodyError;
       if (known && !error.outcomeUnknown) {
         // An upstream 4xx: the service refused, so nothing happened there; a person may send it again.

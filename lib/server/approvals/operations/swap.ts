@@ -3,15 +3,16 @@ import 'server-only';
 import { parseUnits } from 'viem';
 import { z } from 'zod';
 import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
-import type { SwapResult, SwapReview } from '@/lib/approvals/swaps';
+import type { SwapQuoteView, SwapRequote, SwapResult, SwapReview } from '@/lib/approvals/swaps';
+import { type CustodyClient, CustodyError } from '@/lib/custody';
 import { formatAssetAmount } from '@/lib/format';
-import { exceedsBalance } from '@/lib/validation/amounts';
+import { exceedsBalance, subtractDecimal } from '@/lib/validation/amounts';
 import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
 import { expectedRate, expectedToAmount, SWAP_ORDERS, type SwapPayload } from '@/lib/validation/swaps';
 import { pricesFrom } from '../balances';
-import type { ReviewContext } from '../types';
+import type { ReviewContext, SubmitContext } from '../types';
 import { usdNumber, usdOf } from '../usd';
-import { type BuiltReview, defineOperation } from './types';
+import { type BuiltReview, defineOperation, SubmitRefusal } from './types';
 
 const swapPayloadSchema: z.ZodType<SwapPayload> = z
   .object({
@@ -30,11 +31,15 @@ const swapPayloadSchema: z.ZodType<SwapPayload> = z
 
 async function buildSwapReview(payload: SwapPayload, ctx: ReviewContext): Promise<BuiltReview<'swap'>> {
   const { client, walletId } = ctx;
-  const [wallet, child, childBalances, masterBalances] = await Promise.all([
+  const [wallet, child, childBalances, masterBalances, quoted] = await Promise.all([
     client.wallets.get({ walletId }).then((r) => r.data),
     client.addresses.get({ walletId, addressId: payload.addressId }).then((r) => r.data),
     ctx.balances(payload.addressId),
     ctx.balances(),
+    fetchQuote(client, walletId, payload).then(
+      (quote) => ({ quote, note: null }),
+      (error: unknown) => ({ quote: null, note: quoteProblem(error) }),
+    ),
   ]);
   // A child address that holds none of an asset gives no price; the master wallet usually does.
   const prices = pricesFrom(childBalances, masterBalances);
@@ -78,6 +83,8 @@ async function buildSwapReview(payload: SwapPayload, ctx: ReviewContext): Promis
     metadata: payload.metadata ?? null,
     warnings,
     builtAt: new Date().toISOString(),
+    quote: quoted.quote,
+    quoteNote: quoted.note,
   };
   return {
     review,
@@ -99,6 +106,7 @@ export const swapOperation = defineOperation({
   addressIdOf: (p) => p.addressId,
   buildReview: buildSwapReview,
   async submit(payload: SwapPayload, ctx) {
+    const requote = await checkQuote(payload, ctx);
     const answer = await ctx.client.swaps.execute(
       { walletId: ctx.walletId, addressId: payload.addressId },
       {
@@ -122,6 +130,7 @@ export const swapOperation = defineOperation({
           ? { symbol: tx.toCurrency, name: null, address: null }
           : null,
       message: answer.message,
+      requote,
     };
     return {
       items: [
@@ -131,3 +140,70 @@ export const swapOperation = defineOperation({
     };
   },
 });
+
+/** The service's quote for the payload (the quote extension), as the console keeps it. */
+async function fetchQuote(
+  client: CustodyClient,
+  walletId: string,
+  payload: SwapPayload,
+): Promise<SwapQuoteView> {
+  const { data } = await client.swaps.quote(
+    { walletId, addressId: payload.addressId },
+    {
+      amount: payload.amount,
+      fromAssetId: payload.fromAssetId,
+      toAssetId: payload.toAssetId,
+      order: payload.order,
+    },
+  );
+  return {
+    rate: data.rate,
+    toAmount: data.toAmount,
+    minAmount: data.minAmount,
+    slippage: data.slippage,
+    networkFee: data.networkFee,
+    networkFeeUsd: data.networkFeeInUSD ?? null,
+    expiresAt: data.expiresAt,
+  };
+}
+
+/** Why a review has no quote, in a sentence. */
+function quoteProblem(error: unknown): string {
+  if (error instanceof CustodyError && error.status === 404 && !/not found/i.test(error.message)) {
+    return 'The custody service gives no swap quotes; the expected figures below come from USD prices.';
+  }
+  if (error instanceof CustodyError && !error.outcomeUnknown)
+    return `The service gave no quote: ${error.message}`;
+  return 'The service did not answer for a quote; the expected figures below come from USD prices.';
+}
+
+function approvedQuote(review: Record<string, unknown>): SwapQuoteView | null {
+  const quote = (review as Partial<SwapReview>).quote;
+  return quote && typeof quote.expiresAt === 'string' ? quote : null;
+}
+
+/**
+ * An approved quote that has expired is asked for again before anything is sent: the swap goes only if the
+ * service still gives at least the minimum the approvers saw. Nothing is sent when the fresh quote is lower
+ * or cannot be read, and the request can be sent again by a person.
+ */
+async function checkQuote(payload: SwapPayload, ctx: SubmitContext): Promise<SwapRequote | null> {
+  const before = approvedQuote(ctx.review);
+  if (!before || Date.parse(before.expiresAt) > Date.now()) return null;
+  let after: SwapQuoteView;
+  try {
+    after = await fetchQuote(ctx.client, ctx.walletId, payload);
+  } catch (error) {
+    const reason = error instanceof CustodyError ? error.message : 'no answer';
+    throw new SubmitRefusal(
+      `The approved quote had expired and a new one could not be read (${reason}); nothing was sent.`,
+    );
+  }
+  const decimals = payload.toDecimals;
+  if (parseUnits(after.toAmount, decimals) < parseUnits(before.minAmount, decimals)) {
+    throw new SubmitRefusal(
+      `The approved quote had expired; the new quote gives ${formatAssetAmount(after.toAmount, decimals, payload.toSymbol)}, below the approved minimum of ${formatAssetAmount(before.minAmount, decimals, payload.toSymbol)}. Nothing was sent; request the swap again to approve the new quote.`,
+    );
+  }
+  return { before, after, difference: subtractDecimal(after.toAmount, before.toAmount, decimals) };
+}

@@ -128,6 +128,9 @@ export interface LocalOutcome<K extends OperationKind = OperationKind> {
 /** Carrying out a request was refused by the console itself (the email is taken, the user is gone). */
 export class LocalRefusal extends Error {}
 
+/** A kind stopped before sending anything upstream; the request may be sent again by a person. */
+export class SubmitRefusal extends Error {}
+
 /** A configuration kind: reviewed from the console's own data and carried out by the console itself. */
 export interface LocalOperationType<K extends OperationKind, P extends object> {
   key: K;
