@@ -9,6 +9,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { AddressFlagsFieldset, MetadataField } from '@/components/wallets/address-option-fields';
 import { createDepositAddressAction, type DepositAddressResult } from '@/lib/actions/deposit-addresses';
 import {
   type DepositAddressForm as DepositAddressValues,
@@ -21,19 +22,6 @@ const EMPTY: DepositAddressValues = {
   disableAutoSweep: false,
   enableGaslessWithdraw: false,
 };
-
-const FLAGS = [
-  [
-    'disableAutoSweep',
-    'Disable auto-sweep',
-    'Deposits stay on this address instead of moving to the master wallet.',
-  ],
-  [
-    'enableGaslessWithdraw',
-    'Enable gasless withdraw',
-    'Withdrawals from this address do not need its own native coin.',
-  ],
-] as const;
 
 /** Creates a customer's deposit address; the custody service derives it from the wallet's key. */
 export function DepositAddressForm({ walletId }: { walletId: string }) {
@@ -108,29 +96,16 @@ export function DepositAddressForm({ walletId }: { walletId: string }) {
             {...form.register('name')}
           />
         </Field>
-        <Field id="da-metadata" label="Metadata (JSON object, optional)" error={errors.metadata?.message}>
-          <textarea
-            id="da-metadata"
-            rows={3}
-            placeholder='{"customerId": "cus_123"}'
-            className="rounded-md border border-input bg-background px-3 py-2 font-mono text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-            aria-invalid={Boolean(errors.metadata)}
-            aria-describedby={errors.metadata ? 'da-metadata-error' : undefined}
-            {...form.register('metadata')}
-          />
-        </Field>
-        <fieldset className="grid gap-2">
-          <legend className="mb-1 text-sm font-medium">Configuration</legend>
-          {FLAGS.map(([name, label, hint]) => (
-            <label key={name} className="flex items-start gap-2 text-sm">
-              <input type="checkbox" className="mt-0.5 size-4" {...form.register(name)} />
-              <span>
-                {label}
-                <span className="block text-muted-foreground">{hint}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <MetadataField
+          id="da-metadata"
+          error={errors.metadata?.message}
+          registration={form.register('metadata')}
+          placeholder='{"customerId": "cus_123"}'
+        />
+        <AddressFlagsFieldset
+          flags={['disableAutoSweep', 'enableGaslessWithdraw']}
+          register={(name) => form.register(name)}
+        />
         <Button type="submit" disabled={pending} className="justify-self-start">
           {pending ? 'Creating…' : 'Create deposit address'}
         </Button>

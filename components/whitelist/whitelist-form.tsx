@@ -10,6 +10,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { AddressFlagsFieldset, MetadataField } from '@/components/wallets/address-option-fields';
 import { type WhitelistResult, whitelistAddressAction } from '@/lib/actions/whitelist';
 import { type WhitelistForm as WhitelistFormValues, whitelistFormSchema } from '@/lib/validation/settlement';
 
@@ -22,24 +23,6 @@ const EMPTY: WhitelistFormValues = {
   showPrivateKey: false,
   privateKey: '',
 };
-
-const FLAGS = [
-  [
-    'disableAutoSweep',
-    'Disable auto-sweep',
-    'Deposits stay on this address instead of moving to the master wallet.',
-  ],
-  [
-    'enableGaslessWithdraw',
-    'Enable gasless withdraw',
-    'Withdrawals from this address do not need its own native coin.',
-  ],
-  [
-    'showPrivateKey',
-    'Allow revealing the private key',
-    'Admins may reveal the key later (re-authenticated, audited).',
-  ],
-] as const;
 
 export function WhitelistForm({ walletId }: { walletId: string }) {
   const [pending, startTransition] = useTransition();
@@ -122,28 +105,15 @@ export function WhitelistForm({ walletId }: { walletId: string }) {
         <Field id="wl-name" label="Name" error={errors.name?.message}>
           <Input id="wl-name" {...form.register('name')} />
         </Field>
-        <Field id="wl-metadata" label="Metadata (JSON object, optional)" error={errors.metadata?.message}>
-          <textarea
-            id="wl-metadata"
-            rows={3}
-            className="rounded-md border border-input bg-background px-3 py-2 font-mono text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-            aria-invalid={Boolean(errors.metadata)}
-            aria-describedby={errors.metadata ? 'wl-metadata-error' : undefined}
-            {...form.register('metadata')}
-          />
-        </Field>
-        <fieldset className="grid gap-2">
-          <legend className="mb-1 text-sm font-medium">Configuration</legend>
-          {FLAGS.map(([name, label, hint]) => (
-            <label key={name} className="flex items-start gap-2 text-sm">
-              <input type="checkbox" className="mt-0.5 size-4" {...form.register(name)} />
-              <span>
-                {label}
-                <span className="block text-muted-foreground">{hint}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <MetadataField
+          id="wl-metadata"
+          error={errors.metadata?.message}
+          registration={form.register('metadata')}
+        />
+        <AddressFlagsFieldset
+          flags={['disableAutoSweep', 'enableGaslessWithdraw', 'showPrivateKey']}
+          register={(name) => form.register(name)}
+        />
         <Field
           id="wl-private-key"
           label="Private key (optional)"

@@ -7,7 +7,7 @@ import { isHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { encryptSecret } from '@/lib/crypto/aead';
 import { createAddressInput, schemas, whitelistAddressInput } from '@/lib/custody/schemas';
-import { type AddressConfigurations, type AddressRow, invalid, notFound } from '../context';
+import { type AddressConfigurations, type AddressRow, invalid, notFound, type WalletRow } from '../context';
 import type { SandboxCore } from '../core';
 import { sandboxAddresses } from '../db/schema';
 import * as req from '../requests';
@@ -61,36 +61,16 @@ export const addressEndpoints = [
           throw invalid('privateKey does not belong to the address');
         privateKeySealed = encryptSecret(key, core.options.encryptionKey, `sandbox-address-key:${id}`);
       }
-      const at = core.stamp();
-      const [row] = await core.db
-        .insert(sandboxAddresses)
-        .values({
-          id,
-          walletId: wallet.id,
-          address,
-          name: body.name ?? null,
-          type: 'EXTERNAL',
-          network: wallet.network,
-          derivationPath: null,
-          addressIndex: null,
-          metadata: body.metadata ?? null,
-          configurations: {
-            aml: AML_CLEAR,
-            // Nothing can be swept from an address the service holds no key for.
-            disableAutoSweep: body.disableAutoSweep ?? true,
-            enableGaslessWithdraw: body.enableGaslessWithdraw ?? false,
-            showPrivateKey: body.showPrivateKey ?? false,
-            isActive: true,
-          } satisfies AddressConfigurations,
-          isActive: true,
-          privateKeySealed,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .returning();
-      if (!row) throw new Error('insert returned nothing');
-      catalog.putAddress(row);
-      core.options.onCatalogChanged();
+      const row = await insertAddress(core, wallet, body, {
+        id,
+        address,
+        type: 'EXTERNAL',
+        derivationPath: null,
+        addressIndex: null,
+        privateKeySealed,
+        // Nothing can be swept from an address the service holds no key for.
+        disableAutoSweep: body.disableAutoSweep ?? true,
+      });
       return { data: addressApi(catalog, row), message: 'Address whitelisted successfully' };
     },
   }),
@@ -122,36 +102,16 @@ export const addressEndpoints = [
       const index = nextChildIndex(catalog.addressesOf(wallet.id), wallet.id);
       const derivationPath = siblingPath(wallet.derivationPath, index);
       const address = core.keys.address(derivationPath);
-      const at = core.stamp();
       try {
-        const [row] = await core.db
-          .insert(sandboxAddresses)
-          .values({
-            id: randomUUID(),
-            walletId: wallet.id,
-            address,
-            name: body.name ?? null,
-            type: 'INTERNAL',
-            network: wallet.network,
-            derivationPath,
-            addressIndex: index,
-            metadata: body.metadata ?? null,
-            configurations: {
-              aml: AML_CLEAR,
-              disableAutoSweep: body.disableAutoSweep ?? false,
-              enableGaslessWithdraw: body.enableGaslessWithdraw ?? false,
-              showPrivateKey: body.showPrivateKey ?? false,
-              isActive: true,
-            } satisfies AddressConfigurations,
-            isActive: true,
-            privateKeySealed: null,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        if (!row) throw new Error('insert returned nothing');
-        catalog.putAddress(row);
-        core.options.onCatalogChanged();
+        const row = await insertAddress(core, wallet, body, {
+          id: randomUUID(),
+          address,
+          type: 'INTERNAL',
+          derivationPath,
+          addressIndex: index,
+          privateKeySealed: null,
+          disableAutoSweep: body.disableAutoSweep ?? false,
+        });
         return { data: addressApi(catalog, row), message: 'Address generated successfully' };
       } finally {
         reserved.get(wallet.id)?.delete(index);
@@ -221,4 +181,49 @@ async function setWhitelisted(core: SandboxCore, row: AddressRow, active: boolea
   core.catalog.putAddress(updated);
   core.options.onCatalogChanged();
   return updated;
+}
+
+/** Stores a new address of the wallet (whitelisted or derived) and adds it to the catalog. */
+async function insertAddress(
+  core: SandboxCore,
+  wallet: WalletRow,
+  body: {
+    name?: string | undefined;
+    metadata?: Record<string, unknown> | null | undefined;
+    enableGaslessWithdraw?: boolean | undefined;
+    showPrivateKey?: boolean | undefined;
+  },
+  fields: Pick<
+    AddressRow,
+    'id' | 'address' | 'type' | 'derivationPath' | 'addressIndex' | 'privateKeySealed'
+  > & {
+    disableAutoSweep: boolean;
+  },
+): Promise<AddressRow> {
+  const { disableAutoSweep, ...row } = fields;
+  const at = core.stamp();
+  const [inserted] = await core.db
+    .insert(sandboxAddresses)
+    .values({
+      ...row,
+      walletId: wallet.id,
+      name: body.name ?? null,
+      network: wallet.network,
+      metadata: body.metadata ?? null,
+      configurations: {
+        aml: AML_CLEAR,
+        disableAutoSweep,
+        enableGaslessWithdraw: body.enableGaslessWithdraw ?? false,
+        showPrivateKey: body.showPrivateKey ?? false,
+        isActive: true,
+      } satisfies AddressConfigurations,
+      isActive: true,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  if (!inserted) throw new Error('insert returned nothing');
+  core.catalog.putAddress(inserted);
+  core.options.onCatalogChanged();
+  return inserted;
 }

@@ -80,22 +80,26 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** A swap of USDC to USDT from the operating float, at an order. */
+function usdcToUsdt(amount: string, order: SwapPayload['order'] = 'RECOMMENDED'): SwapPayload {
+  const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
+  const usdt = wallet.assets.find((a) => a.symbol === 'USDT')!;
+  return {
+    addressId: float.id,
+    fromAssetId: usdc.id,
+    fromSymbol: 'USDC',
+    fromDecimals: usdc.decimals,
+    toAssetId: usdt.id,
+    toSymbol: 'USDT',
+    toDecimals: usdt.decimals,
+    amount,
+    order,
+  };
+}
+
 describe('swap operation', () => {
   it('reviews with an expected rate, submits once on approval and settles with rate and toAmount', async () => {
-    const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
-    const usdt = wallet.assets.find((a) => a.symbol === 'USDT')!;
-    const payload: SwapPayload = {
-      addressId: float.id,
-      fromAssetId: usdc.id,
-      fromSymbol: 'USDC',
-      fromDecimals: usdc.decimals,
-      toAssetId: usdt.id,
-      toSymbol: 'USDT',
-      toDecimals: usdt.decimals,
-      amount: '2',
-      order: 'CHEAPEST',
-      metadata: { invoice: 'A-12' },
-    };
+    const payload: SwapPayload = { ...usdcToUsdt('2', 'CHEAPEST'), metadata: { invoice: 'A-12' } };
     const e = engine();
     const support = await addUser('support@example.com', 'support');
     expect((await e.create(support, 'swap', wallet.id, payload)).ok).toBe(false);
@@ -134,26 +138,10 @@ describe('swap operation', () => {
 });
 
 describe('swap quotes at submission', () => {
-  const usdcUsdt = (amount: string): SwapPayload => {
-    const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
-    const usdt = wallet.assets.find((a) => a.symbol === 'USDT')!;
-    return {
-      addressId: float.id,
-      fromAssetId: usdc.id,
-      fromSymbol: 'USDC',
-      fromDecimals: usdc.decimals,
-      toAssetId: usdt.id,
-      toSymbol: 'USDT',
-      toDecimals: usdt.decimals,
-      amount,
-      order: 'RECOMMENDED',
-    };
-  };
-
   /** Creates a swap request and makes its stored quote expired (and, optionally, its minimum higher). */
   async function expiredQuoteRequest(amount: string, minAmount?: string) {
     const e = engine();
-    const created = await e.create(finance, 'swap', wallet.id, usdcUsdt(amount));
+    const created = await e.create(finance, 'swap', wallet.id, usdcToUsdt(amount));
     if (!created.ok) throw new Error(created.error);
     const [row] = await database.db
       .select({ review: operationRequests.review })
@@ -203,7 +191,7 @@ describe('swap quotes at submission', () => {
       });
     await control({ specOnly: true });
     try {
-      const preview = await engine().preview(finance, 'swap', wallet.id, usdcUsdt('1'));
+      const preview = await engine().preview(finance, 'swap', wallet.id, usdcToUsdt('1'));
       if (!preview.ok) throw new Error(preview.error);
       const review = preview.data.review as unknown as SwapReview;
       expect(review.quote).toBeNull();
@@ -218,19 +206,7 @@ describe('swap quotes at submission', () => {
 
 describe('swap review text', () => {
   it('formats the amount in the summary and the balance in the warning', async () => {
-    const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
-    const usdt = wallet.assets.find((a) => a.symbol === 'USDT')!;
-    const preview = await engine().preview(finance, 'swap', wallet.id, {
-      addressId: float.id,
-      fromAssetId: usdc.id,
-      fromSymbol: 'USDC',
-      fromDecimals: usdc.decimals,
-      toAssetId: usdt.id,
-      toSymbol: 'USDT',
-      toDecimals: usdt.decimals,
-      amount: '987654321.5',
-      order: 'RECOMMENDED',
-    } satisfies SwapPayload);
+    const preview = await engine().preview(finance, 'swap', wallet.id, usdcToUsdt('987654321.5'));
     if (!preview.ok) throw new Error(preview.error);
     expect(preview.data.summary).toBe('Swap 987,654,321.5 USDC to USDT');
     const review = preview.data.review as unknown as SwapReview;
