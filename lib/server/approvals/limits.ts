@@ -364,11 +364,15 @@ async function loadHistory(
 }
 
 /**
- * Takes the limits lock for the rest of the transaction `tx`: the check and the insert or approval after it
- * happen as one step for every console instance on the database (PGlite is one process; the lock is the same).
+ * When any limit is in force, takes the limits lock for the rest of the transaction `tx`: the check and the
+ * insert or approval after it happen as one step for every console instance on the database (PGlite is one
+ * process; the lock is the same). Without a limit nothing is serialised, and false says there is nothing to check.
  */
-export async function lockLimits(tx: Db): Promise<void> {
+export async function lockLimits(tx: Db): Promise<boolean> {
+  const [any] = await tx.select({ id: spendingLimits.id }).from(spendingLimits).limit(1);
+  if (!any) return false;
   await tx.execute(sql`select pg_advisory_xact_lock(${LIMITS_LOCK_KEY})`);
+  return true;
 }
 
 /** The check of a request against every rule, reading the rules and the window's requests through `db`. */

@@ -280,10 +280,9 @@ export function createCommands(
     try {
       await db.transaction(async (tx) => {
         let review = built.review as Record<string, unknown>;
-        if (limited) {
-          // The check and the insert are one step under the limits lock: of two requests made at the same
-          // moment, the second sees the first.
-          await lockLimits(tx);
+        // The check and the insert are one step under the limits lock: of two requests made at the same
+        // moment, the second sees the first.
+        if (limited && (await lockLimits(tx))) {
           const limits = await checkLimits(
             tx,
             candidateOf(type.key, walletId, actor.id, operation.payload, built.review),
@@ -457,10 +456,9 @@ export function createCommands(
           .where(and(eq(operationApprovals.requestId, id), eq(operationApprovals.decision, 'approve')));
         const approvals = Number(tally?.n ?? 0);
         let approved = false;
-        if (approvals >= row.requiredApprovals && isLimitedKind(row.type)) {
+        if (approvals >= row.requiredApprovals && isLimitedKind(row.type) && (await lockLimits(tx))) {
           // The last approval checks the limits again, under the lock, against what is committed now: of two
           // requests approved at the same moment, the second sees the first.
-          await lockLimits(tx);
           const limits = await checkLimits(
             tx,
             candidateOf(row.type, row.walletId, row.requesterId, row.payload, row.review),
