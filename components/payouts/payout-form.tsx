@@ -9,7 +9,6 @@ import { useOperationRequest } from '@/components/operations/use-operation-reque
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/input';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { checkPayoutFileAction, createPayoutRequestAction, type PayoutCheck } from '@/lib/actions/payouts';
 import { PAYOUT_BATCH_SIZE } from '@/lib/approvals/payouts';
 import {
@@ -19,6 +18,7 @@ import {
   type PayoutFileValues,
   payoutFileSchema,
 } from '@/lib/validation/payouts';
+import { PayoutProblemsTable } from './payout-tables';
 
 export interface PayoutFormProps {
   walletId: string;
@@ -149,38 +149,7 @@ function PayoutProblems({ problems }: { problems: Problems }) {
       <h3 id="problems-heading" className="font-medium">
         Rows with problems ({problems.problemRows} of {problems.total})
       </h3>
-      <div className="max-h-[32rem] overflow-auto rounded-md border">
-        <Table aria-label="Rows with problems">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Line</TableHead>
-              <TableHead>Address</TableHead>
-              <TableHead>Amount</TableHead>
-              <TableHead>Asset</TableHead>
-              <TableHead>Problems</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {problems.rows.map((row) => (
-              <TableRow key={row.line}>
-                <TableCell>{row.line}</TableCell>
-                <TableCell className="font-mono text-xs break-all">{row.address || '—'}</TableCell>
-                <TableCell className="whitespace-nowrap">{row.amount || '—'}</TableCell>
-                <TableCell>{row.asset || '—'}</TableCell>
-                <TableCell>
-                  <ul className="grid gap-0.5 text-sm text-destructive">
-                    {row.problems.map((p) => (
-                      <li key={p} className="wrap-anywhere">
-                        {p}
-                      </li>
-                    ))}
-                  </ul>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </div>
+      <PayoutProblemsTable rows={problems.rows} />
     </section>
   );
 }

@@ -1,3 +1,4 @@
+'use client';
 // A payout file's review: what leaves which source, totals per asset (added up from the rows shown), the fee
 // estimate, the service batches, and every row with its warnings. Once sent, each batch's outcome.
 import { LimitCheckTable } from '@/components/approvals/limit-check';
@@ -14,6 +15,7 @@ import {
   payoutTotals,
 } from '@/lib/approvals/payouts';
 import { formatAmount, formatDateTime, formatUsd } from '@/lib/format';
+import { PayoutPaymentsTable } from './payout-tables';
 
 export interface PayoutReviewPanelProps {
   review: PayoutReview;
@@ -68,65 +70,7 @@ export function PayoutReviewPanel({ review, requiredApprovals }: PayoutReviewPan
       />
       {review.fee.error ? <p className="text-sm text-destructive">Fee estimate: {review.fee.error}</p> : null}
       <ReviewWarnings warnings={review.warnings} />
-      {review.limits ? <LimitCheckTable check={review.limits} /> : null}
-      <div className="max-h-[32rem] overflow-auto rounded-md border">
-        <Table aria-label="Payments">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Line</TableHead>
-              <TableHead>Batch</TableHead>
-              <TableHead>Recipient</TableHead>
-              <TableHead className="text-right">Amount</TableHead>
-              <TableHead className="text-right">USD</TableHead>
-              <TableHead>Reference</TableHead>
-              <TableHead>Warnings</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {review.rows.map((row) => (
-              <TableRow key={row.index}>
-                <TableCell>{row.line}</TableCell>
-                <TableCell>{row.batch}</TableCell>
-                <TableCell>
-                  <span className="block font-mono text-xs break-all">{row.address}</span>
-                  {row.label ? (
-                    <span className="block text-xs text-muted-foreground">{row.label}</span>
-                  ) : null}
-                </TableCell>
-                <TableCell className="text-right whitespace-nowrap">
-                  {formatAmount(row.amount)} {row.symbol}
-                </TableCell>
-                <TableCell className="text-right">{formatUsd(row.usd)}</TableCell>
-                <TableCell className="font-mono text-xs break-all">
-                  {row.reference || <span className="text-muted-foreground">assigned on creation</span>}
-                </TableCell>
-                <TableCell>
-                  <ul className="flex flex-wrap gap-1">
-                    {row.aml ? (
-                      <li>
-                        <Badge
-                          variant={
-                            ['success', 'passed'].includes(row.aml.status.toLowerCase())
-                              ? 'success'
-                              : 'warning'
-                          }
-                        >
-                          AML {row.aml.status}
-                        </Badge>
-                      </li>
-                    ) : null}
-                    {row.warnings.map((w) => (
-                      <li key={w} className="min-w-0 wrap-anywhere">
-                        <Badge variant="warning">{w}</Badge>
-                      </li>
-                    ))}
-                  </ul>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </div>
+      <PayoutPaymentsTable rows={review.rows} />
     </section>
   );
 }

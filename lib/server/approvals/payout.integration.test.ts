@@ -169,6 +169,14 @@ describe('payout files through the approval engine', () => {
     expect((await resultOf(id)).batches.map((b) => b.state)).toEqual(['submitted', 'unknown', 'not_sent']);
     // Nobody may resend blind while the outcome is unknown.
     expect((await e.resubmit(approver, id, undefined, { acknowledged: true })).ok).toBe(false);
+    // Nor close it as paid by hand while batch 3 was never sent.
+    const paid = await e.proposeResolution(approver, id, {
+      verdict: 'paid',
+      transactionIds: Array.from({ length: 45 }, (_, i) => `tx-${i}`),
+      note: 'seen on the dashboard',
+    });
+    expect(paid.ok).toBe(false);
+    expect(!paid.ok && paid.error).toContain('never sent');
 
     // The follow-up finds batch 2 at the service, links it, and sends batch 3 only.
     expect(await e.followUpRound(id, { force: true })).toBe('SUBMITTED');
@@ -180,6 +188,34 @@ describe('payout files through the approval engine', () => {
     // Following it later sends nothing more.
     await e.followUpRound(id, { force: true });
     expect(withdrawCalls).toHaveLength(3);
+  });
+
+  it('a batch that never reached the service is sent once after the window, with the batches after it', async () => {
+    const e = engine();
+    const created = await e.create(requester, 'payout', wallet.id, payout(45, 4));
+    const id = created.ok ? created.data.id : '';
+    withdrawCalls.length = 0;
+    let calls = 0;
+    interceptor = async (url, init, forward) => {
+      if (init.method === 'POST' && url.endsWith('/withdraw') && ++calls === 2)
+        throw new TypeError('fetch failed');
+      return forward();
+    };
+    try {
+      const approved = await e.approve(approver, id);
+      expect(approved.ok && approved.data.status).toBe('OUTCOME_UNKNOWN');
+    } finally {
+      interceptor = undefined;
+    }
+    expect((await resultOf(id)).batches.map((b) => b.state)).toEqual(['submitted', 'unknown', 'not_sent']);
+    // Only batch 2 is in doubt: the lookups find nothing for it and, past the window, it is confirmed absent.
+    expect(await e.followUpRound(id, { force: true })).toBe('OUTCOME_UNKNOWN');
+    expect((await e.view(id))?.request.confirmedAbsentAt).not.toBeNull();
+    const again = await e.resubmit(approver, id, undefined, { acknowledged: true });
+    expect(again.ok && again.data.status).toBe('SUBMITTED');
+    expect(withdrawCalls.map((c) => c.length)).toEqual([20, 20, 5]);
+    expect(withdrawCalls[1]).toEqual(Array.from({ length: 20 }, (_, i) => referenceFor(id, 20 + i)));
+    await expectEachOnce(id, 45);
   });
 
   it('a refused batch waits for an approver, who sends it and the rest without resending batch 1', async () => {

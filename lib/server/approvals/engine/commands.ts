@@ -747,6 +747,12 @@ export function createCommands(
           : 'That resolution does not apply to this request.',
         422,
       );
+    // "Paid" settles every item; a kind sent in several calls with calls never sent would end without them.
+    if (input.verdict === 'paid' && type.unsent(row.result).length > 0)
+      return fail(
+        'Some batches of this request were never sent, so "paid" cannot close it. Use "Check now" to let the console find the batch in doubt by its references.',
+        422,
+      );
     const items = await itemsOf(id);
     const transactionIds = (input.transactionIds ?? []).map((t) => t.trim());
     if (

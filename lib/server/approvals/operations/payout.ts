@@ -303,12 +303,10 @@ async function submitPayout(payload: PayoutPayload, ctx: SubmitContext) {
     if (batch.state === 'unknown') {
       // Its answer was lost: what the service has under its references is linked, not paid again.
       const found: SubmittedItem[] = [];
-      let conclusive = true;
       try {
         for (let index = batch.from; index < batch.to; index++) {
           const look = await ctx.findItem(index);
           if (look.found) found.push(look.found);
-          conclusive &&= look.conclusive;
         }
       } catch (error) {
         throw lookupFailed(batch.number, error);
@@ -319,7 +317,8 @@ async function submitPayout(payload: PayoutPayload, ctx: SubmitContext) {
         learnt.push(...found);
         continue;
       }
-      if (!conclusive) throw lookupFailed(batch.number, new Error('no lookup could show it'));
+      // Nothing found: the engine sends a batch in doubt again only once "not executed" was established (by
+      // lookups after the window, or by two people where no lookup can show it), so it goes out now.
     }
     const body = { assets: upstreamBatch(payload, ctx, batch.from, batch.to) };
     // Written before the call: if the console stops mid-call, the batch is looked up, never sent blind.
@@ -367,6 +366,15 @@ async function submitPayout(payload: PayoutPayload, ctx: SubmitContext) {
   return { items: learnt, result: progress };
 }
 
+/** The item indexes of the batches an earlier attempt left in `state`. */
+function itemsIn(previous: unknown, state: PayoutBatchOutcome['state']): number[] {
+  const stored = payoutResultSchema.safeParse(previous);
+  if (!stored.success) return [];
+  return stored.data.batches
+    .filter((b) => b.state === state)
+    .flatMap((b) => Array.from({ length: b.to - b.from }, (_, i) => b.from + i));
+}
+
 export const payoutOperation = defineOperation<'payout', PayoutPayload>({
   key: 'payout',
   // A payout moves money like a withdrawal: the same people request and approve it.
@@ -380,12 +388,7 @@ export const payoutOperation = defineOperation<'payout', PayoutPayload>({
   buildReview: (payload, ctx) => buildPayoutReview(payload, ctx),
   clientReferences: (p) => p.items.map((i) => i.reference),
   referenceField: (index) => `rows.${index}.reference`,
-  inDoubt(previous) {
-    const stored = payoutResultSchema.safeParse(previous);
-    if (!stored.success) return [];
-    return stored.data.batches
-      .filter((b) => b.state === 'unknown')
-      .flatMap((b) => Array.from({ length: b.to - b.from }, (_, i) => b.from + i));
-  },
+  inDoubt: (previous) => itemsIn(previous, 'unknown'),
+  unsent: (previous) => itemsIn(previous, 'not_sent'),
   submit: submitPayout,
 });

@@ -75,6 +75,8 @@ export interface OperationType<K extends OperationKind, P extends object> {
    * call the progress records as accepted. Absent: the kind is one call.
    */
   inDoubt?(previous: unknown): number[];
+  /** A kind sent in several calls: the items of the calls never sent yet (none for a kind of one call). */
+  unsent?(previous: unknown): number[];
   /** Sends the operation once. Throws CustodyError on failure; the engine decides what it means. */
   submit(payload: P, context: SubmitContext): Promise<SubmitOutcome<K>>;
 }
@@ -180,6 +182,8 @@ export interface RegisteredOperation<K extends OperationKind = OperationKind> {
    * every item is in doubt together).
    */
   inDoubt: ((previous: unknown) => number[]) | null;
+  /** Items of calls never sent yet (always none for a kind of one call). */
+  unsent(previous: unknown): number[];
   /** The payload validated against the kind's schema, or null when it does not match. */
   parse(payload: unknown): ParsedOperation<K> | null;
 }
@@ -199,6 +203,7 @@ export function defineOperation<K extends OperationKind, P extends object>(
     executed: (tx) => kind.executed?.(tx) ?? true,
     referenceField: (index) => kind.referenceField?.(index) ?? `items.${index}.reference`,
     inDoubt: kind.inDoubt ?? null,
+    unsent: (previous) => kind.unsent?.(previous) ?? [],
     parse(payload) {
       const parsed = kind.payloadSchema.safeParse(payload);
       if (!parsed.success) return null;
@@ -236,6 +241,7 @@ export function defineLocalOperation<K extends OperationKind, P extends object>(
     executed: () => true,
     referenceField: (index) => `items.${index}.reference`,
     inDoubt: null,
+    unsent: () => [],
     parse(payload) {
       const parsed = kind.payloadSchema.safeParse(payload);
       if (!parsed.success) return null;
