@@ -9,7 +9,9 @@ import { useOperationRequest } from '@/components/operations/use-operation-reque
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/input';
+import { RemainingLimits } from '@/components/withdrawals/remaining-limits';
 import { checkPayoutFileAction, createPayoutRequestAction, type PayoutCheck } from '@/lib/actions/payouts';
+import type { LimitRemaining } from '@/lib/approvals/limits';
 import { PAYOUT_BATCH_SIZE } from '@/lib/approvals/payouts';
 import {
   MAX_PAYOUT_FILE_BYTES,
@@ -23,6 +25,8 @@ import { PayoutProblemsTable } from './payout-tables';
 export interface PayoutFormProps {
   walletId: string;
   sources: Array<{ id: string; label: string }>;
+  /** What each spending limit leaves before this payout (shown before a file is chosen). */
+  limits: LimitRemaining[];
 }
 
 type Problems = NonNullable<PayoutCheck['problems']>;
@@ -35,7 +39,7 @@ function base64Of(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-export function PayoutForm({ walletId, sources }: PayoutFormProps) {
+export function PayoutForm({ walletId, sources, limits }: PayoutFormProps) {
   const [problems, setProblems] = useState<Problems | null>(null);
   const [reading, setReading] = useState(false);
   const flow = useOperationRequest<PayoutFileValues>({
@@ -98,6 +102,7 @@ export function PayoutForm({ walletId, sources }: PayoutFormProps) {
       confirmLabel="Create payout request"
       notice="Nothing is sent when you create the request"
     >
+      <RemainingLimits limits={limits} />
       <form onSubmit={flow.requestReview} noValidate className="grid gap-4" aria-label="Payout file">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id="source" label="From" error={formState.errors.source?.message}>

@@ -70,6 +70,7 @@ export function PayoutReviewPanel({ review, requiredApprovals }: PayoutReviewPan
       />
       {review.fee.error ? <p className="text-sm text-destructive">Fee estimate: {review.fee.error}</p> : null}
       <ReviewWarnings warnings={review.warnings} />
+      {review.limits ? <LimitCheckTable check={review.limits} /> : null}
       <PayoutPaymentsTable rows={review.rows} />
     </section>
   );

@@ -192,6 +192,35 @@ describe('spending limits in the approval engine', () => {
     expect((await e.create(requester, 'withdraw', wallet.id, payload('600'))).ok).toBe(true);
   });
 
+  it('a payout file counts every row: after $600, three rows of $200 need one more approval, or are refused', async () => {
+    await addRule();
+    const e = engine();
+    const first = await e.create(requester, 'withdraw', wallet.id, payload('600'));
+    expect(first.ok).toBe(true);
+    const rows = [payload('200'), payload('200'), payload('200')].map((p, i) => ({
+      ...p.items[0]!,
+      line: i + 2,
+    }));
+    const file = { source: { kind: 'master' }, fileName: 'payroll.csv', items: rows };
+    const payout = await e.create(requester, 'payout', wallet.id, file);
+    if (!payout.ok) throw new Error(payout.error);
+    expect(payout.data.requiredApprovals).toBe(2);
+    expect((await limitsOf(payout.data.id))?.rows[0]).toMatchObject({
+      used: '600.00',
+      request: '600.00',
+      breached: true,
+    });
+    await e.cancel(requester, payout.data.id);
+    await database.db.delete(spendingLimits);
+    await addRule({ onBreach: 'refuse', extraApprovals: 0 });
+    const refused = await e.create(requester, 'payout', wallet.id, {
+      ...file,
+      items: rows.map((r, i) => ({ ...r, address: `0x${(900 + i).toString(16).padStart(40, '0')}` })),
+    });
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.error).toMatch(/^Refused by the spending limit/);
+  });
+
   it('of two requests created at the same moment, only one fits under a refusing limit', async () => {
     await addRule({ onBreach: 'refuse', extraApprovals: 0 });
     const e = engine();

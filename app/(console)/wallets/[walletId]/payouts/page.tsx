@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { PayoutForm } from '@/components/payouts/payout-form';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { withdrawFormContext } from '@/lib/server/approvals';
+import { getApprovalEngine, withdrawFormContext } from '@/lib/server/approvals';
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
 
@@ -23,6 +23,8 @@ export default async function PayoutsPage({ params }: { params: Promise<{ wallet
     );
   }
   if (!context) notFound();
+  // What each spending limit leaves this person on this wallet, before a file is chosen.
+  const limits = await (await getApprovalEngine()).remainingLimits(walletId, actor.id);
   return (
     <div className="grid gap-4">
       <div>
@@ -35,6 +37,7 @@ export default async function PayoutsPage({ params }: { params: Promise<{ wallet
       <PayoutForm
         walletId={context.wallet.id}
         sources={context.sources.map((s) => ({ id: s.id, label: s.label }))}
+        limits={limits}
       />
     </div>
   );
