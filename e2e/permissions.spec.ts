@@ -110,6 +110,10 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   removeWhitelistedAddressAction: { permission: 'whitelist.remove' },
   createDepositAddressAction: { permission: 'depositAddress.create' },
   deleteBeneficiaryAction: { permission: 'beneficiary.delete' },
+  // Address book: each change is a request a second admin approves
+  requestAddressBookEntryAction: { permission: 'addressBookSave.request' },
+  importAddressBookAction: { permission: 'addressBookSave.request' },
+  requestCoolingOffChangeAction: { permission: 'coolingOffEdit.request' },
   // Administration
   addUserAction: { permission: 'userCreate.request' },
   revealOneTimePasswordAction: { permission: 'userCreate.request' },
@@ -150,6 +154,7 @@ const ROUTE_PERMISSIONS: Record<string, RouteRule> = {
   '/api/search/route': { permission: 'read', query: '?q=abc' },
   '/api/wallets/[walletId]/addresses/[addressId]/balances/route': { permission: 'read' },
   '/api/wallets/[walletId]/addresses/[addressId]/transactions/route': { permission: 'read' },
+  '/api/wallets/[walletId]/address-book/export.csv/route': { permission: 'read' },
   '/api/wallets/[walletId]/addresses/route': { permission: 'read' },
   '/api/wallets/[walletId]/route': { permission: 'read' },
   '/api/wallets/[walletId]/transactions/[transactionId]/route': { permission: 'read' },

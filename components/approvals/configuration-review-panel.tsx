@@ -4,6 +4,7 @@ import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { type AddressBookSaveReview, describeDuration } from '@/lib/approvals/address-book';
 import type { ConfigurationReview, PolicyEditReview, WalletRef } from '@/lib/approvals/configuration';
 import { breachWords } from '@/lib/approvals/limits';
 
@@ -39,6 +40,56 @@ function PolicyDiff({ review }: { review: PolicyEditReview }) {
         ))}
       </TableBody>
     </Table>
+  );
+}
+
+function BookChanges({ review }: { review: AddressBookSaveReview }) {
+  const changed = (before: string | undefined, after: string) =>
+    before !== undefined && before !== after ? (
+      <>
+        <span className="block text-muted-foreground line-through">{before}</span>
+        <span className="block font-semibold">{after}</span>
+      </>
+    ) : (
+      after
+    );
+  return (
+    <div className="grid gap-2">
+      <ReviewFacts
+        facts={[
+          { label: 'Wallet', value: `${review.walletName} (${review.walletId})` },
+          { label: 'Cooling-off after approval', value: describeDuration(review.coolingOffSeconds * 1000) },
+        ]}
+      />
+      <div className="overflow-x-auto">
+        <Table aria-label="Address book entries: before and after">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Entry</TableHead>
+              <TableHead>Name</TableHead>
+              <TableHead>Address</TableHead>
+              <TableHead>Chain</TableHead>
+              <TableHead>Tags</TableHead>
+              <TableHead>Notes</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {review.entries.map((e, i) => (
+              <TableRow key={`${e.address}-${i}`}>
+                <TableCell>{e.before ? 'Change' : 'New'}</TableCell>
+                <TableCell>{changed(e.before?.name, e.name)}</TableCell>
+                <TableCell className="font-mono text-xs break-all">
+                  {changed(e.before?.address, e.address)}
+                </TableCell>
+                <TableCell>{changed(e.before?.chain, e.chain)}</TableCell>
+                <TableCell>{changed(e.before?.tags.join(', '), e.tags.join(', '))}</TableCell>
+                <TableCell className="text-xs">{changed(e.before?.notes, e.notes)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </div>
   );
 }
 
@@ -119,6 +170,19 @@ function Body({ review }: { review: ConfigurationReview }) {
       );
     case 'walletRemove':
       return <ReviewFacts facts={walletFacts(review.wallet)} />;
+    case 'addressBookSave':
+      return <BookChanges review={review} />;
+    case 'coolingOffEdit':
+      return (
+        <ReviewFacts
+          facts={[
+            {
+              label: 'Cooling-off',
+              value: `${describeDuration(review.beforeSeconds * 1000)} → ${describeDuration(review.afterSeconds * 1000)}`,
+            },
+          ]}
+        />
+      );
   }
 }
 
@@ -133,6 +197,9 @@ const INTRO: Record<ConfigurationReview['kind'], string> = {
   walletConnect: 'Connects a wallet with its API key: the console can then move its funds.',
   walletRotate: 'Replaces the wallet’s API key.',
   walletRemove: 'Removes the wallet and its key from the console.',
+  addressBookSave:
+    'Adds or changes entries of a wallet’s address book; a new address can receive money once its cooling-off has passed.',
+  coolingOffEdit: 'Changes how long a new address book entry waits before it can receive money.',
 };
 
 /** Every configuration kind's review; a second admin approves what it shows. */

@@ -5,12 +5,31 @@ import { ReviewHeader } from '@/components/operations/review-header';
 import { Badge } from '@/components/ui/badge';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import type { WithdrawalReview } from '@/lib/approvals/withdrawals';
-import { explorerUrl, formatAmount, formatUsd } from '@/lib/format';
+import { ADDRESS_BOOK_SOURCE_LABELS, describeDuration } from '@/lib/approvals/address-book';
+import type { ReviewItem, WithdrawalReview } from '@/lib/approvals/withdrawals';
+import { explorerUrl, formatAmount, formatDateTime, formatUsd } from '@/lib/format';
 
 function arrival(seconds: number | null) {
   if (seconds === null) return '—';
   return seconds < 120 ? `about ${seconds} s` : `about ${Math.round(seconds / 60)} min`;
+}
+
+/** The recipient's address book entry, and how long it had existed when the review was built. */
+function BookLabel({ item, builtAt }: { item: ReviewItem; builtAt: string }) {
+  if (item.book === undefined) return null;
+  if (item.book === null)
+    return <span className="block text-xs font-medium text-destructive">Not in the address book</span>;
+  const { name, source, since } = item.book;
+  const age = since ? describeDuration(new Date(builtAt).getTime() - new Date(since).getTime()) : null;
+  return (
+    <span className="block">
+      <span className="block text-sm font-medium">{name}</span>
+      <span className="block text-xs text-muted-foreground">
+        {ADDRESS_BOOK_SOURCE_LABELS[source]}
+        {since ? ` · added ${formatDateTime(since)}, ${age} before this review` : ''}
+      </span>
+    </span>
+  );
 }
 
 export function ReviewPanel({
@@ -86,6 +105,7 @@ export function ReviewPanel({
             <TableRow key={item.index}>
               <TableCell>{item.index + 1}</TableCell>
               <TableCell>
+                <BookLabel item={item} builtAt={review.builtAt} />
                 <span className="flex items-center gap-1">
                   <span className="font-mono text-xs break-all">{item.address}</span>
                   <CopyButton value={item.address} label={`Copy recipient ${item.index + 1} address`} />

@@ -33,6 +33,8 @@ const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> 
   walletConnect: ConfigurationReviewPanel,
   walletRotate: ConfigurationReviewPanel,
   walletRemove: ConfigurationReviewPanel,
+  addressBookSave: ConfigurationReviewPanel,
+  coolingOffEdit: ConfigurationReviewPanel,
 };
 
 /** The panel of the review's own kind. */

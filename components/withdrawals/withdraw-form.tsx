@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { PlusIcon, Trash2Icon, UploadIcon } from 'lucide-react';
 import { useMemo, useRef, useState } from 'react';
 import { useFieldArray, useWatch } from 'react-hook-form';
+import { RecipientPicker } from '@/components/address-book/recipient-picker';
 import { RequestFlow } from '@/components/operations/request-flow';
 import { useOperationRequest } from '@/components/operations/use-operation-request';
 import { Button } from '@/components/ui/button';
@@ -17,9 +18,11 @@ import {
   previewWithdrawalAction,
   sourceBalancesAction,
 } from '@/lib/actions/withdrawals';
+import { ADDRESS_BOOK_SOURCE_LABELS, type BookOption } from '@/lib/approvals/address-book';
 import type { LimitRemaining } from '@/lib/approvals/limits';
+import { type KnownAddress, lookAlikeOf } from '@/lib/approvals/look-alike';
 import { formatAssetAmount, formatUsd } from '@/lib/format';
-import { checkRecipientAddress } from '@/lib/validation/addresses';
+import { addressKey, checkRecipientAddress } from '@/lib/validation/addresses';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';
 import {
   type CsvLineError,
@@ -51,9 +54,13 @@ export interface WithdrawFormProps {
   /** What each spending limit leaves before this request (the form shows it before an amount is typed). */
   limits: LimitRemaining[];
   canSign: boolean;
+  /** The wallet's address book: recipients are picked from it by name, and look-alikes of it are flagged. */
+  book?: BookOption[];
 }
 
-export function WithdrawForm({ context, limits: spending, canSign }: WithdrawFormProps) {
+const NO_BOOK: BookOption[] = [];
+
+export function WithdrawForm({ context, limits: spending, canSign, book = NO_BOOK }: WithdrawFormProps) {
   const chain = { isEvmCompatible: context.wallet.isEvmCompatible };
   const firstAsset = context.assets[0]?.id ?? '';
   // The form keeps its first schema; the schema reads the source's latest known balances here.
@@ -119,6 +126,12 @@ export function WithdrawForm({ context, limits: spending, canSign }: WithdrawFor
     const index = /^rows\.(\d+)\./.exec(key)?.[1];
     return index === undefined ? message : `Recipient ${Number(index) + 1}: ${message}`;
   });
+
+  const bookByAddress = useMemo(() => new Map(book.map((e) => [addressKey(e.address), e])), [book]);
+  const known: KnownAddress[] = useMemo(
+    () => book.map((e) => ({ address: e.address, label: `address book “${e.name}”` })),
+    [book],
+  );
 
   const duplicates = useMemo(
     () => duplicateRecipients(watched.map((r) => ({ address: r?.address ?? '', assetId: r?.assetId ?? '' }))),
@@ -282,28 +295,45 @@ export function WithdrawForm({ context, limits: spending, canSign }: WithdrawFor
               <fieldset key={field.id} className="grid gap-3 rounded-lg border p-4">
                 <legend className="px-1 text-sm font-medium">Recipient {index + 1}</legend>
                 <div className="grid gap-3 md:grid-cols-[2fr_1fr_1fr]">
-                  <Field
-                    id={id('address')}
-                    label={`Recipient ${index + 1} address`}
-                    error={errors?.address?.message}
-                  >
-                    <Input
+                  <div className="grid content-start gap-1.5">
+                    <Field
                       id={id('address')}
-                      autoComplete="off"
-                      spellCheck={false}
-                      className="font-mono"
-                      aria-invalid={errors?.address ? true : undefined}
-                      aria-describedby={errors?.address ? `${id('address')}-error` : undefined}
-                      {...register(`rows.${index}.address`, {
-                        onBlur: (e) => {
-                          const check = checkRecipientAddress(e.target.value, chain);
-                          // A lowercase address is accepted and shown checksummed.
-                          if (check.ok && check.address !== e.target.value)
-                            setValue(`rows.${index}.address`, check.address);
-                        },
-                      })}
+                      label={`Recipient ${index + 1} address`}
+                      error={errors?.address?.message}
+                    >
+                      <Input
+                        id={id('address')}
+                        autoComplete="off"
+                        spellCheck={false}
+                        className="font-mono"
+                        aria-invalid={errors?.address ? true : undefined}
+                        aria-describedby={errors?.address ? `${id('address')}-error` : undefined}
+                        {...register(`rows.${index}.address`, {
+                          onBlur: (e) => {
+                            const check = checkRecipientAddress(e.target.value, chain);
+                            // A lowercase address is accepted and shown checksummed.
+                            if (check.ok && check.address !== e.target.value)
+                              setValue(`rows.${index}.address`, check.address);
+                          },
+                        })}
+                      />
+                    </Field>
+                    <RecipientPicker
+                      label={`Pick recipient ${index + 1} from the address book`}
+                      options={book}
+                      onPick={(entry) =>
+                        setValue(`rows.${index}.address`, entry.address, {
+                          shouldValidate: true,
+                          shouldDirty: true,
+                        })
+                      }
                     />
-                  </Field>
+                    <RecipientBookNote
+                      address={row?.address ?? ''}
+                      entry={bookByAddress.get(addressKey(row?.address ?? ''))}
+                      known={known}
+                    />
+                  </div>
                   <Field
                     id={id('amount')}
                     label={`Recipient ${index + 1} amount`}
@@ -453,5 +483,33 @@ export function WithdrawForm({ context, limits: spending, canSign }: WithdrawFor
         </form>
       </div>
     </RequestFlow>
+  );
+}
+
+/** Under a recipient: the book entry it is, or a look-alike warning naming the entry it imitates. */
+function RecipientBookNote({
+  address,
+  entry,
+  known,
+}: {
+  address: string;
+  entry: BookOption | undefined;
+  known: KnownAddress[];
+}) {
+  if (!address.trim()) return null;
+  if (entry)
+    return (
+      <p className="text-xs">
+        <span className="font-medium">{entry.name}</span> · {ADDRESS_BOOK_SOURCE_LABELS[entry.source]}
+        {entry.coolingOffUntil ? ' · still cooling off: it cannot receive money yet' : ''}
+      </p>
+    );
+  const imitated = lookAlikeOf(address, known);
+  if (!imitated) return null;
+  return (
+    <p role="alert" className="text-xs font-medium text-destructive">
+      Look-alike of {imitated.address} ({imitated.label}): same first and last characters, different in
+      between. Compare every character before you go on.
+    </p>
   );
 }

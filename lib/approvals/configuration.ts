@@ -1,7 +1,8 @@
 // Configuration changes as approval requests: creating a user, changing a role, enabling a user, editing the
-// approval policy, lifting the freeze and changing wallet connections. A second admin approves each; the
+// approval policy, lifting the freeze, changing wallet connections, the address book and its cooling-off. A second admin approves each; the
 // console carries it out itself when the last approval lands. Browser-safe: the review panels read these.
 import type { Role } from '@/lib/roles';
+import type { AddressBookSaveReview, CoolingOffEditReview } from './address-book';
 import type { SpendingRuleValues } from './limits';
 import type { PolicyValues } from './policy';
 
@@ -15,6 +16,8 @@ export const CONFIGURATION_KINDS = [
   'walletConnect',
   'walletRotate',
   'walletRemove',
+  'addressBookSave',
+  'coolingOffEdit',
 ] as const;
 export type ConfigurationKind = (typeof CONFIGURATION_KINDS)[number];
 
@@ -153,7 +156,9 @@ export type ConfigurationReview =
   | FreezeLiftReview
   | WalletConnectReview
   | WalletRotateReview
-  | WalletRemoveReview;
+  | WalletRemoveReview
+  | AddressBookSaveReview
+  | CoolingOffEditReview;
 
 /** Whether a request's review is a configuration change's (the request page shows its own panel). */
 export function isConfigurationReview(review: { kind: string }): review is ConfigurationReview {

@@ -1,5 +1,6 @@
 // The operation kinds of approval requests and, keyed by kind, the review approvers see and the result the
 // custody service's answer leaves on the request. Browser-safe: pages pick a panel by `review.kind`.
+import type { AddressBookSaveReview, CoolingOffEditReview } from './address-book';
 import type {
   ConfigurationResult,
   FreezeLiftReview,
@@ -55,6 +56,8 @@ export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: str
   walletConnect: { label: 'Wallet connection', noun: 'a wallet connection' },
   walletRotate: { label: 'Wallet key rotation', noun: 'a wallet key rotation' },
   walletRemove: { label: 'Wallet removal', noun: 'a wallet removal' },
+  addressBookSave: { label: 'Address book change', noun: 'an address book change' },
+  coolingOffEdit: { label: 'Address book cooling-off change', noun: 'a cooling-off change' },
 };
 
 export function isOperationKind(value: string): value is OperationKind {
@@ -79,6 +82,8 @@ interface KindShapes {
   walletConnect: { review: WalletConnectReview; result: ConfigurationResult };
   walletRotate: { review: WalletRotateReview; result: ConfigurationResult };
   walletRemove: { review: WalletRemoveReview; result: ConfigurationResult };
+  addressBookSave: { review: AddressBookSaveReview; result: ConfigurationResult };
+  coolingOffEdit: { review: CoolingOffEditReview; result: ConfigurationResult };
 }
 
 /** What approvers see before deciding on a request of kind `K`. */

@@ -1,5 +1,8 @@
 // A withdrawal's review and a sign-only withdrawal's result, as the browser sees them.
+
+import type { ReviewBookEntry } from './address-book';
 import type { LimitCheck } from './limits';
+
 export type ReviewItem = {
   index: number;
   address: string;
@@ -16,6 +19,8 @@ export type ReviewItem = {
   note: string | null;
   metadata: Record<string, unknown> | null;
   aml: { status: string; provider: string; message: string } | null;
+  /** The address book entry of the recipient; null: outside the book (a warning says so). */
+  book?: ReviewBookEntry | null;
   warnings: string[];
 };
 

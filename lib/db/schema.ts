@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 import type { Role } from '@/lib/roles';
+import { addressBookEntries, addressBookPolicy } from './tables/address-book';
 import { alertAttempts, alertChannels, alertOutbox } from './tables/alerts';
 import {
   approvalPolicies,
@@ -74,6 +75,7 @@ export const auditLog = pgTable(
   ],
 );
 
+export * from './tables/address-book';
 export * from './tables/alerts';
 export * from './tables/approvals';
 export * from './tables/limits';
@@ -101,6 +103,8 @@ export const schema = {
   alertChannels,
   alertOutbox,
   alertAttempts,
+  addressBookEntries,
+  addressBookPolicy,
 };
 export type ConsoleDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type UserRow = typeof users.$inferSelect;

@@ -54,6 +54,10 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'walletRotate.approve': { admin: Y, finance: N, support: N, viewer: N },
   'walletRemove.request': { admin: Y, finance: N, support: N, viewer: N },
   'walletRemove.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'addressBookSave.request': { admin: Y, finance: N, support: N, viewer: N },
+  'addressBookSave.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'coolingOffEdit.request': { admin: Y, finance: N, support: N, viewer: N },
+  'coolingOffEdit.approve': { admin: Y, finance: N, support: N, viewer: N },
 };
 
 describe('permissions table', () => {

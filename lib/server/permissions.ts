@@ -54,6 +54,11 @@ const PERMISSIONS = {
   'walletRotate.approve': ['admin'],
   'walletRemove.request': ['admin'],
   'walletRemove.approve': ['admin'],
+  // The console's address book: adding or changing entries, and the cooling-off before a new one is paid.
+  'addressBookSave.request': ['admin'],
+  'addressBookSave.approve': ['admin'],
+  'coolingOffEdit.request': ['admin'],
+  'coolingOffEdit.approve': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

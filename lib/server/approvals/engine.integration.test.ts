@@ -335,7 +335,7 @@ describe('approval engine against the sandbox', () => {
     expect(review.nativeBalance.before).toMatch(/^\d/);
     expect(review.estimatedArrivalSeconds).toBe(90);
     expect(review.items[2]!.warnings).toContain('First payment to this address');
-    expect(review.items[2]!.warnings).toContain('Not whitelisted and not a beneficiary');
+    expect(review.items[2]!.warnings.join('\n')).toContain('not whitelisted and not a beneficiary');
   });
 
   /** The same first and last characters, a different middle: the address-poisoning pattern. */

@@ -1,11 +1,14 @@
 import type { Metadata } from 'next';
+import { CoolingOffForm } from '@/components/address-book/cooling-off-form';
 import { FreezeToggle } from '@/components/approvals/freeze-toggle';
 import { PolicyForm } from '@/components/approvals/policy-form';
 import { SpendingLimits } from '@/components/approvals/spending-limits';
 import { PageHeader } from '@/components/shell/page-header';
+import { coolingOffSeconds } from '@/lib/server/address-book';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { OPERATION_TYPES } from '@/lib/server/approvals/registry';
 import { requirePage } from '@/lib/server/page-guard';
+import { getDb } from '@/lib/server/runtime';
 import { listWalletConnections } from '@/lib/server/wallets';
 
 export const metadata: Metadata = { title: 'Approval policy' };
@@ -13,8 +16,9 @@ export const metadata: Metadata = { title: 'Approval policy' };
 export default async function PolicyPage() {
   await requirePage('policy.edit');
   const engine = await getApprovalEngine();
-  const [frozen, limits, wallets, policies] = await Promise.all([
+  const [frozen, coolingOff, limits, wallets, policies] = await Promise.all([
     engine.isFrozen(),
+    getDb().then(coolingOffSeconds),
     engine.spendingLimits(),
     listWalletConnections(),
     Promise.all(
@@ -33,6 +37,7 @@ export default async function PolicyPage() {
       />
       <div className="grid gap-6">
         <FreezeToggle frozen={frozen} />
+        <CoolingOffForm coolingOffSeconds={coolingOff} />
         {policies.map((p) => (
           <PolicyForm
             key={p.type}

@@ -21,6 +21,7 @@ const WALLET_TABS: Array<{ path: string; label: string; action: Action }> = [
   { path: '/withdraw', label: 'Withdraw', action: 'withdraw.request' },
   { path: '/payouts', label: 'Payouts', action: 'withdraw.request' },
   { path: '/settlement', label: 'Settlement', action: 'read' },
+  { path: '/address-book', label: 'Address book', action: 'read' },
   { path: '/beneficiaries', label: 'Beneficiaries', action: 'read' },
   { path: '/whitelist', label: 'Whitelist', action: 'whitelist.add' },
   { path: '/swaps', label: 'Swaps', action: 'swap.request' },

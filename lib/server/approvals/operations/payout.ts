@@ -22,9 +22,10 @@ import { addressKey } from '@/lib/validation/addresses';
 import { subtractDecimal, sumDecimals } from '@/lib/validation/amounts';
 import { MAX_PAYOUT_ROWS, type PayoutPayload } from '@/lib/validation/payouts';
 import { duplicateRecipients } from '@/lib/validation/withdrawals';
+import { coolingOffCheck } from '../../address-book';
 import type { ReviewContext, SubmitContext, SubmittedItem } from '../types';
 import { sumUsd, type UsdAmount, usdNumber, usdOf } from '../usd';
-import { defineOperation, type ReviewBuilt } from './types';
+import { defineOperation, LocalRefusal, type ReviewBuilt } from './types';
 import { knownAddresses, settle } from './withdraw';
 
 const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
@@ -95,6 +96,13 @@ async function buildPayoutReview(
   ctx: ReviewContext,
 ): Promise<ReviewBuilt<PayoutReview>> {
   const { client, walletId } = ctx;
+  // A row paying an address book entry still in its cooling-off refuses the whole file, as a withdrawal would.
+  const cooling = await coolingOffCheck(
+    ctx.db,
+    walletId,
+    payload.items.map((i) => i.address),
+  );
+  if (cooling) throw new LocalRefusal(cooling);
   const addressId = payload.source.kind === 'address' ? payload.source.addressId : undefined;
   const ranges = batchRanges(payload.items.length);
   const [wallet, child, balances, externals, beneficiaries, recent] = await Promise.all([

@@ -175,6 +175,13 @@ function validPayload(kind: OperationKind): unknown {
       return { walletId: wallet.id, apiKeySealed: 'v1.sealed', apiKeyLast4: 'wxyz' };
     case 'walletRemove':
       return { walletId: wallet.id };
+    case 'addressBookSave':
+      return {
+        walletId: wallet.id,
+        entries: [{ name: 'Acme', address: RECIPIENT, chain: 'ethereum', tags: ['supplier'], notes: '' }],
+      };
+    case 'coolingOffEdit':
+      return { coolingOffSeconds: 3600 };
   }
 }
 

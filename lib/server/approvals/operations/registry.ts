@@ -2,6 +2,7 @@ import 'server-only';
 // Every operation kind the approval engine knows, keyed by kind.
 import type { OperationKind } from '@/lib/approvals/kinds';
 import { isOperationKind } from '@/lib/approvals/kinds';
+import { addressBookSaveOperation, coolingOffEditOperation } from './address-book';
 import {
   freezeLiftOperation,
   policyEditOperation,
@@ -41,6 +42,8 @@ export const OPERATION_TYPES: { readonly [K in OperationKind]: RegisteredOperati
   walletConnect: walletConnectOperation,
   walletRotate: walletRotateOperation,
   walletRemove: walletRemoveOperation,
+  addressBookSave: addressBookSaveOperation,
+  coolingOffEdit: coolingOffEditOperation,
 };
 
 /** Every registered kind, in the order admins see them. */

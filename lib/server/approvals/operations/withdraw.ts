@@ -3,6 +3,7 @@ import 'server-only';
 // engine; the review is shared with sign-only withdrawals (withdraw-sign.ts).
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { ReviewBookEntry } from '@/lib/approvals/address-book';
 import { type KnownAddress, lookAlikeOf, lookAlikeWarning } from '@/lib/approvals/look-alike';
 import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
 import type { ReviewItem, WithdrawalReview } from '@/lib/approvals/withdrawals';
@@ -12,9 +13,10 @@ import { formatAssetAmount } from '@/lib/format';
 import { addressKey } from '@/lib/validation/addresses';
 import { subtractDecimal, sumDecimals } from '@/lib/validation/amounts';
 import { duplicateRecipients, MAX_RECIPIENTS, type WithdrawalPayload } from '@/lib/validation/withdrawals';
+import { consoleEntries, consoleEntriesByAddress, coolingOffCheck } from '../../address-book';
 import type { ReviewContext, SubmitContext } from '../types';
 import { sumUsd, type UsdAmount, usdNumber, usdOf } from '../usd';
-import { defineOperation, type ReviewBuilt } from './types';
+import { defineOperation, LocalRefusal, type ReviewBuilt } from './types';
 
 /** Spec, Limits: 30 seconds per operation when an estimate gives no arrival time. */
 const ARRIVAL_SECONDS_PER_ITEM = 30;
@@ -56,11 +58,16 @@ export async function settle<T>(
   }
 }
 
+/** The wallet's console address book: a recipient imitating one of its entries is a look-alike. */
+async function consoleEntriesOf(ctx: ReviewContext, walletId: string) {
+  return (await consoleEntries(ctx.db, walletId)).map((e) => ({ address: e.address, name: e.name }));
+}
+
 /** How many of the console's own past withdrawals are read for their recipients (newest first). */
 const PAST_REQUESTS_READ = 500;
 
 /**
- * The addresses a look-alike recipient may imitate: the wallet's whitelisted addresses and beneficiaries, the
+ * The addresses a look-alike recipient may imitate: the wallet's address book, whitelisted addresses and beneficiaries, the
  * recipients of its recent withdrawals at the service, and those of the console's own submitted withdrawals.
  */
 export async function knownAddresses(
@@ -74,6 +81,11 @@ export async function knownAddresses(
 ): Promise<KnownAddress[]> {
   const named = (kind: string, name: string | null | undefined) => (name ? `${kind} “${name}”` : kind);
   const known: KnownAddress[] = [
+    // The console's own address book first: a look-alike names the entry people chose by name.
+    ...(await consoleEntriesOf(ctx, walletId)).map((e) => ({
+      address: e.address,
+      label: named('address book', e.name),
+    })),
     ...from.whitelisted.map((a) => ({ address: a.address, label: named('whitelisted', a.name) })),
     ...from.beneficiaries.map((b) => ({
       address: String((b as { address?: string }).address ?? ''),
@@ -107,6 +119,11 @@ export async function buildWithdrawalReview(
   ctx: ReviewContext,
 ): Promise<ReviewBuilt<WithdrawalReview>> {
   const { client, walletId } = ctx;
+  // A new address book entry is paid only after its cooling-off: refused here, whatever the form allowed.
+  const recipients = payload.items.map((i) => i.address);
+  const cooling = await coolingOffCheck(ctx.db, walletId, recipients);
+  if (cooling) throw new LocalRefusal(cooling);
+  const book = await consoleEntriesByAddress(ctx.db, walletId, recipients);
   const addressId = payload.source.kind === 'address' ? payload.source.addressId : undefined;
   const [wallet, child, balances, fee, externals, beneficiaries, recent] = await Promise.all([
     client.wallets.get({ walletId }).then((r) => r.data),
@@ -133,10 +150,10 @@ export async function buildWithdrawalReview(
       .filter((a) => a.type === 'EXTERNAL')
       .map((a) => [addressKey(a.address), a] as const),
   );
-  const beneficiaryAddresses = new Set(
+  const beneficiaryByAddress = new Map(
     (beneficiaries.ok ? beneficiaries.value.data : [])
       .filter((b) => !b.deletedAt)
-      .map((b) => addressKey(String((b as { address?: string }).address ?? ''))),
+      .map((b) => [addressKey(String((b as { address?: string }).address ?? '')), b] as const),
   );
   const paidBefore = new Set(
     (recent.ok ? (recent.value.data as Transaction[]) : [])
@@ -201,7 +218,23 @@ export async function buildWithdrawalReview(
     const aml = external?.configurations?.aml ?? null;
     const warnings: string[] = [];
     if (!paidBefore.has(key) && !consolePaid[index]) warnings.push('First payment to this address');
-    if (!external && !beneficiaryAddresses.has(key)) warnings.push('Not whitelisted and not a beneficiary');
+    const entry = book.get(key);
+    const beneficiary = beneficiaryByAddress.get(key);
+    const inBook: ReviewBookEntry | null = entry
+      ? { name: entry.name, source: 'console', since: entry.addressSince.toISOString() }
+      : external
+        ? {
+            name: external.name ?? 'Whitelisted address',
+            source: 'whitelisted',
+            since: external.createdAt ?? null,
+          }
+        : beneficiary
+          ? { name: beneficiary.name, source: 'beneficiary', since: beneficiary.createdAt ?? null }
+          : null;
+    if (!inBook)
+      warnings.push(
+        'Outside the address book: not whitelisted and not a beneficiary, and no address book entry names it',
+      );
     const imitated = lookAlikeOf(item.address, known);
     if (imitated) warnings.push(lookAlikeWarning(imitated));
     if (aml && !['success', 'passed'].includes(String(aml.status).toLowerCase()))
@@ -232,6 +265,7 @@ export async function buildWithdrawalReview(
       aml: aml
         ? { status: String(aml.status), provider: String(aml.provider), message: String(aml.message) }
         : null,
+      book: inBook,
       warnings,
     };
   });

@@ -2,10 +2,12 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { WithdrawForm } from '@/components/withdrawals/withdraw-form';
+import { bookOptions } from '@/lib/server/address-book';
 import { getApprovalEngine, withdrawFormContext } from '@/lib/server/approvals';
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
+import { getDb } from '@/lib/server/runtime';
 
 export const metadata: Metadata = { title: 'Withdraw' };
 
@@ -13,6 +15,10 @@ export default async function WithdrawPage({ params }: { params: Promise<{ walle
   const actor = await requirePage('withdraw.request');
   const { walletId } = await params;
   let context: Awaited<ReturnType<typeof withdrawFormContext>>;
+  // The picker is a convenience: without the book the form still takes an address typed by hand.
+  const book = getDb()
+    .then((db) => bookOptions(db, walletId, actor.requestId))
+    .catch(() => []);
   try {
     context = await withdrawFormContext(walletId);
   } catch (error) {
@@ -36,7 +42,12 @@ export default async function WithdrawPage({ params }: { params: Promise<{ walle
           Nothing is sent when you submit: the request waits for another person&apos;s approval.
         </p>
       </div>
-      <WithdrawForm context={context} limits={limits} canSign={can(actor.role, 'withdrawSign.request')} />
+      <WithdrawForm
+        context={context}
+        limits={limits}
+        canSign={can(actor.role, 'withdrawSign.request')}
+        book={await book}
+      />
     </div>
   );
 }
