@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useMemo, useState, useTransition } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { RecipientPicker } from '@/components/address-book/recipient-picker';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -19,6 +20,7 @@ import {
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { createAddressRuleAction, updateAddressRuleAction } from '@/lib/actions/settlement';
+import type { BookOption } from '@/lib/approvals/address-book';
 import { type AutoSettlementRule, SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
 import { ORDER_EXPLANATIONS, type RuleForm, ruleFormSchemaFor } from '@/lib/validation/settlement';
 
@@ -33,6 +35,8 @@ export interface RuleEditorProps {
   chainSlug: string;
   symbols: string[];
   rule?: AutoSettlementRule;
+  /** The wallet's address book: the destination is picked from it by name. */
+  book?: BookOption[];
 }
 
 function defaults(props: RuleEditorProps): RuleForm {
@@ -303,6 +307,18 @@ export function RuleEditor(props: RuleEditorProps) {
             </Field>
           </div>
           {textField({ name: 'destinationAddress', label: 'Destination address', mono: true })}
+          <div>
+            <RecipientPicker
+              label="Pick the destination from the address book"
+              options={props.book ?? []}
+              onPick={(entry) =>
+                form.setValue('destinationAddress', entry.address, {
+                  shouldValidate: true,
+                  shouldDirty: true,
+                })
+              }
+            />
+          </div>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => setOpen(false)}>
               Cancel

@@ -10,6 +10,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { NotOffered, ServiceError } from '@/components/wallets/service-error';
 import { formatDateTime } from '@/lib/format';
+import { bookOptions } from '@/lib/server/address-book';
 import { lastChangeOf } from '@/lib/server/audit';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
@@ -55,7 +56,10 @@ export default async function SettlementPage({
     ['settlement.rule_create', 'settlement.rule_update'],
     rules.map((r) => r.id),
   );
-  const editorContext = { walletId, chainSlug: view.data.chainSlug, symbols: view.data.symbols };
+  // The destination picker is a convenience: without the book the editor still takes an address typed by hand.
+  const book =
+    canEdit && selectedId ? await bookOptions(await getDb(), walletId, actor.requestId).catch(() => []) : [];
+  const editorContext = { walletId, chainSlug: view.data.chainSlug, symbols: view.data.symbols, book };
 
   return (
     <>
