@@ -8,7 +8,6 @@ import { ReviewHeader } from '@/components/operations/review-header';
 import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import {
-  isRetryable,
   type PayoutBatchState,
   type PayoutResult,
   type PayoutReview,
@@ -121,8 +120,13 @@ export function PayoutBatches({ result }: { result: PayoutResult }) {
                 {batch.linked ? (
                   <span className="block text-muted-foreground">Found at the service by reference</span>
                 ) : null}
-                {isRetryable(batch.state) ? (
-                  <span className="block text-muted-foreground">Sent when an approver resubmits</span>
+                {batch.state === 'failed' ? (
+                  <span className="block text-muted-foreground">
+                    An approver may send it again: a resubmission sends only the batches not accepted.
+                  </span>
+                ) : null}
+                {batch.state === 'not_sent' ? (
+                  <span className="block text-muted-foreground">Waits for the batches before it.</span>
                 ) : null}
                 {batch.at ? (
                   <span className="block text-xs text-muted-foreground">{formatDateTime(batch.at)}</span>

@@ -93,8 +93,3 @@ export interface PayoutBatchOutcome {
 }
 
 export type PayoutResult = { batches: PayoutBatchOutcome[] };
-
-/** Whether a batch may be sent (again) by a person: refused by the service, or waiting behind one that was. */
-export function isRetryable(state: PayoutBatchState): boolean {
-  return state === 'failed' || state === 'not_sent';
-}
