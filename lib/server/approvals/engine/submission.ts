@@ -114,10 +114,13 @@ export function createSubmission(ctx: EngineContext) {
         previous: row.result ?? null,
         saveProgress: async (result, items) => {
           await updateItems(row.id, items);
-          await db
+          const kept = await db
             .update(operationRequests)
             .set({ result: result as never, updatedAt: now() })
-            .where(and(eq(operationRequests.id, row.id), eq(operationRequests.status, 'SUBMITTING')));
+            .where(and(eq(operationRequests.id, row.id), eq(operationRequests.status, 'SUBMITTING')))
+            .returning({ id: operationRequests.id });
+          // Taken for stuck meanwhile: what is sent next would not be recorded, so nothing more is sent.
+          if (kept.length === 0) throw new Error('The request is no longer being submitted here.');
         },
         findItem: async (index) => {
           const item = stored.find((i) => i.index === index);
