@@ -56,11 +56,20 @@ export interface WithdrawFormProps {
   canSign: boolean;
   /** The wallet's address book: recipients are picked from it by name, and look-alikes of it are flagged. */
   book?: BookOption[];
+  /** Recipients of the console's past withdrawals from this wallet: look-alikes of them are flagged too. */
+  paidBefore?: string[];
 }
 
 const NO_BOOK: BookOption[] = [];
+const NONE_PAID: string[] = [];
 
-export function WithdrawForm({ context, limits: spending, canSign, book = NO_BOOK }: WithdrawFormProps) {
+export function WithdrawForm({
+  context,
+  limits: spending,
+  canSign,
+  book = NO_BOOK,
+  paidBefore = NONE_PAID,
+}: WithdrawFormProps) {
   const chain = { isEvmCompatible: context.wallet.isEvmCompatible };
   const firstAsset = context.assets[0]?.id ?? '';
   // The form keeps its first schema; the schema reads the source's latest known balances here.
@@ -129,8 +138,11 @@ export function WithdrawForm({ context, limits: spending, canSign, book = NO_BOO
 
   const bookByAddress = useMemo(() => new Map(book.map((e) => [addressKey(e.address), e])), [book]);
   const known: KnownAddress[] = useMemo(
-    () => book.map((e) => ({ address: e.address, label: `address book “${e.name}”` })),
-    [book],
+    () => [
+      ...book.map((e) => ({ address: e.address, label: `address book “${e.name}”` })),
+      ...paidBefore.map((address) => ({ address, label: 'paid before by the console' })),
+    ],
+    [book, paidBefore],
   );
 
   const duplicates = useMemo(

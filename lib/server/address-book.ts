@@ -1,7 +1,7 @@
 import 'server-only';
 // A wallet's address book: the console's own entries (approved by a second admin, usable after the
 // cooling-off) beside the custody service's whitelisted addresses and beneficiaries, read from the service.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   type AddressBookEntryView,
   type BookOption,
@@ -15,6 +15,7 @@ import {
   addressBookEntries,
   addressBookPolicy,
   type ConsoleDb,
+  operationRequests,
 } from '@/lib/db/schema';
 import { addressKey } from '@/lib/validation/addresses';
 import { describeFailure } from './errors';
@@ -211,4 +212,29 @@ export async function bookOptions(
     tags: e.tags,
     coolingOffUntil: e.usableFrom && new Date(e.usableFrom) > now ? e.usableFrom : null,
   }));
+}
+
+/**
+ * The recipients of the console's own submitted withdrawals and payout files of a wallet, newest requests first
+ * (`requests` of them read), each address once: past counterparties a look-alike may imitate.
+ */
+export async function consolePaidAddresses(
+  db: ConsoleDb,
+  walletId: string,
+  requests: number,
+): Promise<string[]> {
+  // Only the recipients' addresses leave the database, not the requests' whole payloads.
+  const past = await db
+    .select({
+      addresses: sql<
+        string[] | null
+      >`array(select item->>'address' from jsonb_array_elements(${operationRequests.payload}->'items') as item)`,
+    })
+    .from(operationRequests)
+    .where(
+      sql`${operationRequests.walletId} = ${walletId} and ${operationRequests.type} in ('withdraw', 'withdrawSign', 'payout') and ${operationRequests.status} in ('SUBMITTED','SUCCESS')`,
+    )
+    .orderBy(sql`${operationRequests.createdAt} desc`)
+    .limit(requests);
+  return [...new Set(past.flatMap((row) => row.addresses ?? []))].filter(Boolean);
 }

@@ -13,7 +13,12 @@ import { formatAssetAmount } from '@/lib/format';
 import { addressKey } from '@/lib/validation/addresses';
 import { subtractDecimal, sumDecimals } from '@/lib/validation/amounts';
 import { duplicateRecipients, MAX_RECIPIENTS, type WithdrawalPayload } from '@/lib/validation/withdrawals';
-import { consoleEntries, consoleEntriesByAddress, coolingOffCheck } from '../../address-book';
+import {
+  consoleEntries,
+  consoleEntriesByAddress,
+  consolePaidAddresses,
+  coolingOffCheck,
+} from '../../address-book';
 import type { ReviewContext, SubmitContext } from '../types';
 import { sumUsd, type UsdAmount, usdNumber, usdOf } from '../usd';
 import { defineOperation, LocalRefusal, type ReviewBuilt } from './types';
@@ -92,22 +97,8 @@ export async function knownAddresses(
       label: named('beneficiary', b.name),
     })),
   ];
-  // Only the recipients' addresses leave the database, not the requests' whole payloads.
-  const past = await ctx.db
-    .select({
-      addresses: sql<
-        string[] | null
-      >`array(select item->>'address' from jsonb_array_elements(${operationRequests.payload}->'items') as item)`,
-    })
-    .from(operationRequests)
-    .where(
-      sql`${operationRequests.walletId} = ${walletId} and ${operationRequests.type} in ('withdraw', 'withdrawSign', 'payout') and ${operationRequests.status} in ('SUBMITTED','SUCCESS')`,
-    )
-    .orderBy(sql`${operationRequests.createdAt} desc`)
-    .limit(PAST_REQUESTS_READ);
-  for (const address of new Set(past.flatMap((row) => row.addresses ?? []))) {
-    if (address) known.push({ address, label: 'paid before by the console' });
-  }
+  for (const address of await consolePaidAddresses(ctx.db, walletId, PAST_REQUESTS_READ))
+    known.push({ address, label: 'paid before by the console' });
   // The service's own list last: a look-alike names the console's record of a payment first.
   known.push(...from.paid.map((t) => ({ address: t.recipientAddress ?? '', label: 'paid before' })));
   return known.filter((k) => k.address);

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { WithdrawForm } from '@/components/withdrawals/withdraw-form';
-import { bookOptions } from '@/lib/server/address-book';
+import { bookOptions, consolePaidAddresses } from '@/lib/server/address-book';
 import { getApprovalEngine, withdrawFormContext } from '@/lib/server/approvals';
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
@@ -11,6 +11,9 @@ import { getDb } from '@/lib/server/runtime';
 
 export const metadata: Metadata = { title: 'Withdraw' };
 
+/** How many of the console's past withdrawals the form reads for their recipients. */
+const PAST_REQUESTS_SHOWN = 200;
+
 export default async function WithdrawPage({ params }: { params: Promise<{ walletId: string }> }) {
   const actor = await requirePage('withdraw.request');
   const { walletId } = await params;
@@ -18,6 +21,10 @@ export default async function WithdrawPage({ params }: { params: Promise<{ walle
   // The picker is a convenience: without the book the form still takes an address typed by hand.
   const book = getDb()
     .then((db) => bookOptions(db, walletId, actor.requestId))
+    .catch(() => []);
+  // Past counterparties too: the form flags a recipient imitating one (the review checks the service's list).
+  const paidBefore = getDb()
+    .then((db) => consolePaidAddresses(db, walletId, PAST_REQUESTS_SHOWN))
     .catch(() => []);
   try {
     context = await withdrawFormContext(walletId);
@@ -47,6 +54,7 @@ export default async function WithdrawPage({ params }: { params: Promise<{ walle
         limits={limits}
         canSign={can(actor.role, 'withdrawSign.request')}
         book={await book}
+        paidBefore={await paidBefore}
       />
     </div>
   );
