@@ -10,6 +10,7 @@ import { probeCapabilities } from './capabilities';
 import { logger } from './logger';
 import { writeServerNote } from './server-lock';
 import { type ConsoleServices, provideServices } from './services';
+import { startStatementSchedule } from './statement-schedule';
 import { seedDemoUsers } from './users';
 import { connectSandboxWallets, createCustodyConnections } from './wallets';
 
@@ -51,6 +52,7 @@ async function boot(): Promise<Runtime> {
   }
   startApprovalsLoop(runtime);
   startAlerts(runtime);
+  startStatementSchedule(runtime);
   if (database.kind === 'pglite') runtime.serverNote = writeServerNote(config.dataDir, config.env.PORT);
   return runtime;
 }
