@@ -159,6 +159,7 @@ const ROUTE_PERMISSIONS: Record<string, RouteRule> = {
   '/api/wallets/[walletId]/route': { permission: 'read' },
   '/api/wallets/[walletId]/transactions/[transactionId]/route': { permission: 'read' },
   '/api/wallets/[walletId]/transactions/[transactionId]/webhooks/route': { permission: 'read' },
+  '/api/wallets/[walletId]/statements/export.csv/route': { permission: 'read' },
   '/api/wallets/[walletId]/transactions/export.csv/route': { permission: 'read' },
   '/api/wallets/[walletId]/transactions/route': { permission: 'read' },
   '/api/wallets/[walletId]/webhooks/route': { permission: 'read' },

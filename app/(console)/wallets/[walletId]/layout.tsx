@@ -18,6 +18,7 @@ const WALLET_TABS: Array<{ path: string; label: string; action: Action }> = [
   { path: '/addresses', label: 'Addresses', action: 'read' },
   { path: '/transactions', label: 'Transactions', action: 'read' },
   { path: '/webhooks', label: 'Webhooks', action: 'read' },
+  { path: '/statements', label: 'Statements', action: 'read' },
   { path: '/withdraw', label: 'Withdraw', action: 'withdraw.request' },
   { path: '/payouts', label: 'Payouts', action: 'withdraw.request' },
   { path: '/settlement', label: 'Settlement', action: 'read' },
