@@ -37,7 +37,8 @@ const client = (options: { timeoutMs?: number; retries?: number } = {}) =>
   createCustodyClient({
     baseUrl: proxy.url,
     apiKey: w.apiKey,
-    timeoutMs: options.timeoutMs ?? 300,
+    // Generous for calls that pass: a loaded machine must not turn them into timeouts. Timeout tests set their own.
+    timeoutMs: options.timeoutMs ?? 10_000,
     retries: options.retries ?? 0,
     sleep: async () => {},
   });
@@ -117,7 +118,7 @@ describe('fault modes', () => {
     proxy.setFault({ mode: 'hang', match: WITHDRAW });
     const reference = `proxy-hang-${randomUUID()}`;
     const before = proxy.forwardedCount(WITHDRAW);
-    const error = await failure(withdraw(reference));
+    const error = await failure(withdraw(reference, 300));
     expect(error).toMatchObject({ kind: 'timeout', status: 0, outcomeUnknown: true });
     expect(proxy.forwardedCount(WITHDRAW)).toBe(before);
     expect(proxy.calls.at(-1)).toMatchObject({ fault: 'hang', forwarded: false });
