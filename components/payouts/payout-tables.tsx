@@ -30,6 +30,9 @@ const PAYMENT_COLUMNS = payment.columns([
     cell: ({ row }) => (
       <>
         <span className="block font-mono text-xs break-all">{row.original.address}</span>
+        {row.original.bookName ? (
+          <span className="block text-xs">Address book: {row.original.bookName}</span>
+        ) : null}
         {row.original.label ? (
           <span className="block text-xs text-muted-foreground">{row.original.label}</span>
         ) : null}

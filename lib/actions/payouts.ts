@@ -1,11 +1,14 @@
 'use server';
 import { ActionRefusal, defineAction, ok, WALLET_NOT_CONNECTED } from '@/lib/actions/define-action';
+import { coolingOffRefusal, usableFrom } from '@/lib/approvals/address-book';
 import { isReviewOf } from '@/lib/approvals/kinds';
 import type { PayoutReview } from '@/lib/approvals/payouts';
+import { consoleEntriesByAddress, coolingOffSeconds } from '@/lib/server/address-book';
 import { verifyTypedSource } from '@/lib/server/address-lookup';
 import { getApprovalEngine, sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
-import { readPayoutFile } from '@/lib/server/payouts/file';
+import { type PayoutFileRow, readPayoutFile } from '@/lib/server/payouts/file';
 import { type CheckedPayoutRow, checkPayoutRows } from '@/lib/server/payouts/rows';
+import { currentDb } from '@/lib/server/services';
 import { type PayoutFileValues, type PayoutPayload, payoutFileSchema } from '@/lib/validation/payouts';
 import type { SourceBalanceMap } from '@/lib/validation/withdrawals';
 
@@ -32,6 +35,29 @@ async function balancesOf(
   }
 }
 
+/** Address book entries of the file's recipients still in their cooling-off, with the sentence for each. */
+async function coolingOff(walletId: string, rows: PayoutFileRow[]): Promise<Map<string, string>> {
+  const db = await currentDb();
+  const entries = await consoleEntriesByAddress(
+    db,
+    walletId,
+    rows.map((r) => r.address.trim()).filter((a) => /^0x[0-9a-fA-F]{40}$/.test(a)),
+  );
+  const waiting = new Map<string, string>();
+  if (entries.size === 0) return waiting;
+  const seconds = await coolingOffSeconds(db);
+  const now = new Date();
+  for (const [key, entry] of entries) {
+    const until = usableFrom(entry.addressSince, seconds);
+    if (until > now)
+      waiting.set(
+        key,
+        coolingOffRefusal(entry.name, entry.address, until, now).replace(' Nothing was requested.', ''),
+      );
+  }
+  return waiting;
+}
+
 /** The file read and checked row by row on the server against the wallet the custody service describes. */
 async function checkedFile(values: PayoutFileValues): Promise<FileCheck> {
   // The file first: one that cannot be read costs the custody service nothing.
@@ -48,6 +74,7 @@ async function checkedFile(values: PayoutFileValues): Promise<FileCheck> {
     assets: context.assets,
     chain: { isEvmCompatible: context.wallet.isEvmCompatible },
     balances: await balancesOf(values.walletId, source, context),
+    notPayable: await coolingOff(values.walletId, read.rows),
   });
   if (!checked.ok)
     return {

@@ -29,6 +29,8 @@ export interface PayoutReviewRow {
   /** Upstream reference: the file's own, or one derived from the request. */
   reference: string;
   label: string | null;
+  /** The address book entry (or whitelisted address) the recipient is, by its name. */
+  bookName: string | null;
   aml: { status: string; provider: string; message: string } | null;
   warnings: string[];
 }

@@ -167,6 +167,16 @@ describe('checking the rows', () => {
     expect(!checked.ok && checked.problemRows).toBe(6);
   });
 
+  it('names an address book entry still in its cooling-off on the row that pays it', () => {
+    const waiting = 'Payroll (0x…) can receive money from 2026-11-26 09:00 UTC (in 18 hours).';
+    const checked = checkPayoutRows([row(2, { address: ALICE.toLowerCase() }), row(3, { address: BOB })], {
+      ...context,
+      notPayable: new Map([[ALICE.toLowerCase(), waiting]]),
+    });
+    expect(checked.ok).toBe(false);
+    expect(checked.rows.map((r) => r.problems)).toEqual([[waiting], []]);
+  });
+
   it('adds up each asset against the source’s balance', () => {
     const checked = checkPayoutRows(
       [row(2, { amount: '6' }), row(3, { amount: '5' }), row(4, { asset: 'ETH' })],

@@ -1,10 +1,10 @@
 import 'server-only';
-// The checks of a payout file's rows that need nothing but the wallet's assets, chain and balances: address
-// checksum, the asset and its decimals, the reference, and the source's balance per asset. Each row keeps its
-// own problems; a file with any is never turned into a request.
+// The checks of a payout file's rows against the wallet's assets, chain and balances and its address book:
+// address checksum, the asset and its decimals, the reference, an entry still cooling off, and the source's
+// balance per asset. Each row keeps its own problems; a file with any is never turned into a request.
 import { formatUnits } from 'viem';
 import { formatAssetAmount } from '@/lib/format';
-import { checkRecipientAddress } from '@/lib/validation/addresses';
+import { addressKey, checkRecipientAddress } from '@/lib/validation/addresses';
 import { checkAmount, exceedsBalance } from '@/lib/validation/amounts';
 import type { PayoutItemPayload } from '@/lib/validation/payouts';
 import { hasControlCharacters } from '@/lib/validation/text';
@@ -26,6 +26,8 @@ export interface PayoutRowsContext {
   chain: { isEvmCompatible?: boolean | null };
   /** Null: the balances are unknown, which never blocks. */
   balances: SourceBalanceMap | null;
+  /** Why an address may not be paid yet (an address book entry in its cooling-off), by address key. */
+  notPayable?: ReadonlyMap<string, string>;
 }
 
 export type PayoutRowsCheck =
@@ -49,6 +51,8 @@ export function checkPayoutRows(rows: PayoutFileRow[], context: PayoutRowsContex
       problems.push(row.asset ? `Unknown or inactive asset "${row.asset}".` : 'The asset is missing.');
     const address = checkRecipientAddress(row.address, context.chain);
     if (!address.ok) problems.push(address.message);
+    const waiting = address.ok ? context.notPayable?.get(addressKey(address.address)) : undefined;
+    if (waiting) problems.push(waiting);
     const amount = asset ? checkAmount(row.amount, asset.decimals, asset.symbol) : null;
     if (amount && !amount.ok) problems.push(amount.message);
     const reference = row.reference;

@@ -22,7 +22,7 @@ import { addressKey } from '@/lib/validation/addresses';
 import { subtractDecimal, sumDecimals } from '@/lib/validation/amounts';
 import { MAX_PAYOUT_ROWS, type PayoutPayload } from '@/lib/validation/payouts';
 import { duplicateRecipients } from '@/lib/validation/withdrawals';
-import { coolingOffCheck } from '../../address-book';
+import { consoleEntriesByAddress, coolingOffCheck } from '../../address-book';
 import type { ReviewContext, SubmitContext, SubmittedItem } from '../types';
 import { sumUsd, type UsdAmount, usdNumber, usdOf } from '../usd';
 import { defineOperation, LocalRefusal, type ReviewBuilt } from './types';
@@ -103,6 +103,11 @@ async function buildPayoutReview(
     payload.items.map((i) => i.address),
   );
   if (cooling) throw new LocalRefusal(cooling);
+  const book = await consoleEntriesByAddress(
+    ctx.db,
+    walletId,
+    payload.items.map((i) => i.address),
+  );
   const addressId = payload.source.kind === 'address' ? payload.source.addressId : undefined;
   const ranges = batchRanges(payload.items.length);
   const [wallet, child, balances, externals, beneficiaries, recent] = await Promise.all([
@@ -179,7 +184,11 @@ async function buildPayoutReview(
     const aml = external?.configurations?.aml ?? null;
     const warnings: string[] = [];
     if (!paidBefore.has(key)) warnings.push('First payment to this address');
-    if (!external && !beneficiaryAddresses.has(key)) warnings.push('Not whitelisted and not a beneficiary');
+    const entry = book.get(key);
+    if (!entry && !external && !beneficiaryAddresses.has(key))
+      warnings.push(
+        'Outside the address book: not whitelisted and not a beneficiary, and no address book entry names it',
+      );
     const imitated = lookAlikeOf(item.address, known);
     if (imitated) warnings.push(lookAlikeWarning(imitated));
     if (aml && !['success', 'passed'].includes(String(aml.status).toLowerCase()))
@@ -204,6 +213,7 @@ async function buildPayoutReview(
       usd: usdNumber(itemsUsd[index] ?? null),
       reference: ctx.references[index] ?? '',
       label: item.label ?? null,
+      bookName: entry?.name ?? external?.name ?? null,
       aml: aml
         ? { status: String(aml.status), provider: String(aml.provider), message: String(aml.message) }
         : null,
