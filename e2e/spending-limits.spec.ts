@@ -67,6 +67,8 @@ function approvalsNeeded(page: Page) {
 test('a $1,000 daily limit: $600 fits, a second $600 needs one more approval, then a refusing limit refuses', async ({
   browser,
 }) => {
+  // Four changes approved by a second admin and three requests through the form: longer than most journeys.
+  test.setTimeout(300_000);
   const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
   const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
 
@@ -165,6 +167,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test('the limits on the policy page and the form fit the screen', async ({ browser }) => {
+    test.setTimeout(240_000);
     const { page: admin, context } = await contextAs(browser, 'admin');
     const path = await requestLimit(admin, 'approvals');
     await approveAsSecondAdmin(browser, path);
