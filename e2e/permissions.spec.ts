@@ -76,6 +76,7 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   previewWithdrawalAction: { permission: 'withdraw.request', args: [WITHDRAWAL] },
   createWithdrawalRequestAction: { permission: 'withdraw.request', args: [WITHDRAWAL] },
   sourceBalancesAction: { permission: 'read' },
+  verifyStatementFileAction: { permission: 'read' },
   checkPayoutFileAction: { permission: 'withdraw.request' },
   createPayoutRequestAction: { permission: 'withdraw.request' },
   lookUpWithdrawSourceAction: { permission: 'withdraw.request' },

@@ -45,6 +45,17 @@ test.describe('month-end statements', () => {
     expect(csv).toMatch(/\r\ndifference,0\r\n/);
     expect(csv).toContain(deposit.id);
 
+    // The downloaded file is the one audited; one changed by a byte is not.
+    const verify = page.getByLabel('Statement file (CSV)');
+    await verify.setInputFiles({ name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await expect(page.getByText(/^Unchanged: this file is the USDC statement for/)).toBeVisible();
+    await verify.setInputFiles({
+      name: 'statement.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv.replace('difference,0', 'difference,1')),
+    });
+    await expect(page.getByText(/^Not found: no statement of this wallet/)).toBeVisible();
+
     // The period is URL state: choosing another one keeps the asset and loads it.
     await page.getByLabel('First day (UTC)').fill('2020-01-01');
     await page.getByLabel('Last day (UTC)').fill('2020-01-31');

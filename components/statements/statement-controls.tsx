@@ -28,7 +28,7 @@ export function StatementControls({ walletId, symbols, from, to, asset }: Statem
   };
   const csvHref = `/api/wallets/${encodeURIComponent(walletId)}/statements/export.csv${serializeStatementSearch({ from, to, asset })}`;
   return (
-    <div className="grid gap-3 print:hidden">
+    <div className="grid min-w-0 gap-3 print:hidden">
       <form onSubmit={submit} className="flex flex-wrap items-end gap-3" aria-label="Statement period">
         <Field id="statement-from" label="First day (UTC)">
           <Input

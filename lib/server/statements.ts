@@ -9,7 +9,7 @@ import 'server-only';
 // The check opening + in - out - fees = closing then fails exactly where a listed transaction differs from its
 // signed copy, or where the audited opening differs from today's, and each such difference is a line.
 import { createHash } from 'node:crypto';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { formatUnits, parseUnits } from 'viem';
 import type { CustodyClient } from '@/lib/custody';
 import type { Transaction } from '@/lib/custody/schemas';
@@ -559,19 +559,41 @@ export async function auditStatementFile(
   return sha256;
 }
 
-/** The audited generations of a statement whose file had this hash, newest first. */
-export async function auditedStatementHashes(db: ConsoleDb, walletId: string, sha256: string) {
+/** An audited generation of a statement file: what it covered and when it was written. */
+export interface AuditedStatement {
+  asset: string;
+  from: string;
+  to: string;
+  file: string;
+  at: string;
+}
+
+/** The audited generations of this wallet's statements whose file had this hash, newest first. */
+export async function auditedStatementHashes(
+  db: ConsoleDb,
+  walletId: string,
+  sha256: string,
+): Promise<AuditedStatement[]> {
   const rows = await db
-    .select({ input: auditLog.input, at: auditLog.at, actorEmail: auditLog.actorEmail })
+    .select({ input: auditLog.input, at: auditLog.at })
     .from(auditLog)
-    .where(and(eq(auditLog.action, STATEMENT_AUDIT_ACTION), eq(auditLog.target, walletId)))
+    .where(
+      and(
+        eq(auditLog.action, STATEMENT_AUDIT_ACTION),
+        eq(auditLog.target, walletId),
+        sql`${auditLog.input} ->> 'sha256' = ${sha256}`,
+      ),
+    )
     .orderBy(desc(auditLog.id))
-    .limit(1000);
-  return rows
-    .filter((r) => (r.input as Record<string, unknown>).sha256 === sha256)
-    .map((r) => ({
-      ...(r.input as Record<string, unknown>),
+    .limit(100);
+  return rows.map((r) => {
+    const input = r.input as Record<string, unknown>;
+    return {
+      asset: String(input.asset ?? ''),
+      from: String(input.from ?? ''),
+      to: String(input.to ?? ''),
+      file: String(input.file ?? ''),
       at: new Date(r.at).toISOString(),
-      by: r.actorEmail,
-    }));
+    };
+  });
 }

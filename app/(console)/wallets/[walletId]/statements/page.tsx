@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 import { DataTableSkeleton } from '@/components/data-table/data-table-skeleton';
 import { StatementControls } from '@/components/statements/statement-controls';
 import { StatementDifferencesTable, StatementLinesTable } from '@/components/statements/statement-tables';
+import { StatementVerify } from '@/components/statements/statement-verify';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import type { CustodyClient } from '@/lib/custody';
 import { formatAmount } from '@/lib/format';
@@ -45,7 +46,7 @@ export default async function WalletStatementsPage({ params, searchParams }: Pag
   const from = period.ok ? period.from : search.from;
   const to = period.ok ? period.to : search.to;
   return (
-    <section aria-labelledby="statements-heading" className="grid gap-4" data-statement>
+    <section aria-labelledby="statements-heading" className="grid min-w-0 gap-4" data-statement>
       <div>
         <h2 id="statements-heading" className="text-xl font-semibold tracking-tight">
           Statement
@@ -80,6 +81,7 @@ export default async function WalletStatementsPage({ params, searchParams }: Pag
           />
         </Suspense>
       )}
+      <StatementVerify walletId={walletId} />
     </section>
   );
 }
@@ -148,7 +150,7 @@ function StatementReport({ statement: s }: { statement: Statement }) {
     ],
   ];
   return (
-    <div className="grid gap-4">
+    <div className="grid min-w-0 gap-4">
       <h3 className="text-lg font-semibold">
         {s.asset.symbol} · {s.from} to {s.to} (UTC)
       </h3>
@@ -157,7 +159,7 @@ function StatementReport({ statement: s }: { statement: Statement }) {
           {note}
         </p>
       ))}
-      <dl className="grid gap-2 rounded-md border p-4 sm:grid-cols-[minmax(12rem,auto)_1fr]">
+      <dl className="grid min-w-0 gap-2 rounded-md border p-4 sm:grid-cols-[minmax(12rem,auto)_1fr]">
         {rows.map(([label, value, source]) => (
           <div key={label} className="contents">
             <dt className="font-medium">{label}</dt>
@@ -190,7 +192,7 @@ function StatementReport({ statement: s }: { statement: Statement }) {
         </p>
       ) : null}
       {s.differences.length > 0 ? (
-        <section aria-labelledby="statement-differences" className="grid gap-2">
+        <section aria-labelledby="statement-differences" className="grid min-w-0 gap-2">
           <h3 id="statement-differences" className="font-semibold">
             Differences
           </h3>
@@ -201,7 +203,7 @@ function StatementReport({ statement: s }: { statement: Statement }) {
           <StatementDifferencesTable differences={s.differences} decimals={s.asset.decimals} />
         </section>
       ) : null}
-      <section aria-labelledby="statement-lines" className="grid gap-2">
+      <section aria-labelledby="statement-lines" className="grid min-w-0 gap-2">
         <h3 id="statement-lines" className="font-semibold">
           Transactions
         </h3>
