@@ -3,36 +3,11 @@
 // time until the page has hydrated, then the relative one, kept current.
 import { useSyncExternalStore } from 'react';
 import { formatDateTime, formatRelative } from '@/lib/format';
-
-const TICK_MS = 30_000;
-let now = Date.now();
-const listeners = new Set<() => void>();
-let timer: ReturnType<typeof setInterval> | undefined;
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  now = Date.now();
-  if (!timer)
-    timer = setInterval(() => {
-      now = Date.now();
-      for (const l of listeners) l();
-    }, TICK_MS);
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0 && timer) {
-      clearInterval(timer);
-      timer = undefined;
-    }
-  };
-}
+import { browserClock } from '@/lib/format/clock';
 
 /** The current time in the browser (refreshed every 30 s); null on the server and while hydrating. */
 export function useNow(): number | null {
-  return useSyncExternalStore(
-    subscribe,
-    () => now,
-    () => null,
-  );
+  return useSyncExternalStore(browserClock.subscribe, browserClock.getSnapshot, () => null);
 }
 
 export function RelativeTime({ iso, prefix = '' }: { iso: string; prefix?: string }) {

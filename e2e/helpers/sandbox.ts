@@ -48,10 +48,16 @@ export async function sandboxCall<T = Record<string, unknown>>(
   pathname: string,
   body?: unknown,
 ): Promise<{ status: number; json: { data: T; message: string } }> {
-  const res = await request.fetch(`/sandbox${pathname}`, {
-    method,
-    headers: { 'x-api-key': wallet.apiKey, 'content-type': 'application/json' },
-    data: body === undefined ? undefined : JSON.stringify(body),
+  const send = () =>
+    request.fetch(`/sandbox${pathname}`, {
+      method,
+      headers: { 'x-api-key': wallet.apiKey, 'content-type': 'application/json' },
+      data: body === undefined ? undefined : JSON.stringify(body),
+    });
+  // A kept-alive connection the server closed as the read was sent resets it; a read is safe to send again.
+  const res = await send().catch((error: unknown) => {
+    if (method === 'GET' && /ECONNRESET/.test(String(error))) return send();
+    throw error;
   });
   return { status: res.status(), json: (await res.json()) as { data: T; message: string } };
 }
