@@ -56,6 +56,11 @@ test.describe('month-end statements', () => {
     });
     await expect(page.getByText(/^Not found: no statement of this wallet/)).toBeVisible();
 
+    // A phone: the page fits 390 px, wide tables scroll in their own box.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+
     // The period is URL state: choosing another one keeps the asset and loads it.
     await page.getByLabel('First day (UTC)').fill('2020-01-01');
     await page.getByLabel('Last day (UTC)').fill('2020-01-31');
