@@ -23,6 +23,12 @@ export default defineConfig({
     ...devices['Desktop Chrome'],
     launchOptions: chromiumLaunchOptions,
   },
+  // A journey that changes what the whole console does (the freeze holds every submission) runs after all the
+  // others, so no other journey's request waits on it.
+  projects: [
+    { name: 'journeys', grepInvert: /@console-wide/ },
+    { name: 'console-wide', grep: /@console-wide/, dependencies: ['journeys'] },
+  ],
   webServer: {
     command: `node_modules/.bin/next start -p ${port}`,
     // The health route opens the database and seeds the sandbox, so the first test finds a warm server.

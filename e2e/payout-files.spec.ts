@@ -73,7 +73,7 @@ test('a 45-row payout file becomes one request of three batches; after a second 
   await expectAccessible(approver);
   await approveOnPage(approver);
   const batches = approver.getByRole('table', { name: 'Batches' });
-  // Another journey may hold submissions with the console-wide freeze for a moment: then they go when it lifts.
+  // Three batches of calls and their answers: allow a loaded machine its time.
   await expect(batches.getByText('Submitted', { exact: true })).toHaveCount(3, { timeout: 90_000 });
   await expect(approver.getByText(/Request status: (Submitted|Success)/)).toBeVisible();
   await expectAccessible(approver);

@@ -71,8 +71,8 @@ test('on a phone every page has a menu, fits the screen and hydrates cleanly', a
 test('on a phone every other console page fits the screen, is accessible and hydrates cleanly', async ({
   browser,
 }) => {
-  // Seventeen pages, each with an axe pass: longer than one journey.
-  test.setTimeout(240_000);
+  // Twenty-odd pages, each with an axe pass: longer than one journey.
+  test.setTimeout(360_000);
   const { page, context } = await contextAs(browser, 'admin');
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
@@ -111,6 +111,9 @@ test('on a phone every other console page fits the screen, is accessible and hyd
     { path: `${wallet}/settlement`, heading: 'Auto-settlement' },
     { path: `${wallet}/whitelist`, heading: 'Whitelist an external address' },
     { path: `${wallet}/addresses/new`, heading: 'New deposit address' },
+    { path: `${wallet}/address-book`, heading: /Treasury/ },
+    { path: `${wallet}/payouts`, heading: /Treasury/ },
+    { path: `${wallet}/statements`, heading: /Treasury/ },
     { path: `${wallet}/beneficiaries`, heading: 'Beneficiaries' },
     {
       path: addressPath,
@@ -127,6 +130,7 @@ test('on a phone every other console page fits the screen, is accessible and hyd
     { path: '/admin/wallets', heading: 'Wallet connections' },
     { path: '/account/security', heading: 'Security' },
     { path: '/account/sessions', heading: 'Sessions' },
+    { path: '/account/alerts', heading: 'Alerts' },
   ];
   for (const { path, heading, shows = [] } of pages) {
     await page.goto(path);

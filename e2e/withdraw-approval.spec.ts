@@ -11,8 +11,8 @@ import {
   treasuryWallet,
 } from './helpers/withdraw-approval';
 
-// Freeze and policy are console-wide: this file's tests run one after another so they never see each
-// other's freeze or short expiry. Other specs do not go through the approval engine.
+// This file's tests run one after another so they never see each other's short expiry. The freeze holds
+// every submission in the console: its test is tagged @console-wide and runs after every other journey.
 test.describe.configure({ mode: 'serial' });
 
 const wallet = treasuryWallet();
@@ -174,7 +174,9 @@ test('an expired request cannot be approved', async ({ browser }) => {
   await approverContext.close();
 });
 
-test('a freeze holds an approved request; lifting it submits the request', async ({ browser }) => {
+test('a freeze holds an approved request; lifting it submits the request @console-wide', async ({
+  browser,
+}) => {
   const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
   const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
   const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
