@@ -1,4 +1,5 @@
 // Shapes of contract-call reviews and results as the browser sees them (JSON from the server).
+import type { ReviewAddress, ReviewWallet } from './types';
 
 export type ContractReviewCall = {
   index: number;
@@ -18,8 +19,8 @@ export type ContractReviewCall = {
 
 export type ContractReview = {
   kind: 'contractWrite' | 'contractSign';
-  wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
-  source: { addressId: string; address: string; name: string | null };
+  wallet: ReviewWallet;
+  source: ReviewAddress;
   calls: ContractReviewCall[];
   fee: { symbol: string; total: string | null; error: string | null };
   warnings: string[];

@@ -3,6 +3,7 @@
 
 import { sumDecimals } from '@/lib/validation/amounts';
 import type { LimitCheck } from './limits';
+import type { ReviewSource, ReviewWallet } from './types';
 
 /** The spec caps withdrawal batches at 20 items (Limits): a payout file is sent in calls of at most this many. */
 export const PAYOUT_BATCH_SIZE = 20;
@@ -63,8 +64,8 @@ export type PayoutReview = {
   /** The spending limits that apply and what each leaves after this request (absent: no limit applies). */
   limits?: LimitCheck;
   fileName: string;
-  wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
-  source: { kind: 'master' | 'address'; address: string; name: string | null; addressId: string | null };
+  wallet: ReviewWallet;
+  source: ReviewSource;
   rows: PayoutReviewRow[];
   batches: Array<{ number: number; from: number; to: number; rows: number }>;
   totals: { usd: number | null; byAsset: PayoutAssetTotal[] };

@@ -1,10 +1,12 @@
 // Typed-data signing requests as the browser sees them: the review and the verified signature.
+
 import type { TypedDataDescription, TypedDataDocument } from '@/lib/validation/typed-data';
+import type { ReviewAddress, ReviewWallet } from './types';
 
 export type TypedDataReview = {
   kind: 'typedDataSign';
-  wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
-  signer: { addressId: string; address: string; name: string | null };
+  wallet: ReviewWallet;
+  signer: ReviewAddress;
   document: TypedDataDocument;
   /** EIP-712 hash of what will be signed. */
   hash: string;

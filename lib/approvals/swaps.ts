@@ -1,12 +1,14 @@
 // Swap requests as the browser sees them: the review stored with the request and the submission's result.
+
 import type { LimitCheck } from './limits';
+import type { ReviewAddress, ReviewWallet } from './types';
 
 export type SwapReview = {
   kind: 'swap';
   /** The spending limits that apply and what each leaves after this request (absent: no limit applies). */
   limits?: LimitCheck;
-  wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
-  source: { addressId: string; address: string; name: string | null };
+  wallet: ReviewWallet;
+  source: ReviewAddress;
   from: { assetId: string; symbol: string; decimals: number; amount: string; balance: string | null };
   to: { assetId: string; symbol: string; decimals: number };
   order: string;

@@ -2,6 +2,7 @@
 
 import type { ReviewBookEntry } from './address-book';
 import type { LimitCheck } from './limits';
+import type { ReviewSource, ReviewWallet } from './types';
 
 export type ReviewItem = {
   index: number;
@@ -28,8 +29,8 @@ export type WithdrawalReview = {
   kind: 'withdraw' | 'withdrawSign';
   /** The spending limits that apply and what each leaves after this request (absent: no limit applies). */
   limits?: LimitCheck;
-  wallet: { id: string; name: string; address: string; blockchain: string; slug: string; network: string };
-  source: { kind: 'master' | 'address'; address: string; name: string | null; addressId: string | null };
+  wallet: ReviewWallet;
+  source: ReviewSource;
   items: ReviewItem[];
   totals: { usd: number | null; byAsset: Array<{ symbol: string; amount: string }> };
   fee: { symbol: string; total: string | null; totalUsd: number | null; error: string | null };

@@ -31,6 +31,7 @@ import {
 } from '@/lib/validation/abi-units';
 import { addressKey } from '@/lib/validation/addresses';
 import type { ReviewContext, SubmitContext } from '../types';
+import { reviewAddress, reviewWallet } from './review-parts';
 import { defineOperation, type ReviewBuilt } from './types';
 
 export interface ContractCallsPayload {
@@ -214,15 +215,8 @@ export async function buildContractReview(
   warnings.push('The approver whose approval submits types the two-factor code.');
   const review: ContractReview = {
     kind,
-    wallet: {
-      id: wallet.id,
-      name: wallet.name,
-      address: wallet.address,
-      blockchain: wallet.blockchain.name,
-      slug: wallet.blockchain.slug,
-      network: wallet.network,
-    },
-    source: { addressId: child.id, address: child.address, name: child.name ?? null },
+    wallet: reviewWallet(wallet),
+    source: reviewAddress(child),
     calls: reviewCalls,
     fee: { symbol: nativeSymbol, total: feeTotal, error: feeError },
     warnings,

@@ -25,6 +25,7 @@ import { duplicateRecipients } from '@/lib/validation/withdrawals';
 import { consoleEntriesByAddress, coolingOffCheck } from '../../address-book';
 import type { ReviewContext, SubmitContext, SubmittedItem } from '../types';
 import { sumUsd, type UsdAmount, usdNumber, usdOf } from '../usd';
+import { reviewSource, reviewWallet } from './review-parts';
 import { defineOperation, LocalRefusal, type ReviewBuilt } from './types';
 import { knownAddresses, settle } from './withdraw';
 
@@ -252,17 +253,8 @@ async function buildPayoutReview(
   const review: PayoutReview = {
     kind: 'payout',
     fileName: payload.fileName,
-    wallet: {
-      id: wallet.id,
-      name: wallet.name,
-      address: wallet.address,
-      blockchain: wallet.blockchain.name,
-      slug: wallet.blockchain.slug,
-      network: wallet.network,
-    },
-    source: child
-      ? { kind: 'address', address: child.address, name: child.name ?? null, addressId: child.id }
-      : { kind: 'master', address: wallet.address, name: wallet.name, addressId: null },
+    wallet: reviewWallet(wallet),
+    source: reviewSource(wallet, child),
     rows,
     batches: ranges.map(({ from, to }, i) => ({ number: i + 1, from, to, rows: to - from })),
     totals: { usd: usdNumber(amountUsd), byAsset },

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DEFAULT_EXPIRY_SECONDS } from '@/lib/approvals/policy';
 import type { RetryReview } from '@/lib/approvals/types';
 import { looksLikeMissingEndpoint, lookUpTransactions } from '../lookup';
+import { reviewWallet } from './review-parts';
 import { defineOperation } from './types';
 
 export interface RetryPayload {
@@ -73,14 +74,7 @@ export const retryOperation = defineOperation({
       warnings.push(`This transaction is ${tx.status}, not FAILED: the service may refuse the retry.`);
     const review: RetryReview = {
       kind: 'retry',
-      wallet: {
-        id: wallet.id,
-        name: wallet.name,
-        address: wallet.address,
-        blockchain: wallet.blockchain.name,
-        slug: wallet.blockchain.slug,
-        network: wallet.network,
-      },
+      wallet: reviewWallet(wallet),
       transaction: tx
         ? {
             id: tx.id,

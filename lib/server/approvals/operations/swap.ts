@@ -12,6 +12,7 @@ import { expectedRate, expectedToAmount, SWAP_ORDERS, type SwapPayload } from '@
 import { pricesFrom } from '../balances';
 import type { ReviewContext, SubmitContext } from '../types';
 import { usdNumber, usdOf } from '../usd';
+import { reviewAddress, reviewWallet } from './review-parts';
 import { type BuiltReview, defineOperation, SubmitRefusal } from './types';
 
 const swapPayloadSchema: z.ZodType<SwapPayload> = z
@@ -58,15 +59,8 @@ async function buildSwapReview(payload: SwapPayload, ctx: ReviewContext): Promis
   if (rate === null) warnings.push('No expected rate: a USD price is missing for one of the assets.');
   const review: SwapReview = {
     kind: 'swap',
-    wallet: {
-      id: wallet.id,
-      name: wallet.name,
-      address: wallet.address,
-      blockchain: wallet.blockchain.name,
-      slug: wallet.blockchain.slug,
-      network: wallet.network,
-    },
-    source: { addressId: child.id, address: child.address, name: child.name ?? null },
+    wallet: reviewWallet(wallet),
+    source: reviewAddress(child),
     from: {
       assetId: payload.fromAssetId,
       symbol: payload.fromSymbol,

@@ -12,6 +12,7 @@ import {
   viemTypedData,
 } from '@/lib/validation/typed-data';
 import type { ReviewContext } from '../types';
+import { reviewAddress, reviewWallet } from './review-parts';
 import { type BuiltReview, defineOperation } from './types';
 
 export interface TypedDataPayload extends TypedDataDocument {
@@ -60,15 +61,8 @@ async function buildTypedDataReview(
     warnings.push('The signing address changed since the request was made.');
   const review: TypedDataReview = {
     kind: 'typedDataSign',
-    wallet: {
-      id: wallet.id,
-      name: wallet.name,
-      address: wallet.address,
-      blockchain: wallet.blockchain.name,
-      slug: wallet.blockchain.slug,
-      network: wallet.network,
-    },
-    signer: { addressId: child.id, address: child.address, name: child.name ?? null },
+    wallet: reviewWallet(wallet),
+    signer: reviewAddress(child),
     document: {
       domain: payload.domain,
       types: payload.types,

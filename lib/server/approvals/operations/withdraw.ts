@@ -21,6 +21,7 @@ import {
 } from '../../address-book';
 import type { ReviewContext, SubmitContext } from '../types';
 import { sumUsd, type UsdAmount, usdNumber, usdOf } from '../usd';
+import { reviewSource, reviewWallet } from './review-parts';
 import { defineOperation, LocalRefusal, type ReviewBuilt } from './types';
 
 /** Spec, Limits: 30 seconds per operation when an estimate gives no arrival time. */
@@ -307,17 +308,8 @@ export async function buildWithdrawalReview(
   const amountUsd = sumUsd(itemsUsd);
   const review: WithdrawalReview = {
     kind,
-    wallet: {
-      id: wallet.id,
-      name: wallet.name,
-      address: wallet.address,
-      blockchain: wallet.blockchain.name,
-      slug: wallet.blockchain.slug,
-      network: wallet.network,
-    },
-    source: child
-      ? { kind: 'address', address: child.address, name: child.name ?? null, addressId: child.id }
-      : { kind: 'master', address: wallet.address, name: wallet.name, addressId: null },
+    wallet: reviewWallet(wallet),
+    source: reviewSource(wallet, child),
     items,
     totals: { usd: usdNumber(amountUsd), byAsset: byAsset.map(({ symbol, amount }) => ({ symbol, amount })) },
     fee: { symbol: nativeSymbol, total: feeTotal, totalUsd: feeTotalUsd, error: feeError },
