@@ -10,6 +10,7 @@ import { operationRequests, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import type { WithdrawalPayload } from '@/lib/validation/withdrawals';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from './engine';
 import { referenceFor } from './hash';
 
@@ -83,19 +84,7 @@ let approver: EngineActor;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  sandbox = await createSandbox({
-    db: database.db,
-    dbKind: database.handle.kind,
-    encryptionKey: Buffer.alloc(32, 7),
-    seed: 'approvals-test',
-    blockTimeMs: 1000,
-    webhookUrl: 'http://127.0.0.1:9/hooks',
-    webhookRetryMs: [],
-    signatureHeader: 'x-blockradar-signature',
-    baseUrl: 'http://sandbox.internal/sandbox',
-    dataDir,
-    fetch: async () => new Response('ok'),
-  });
+  sandbox = await createSandbox(testSandboxOptions(database.handle, dataDir, { seed: 'approvals-test' }));
   creds = await sandbox.credentials();
   wallet = creds.wallets[0]!;
   const asset = wallet.assets.find((a) => a.symbol === 'USDC')!;

@@ -11,6 +11,7 @@ import { operationApprovals, operationRequests, spendingLimits, users } from '@/
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import type { WithdrawalPayload } from '@/lib/validation/withdrawals';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from './engine';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'approvals-limits-'));
@@ -98,19 +99,7 @@ let approver2: EngineActor;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  sandbox = await createSandbox({
-    db: database.db,
-    dbKind: database.handle.kind,
-    encryptionKey: Buffer.alloc(32, 7),
-    seed: 'limits-test',
-    blockTimeMs: 1000,
-    webhookUrl: 'http://127.0.0.1:9/hooks',
-    webhookRetryMs: [],
-    signatureHeader: 'x-blockradar-signature',
-    baseUrl: 'http://sandbox.internal/sandbox',
-    dataDir,
-    fetch: async () => new Response('ok'),
-  });
+  sandbox = await createSandbox(testSandboxOptions(database.handle, dataDir, { seed: 'limits-test' }));
   creds = await sandbox.credentials();
   wallet = creds.wallets[0]!;
   const asset = wallet.assets.find((a) => a.symbol === 'USDC')!;

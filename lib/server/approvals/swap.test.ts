@@ -13,6 +13,7 @@ import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sand
 import type { SwapPayload } from '@/lib/validation/swaps';
 import { buildPermit } from '@/lib/validation/typed-data';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from './engine';
 import type { TypedDataPayload } from './operations/typed-data-sign';
 
@@ -53,19 +54,7 @@ async function addUser(email: string, role: string): Promise<EngineActor> {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  sandbox = await createSandbox({
-    db: database.db,
-    dbKind: database.handle.kind,
-    encryptionKey: Buffer.alloc(32, 7),
-    seed: 'swap-test',
-    blockTimeMs: 1000,
-    webhookUrl: 'http://127.0.0.1:9/hooks',
-    webhookRetryMs: [],
-    signatureHeader: 'x-blockradar-signature',
-    baseUrl: 'http://sandbox.internal/sandbox',
-    dataDir,
-    fetch: async () => new Response('ok'),
-  });
+  sandbox = await createSandbox(testSandboxOptions(database.handle, dataDir, { seed: 'swap-test' }));
   creds = await sandbox.credentials();
   wallet = creds.wallets[0]!;
   float = wallet.addresses.find((a) => a.name === 'Operating float 1')!;

@@ -11,6 +11,7 @@ import { addressBookEntries, users, walletConnections } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import type { WithdrawalPayload } from '@/lib/validation/withdrawals';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { testSandboxOptions } from '@/test/sandbox';
 import { coolingOffCheck, coolingOffSeconds } from '../../address-book';
 import { createApprovalEngine, type EngineActor } from '../engine';
 
@@ -74,19 +75,7 @@ const entryOf = (address: string) =>
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  sandbox = await createSandbox({
-    db: database.db,
-    dbKind: database.handle.kind,
-    encryptionKey: Buffer.alloc(32, 7),
-    seed: 'address-book-test',
-    blockTimeMs: 1000,
-    webhookUrl: 'http://127.0.0.1:9/hooks',
-    webhookRetryMs: [],
-    signatureHeader: 'x-blockradar-signature',
-    baseUrl: 'http://sandbox.internal/sandbox',
-    dataDir,
-    fetch: async () => new Response('ok'),
-  });
+  sandbox = await createSandbox(testSandboxOptions(database.handle, dataDir, { seed: 'address-book-test' }));
   creds = await sandbox.credentials();
   wallet = creds.wallets[0]!;
   const asset = wallet.assets.find((a) => a.symbol === 'USDC')!;
