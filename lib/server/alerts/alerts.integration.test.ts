@@ -16,6 +16,7 @@ import { ALERT_EVENTS } from '@/lib/validation/alerts';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { createApprovalEngine, type EngineActor } from '../approvals/engine';
 import { endpointHealth } from '../webhook-health';
+import { failedDeliveriesSince } from '../webhooks';
 import { checkWebhookStreaks } from './checks';
 import { outboundRules, outboundUrlProblem } from './outbound';
 import { createAlertOutbox } from './outbox';
@@ -360,6 +361,7 @@ describe('alerts outside the console', () => {
 
   it('with the custody webhook receiver failing, the endpoint streak rises and one alert is sent per streak', async () => {
     custodyReceiver.mode = 'fail';
+    const streakStarted = new Date();
     const wallet = creds.wallets[0]!;
     const child = wallet.addresses.find((a) => a.type === 'INTERNAL' && a.disableAutoSweep)!;
     const client = createCustodyClient({
@@ -425,7 +427,23 @@ describe('alerts outside the console', () => {
     await deposit();
     await checkWebhookStreaks(checks);
     expect((await deliver()).sent).toBe(0);
+
+    // The receiver recovers: "resend every failed delivery since" sends each failed one once, and then
+    // nothing is left failing.
     custodyReceiver.mode = 'ok';
+    const failed = await failedDeliveriesSince(client, wallet.id, streakStarted);
+    expect(failed.transactionIds.length).toBeGreaterThanOrEqual(4);
+    const posted = custodyReceiver.posts.length;
+    for (const id of failed.transactionIds)
+      await client.transactions.resendWebhook({ walletId: wallet.id, id });
+    await sandbox.drain();
+    const resent = custodyReceiver.posts
+      .slice(posted)
+      .map((p) => (p as unknown as { data?: { id?: string } }).data?.id);
+    expect([...resent].sort()).toEqual([...new Set(resent)].sort());
+    expect(new Set(resent)).toEqual(new Set(failed.transactionIds));
+    expect((await failedDeliveriesSince(client, wallet.id, streakStarted)).transactionIds).toEqual([]);
+    expect(await streak()).toBe(0);
   });
 
   it('a configuration change carried out after its second approval alerts everyone who chose that event', async () => {
