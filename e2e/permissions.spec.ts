@@ -83,6 +83,7 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   previewSwapAction: { permission: 'swap.request' },
   createSwapRequestAction: { permission: 'swap.request' },
   swapBalancesAction: { permission: 'swap.request' },
+  checkSwapQuoteAction: { permission: 'swap.approve' },
   lookUpSwapAddressAction: { permission: 'swap.request' },
   retryTransactionAction: { permission: 'transaction.retry' },
   // Contracts and signing

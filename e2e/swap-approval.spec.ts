@@ -148,6 +148,13 @@ test('an approval after the quote expired asks the service again and shows what 
   // The e2e server's quotes hold for SANDBOX_QUOTE_TTL_MS (playwright.config.ts): approve once it has passed.
   const ttl = Number(process.env.E2E_QUOTE_TTL_MS ?? 8_000);
   await expect.poll(() => Date.now(), { timeout: ttl + 15_000 }).toBeGreaterThan(quotedAt + ttl);
+  // Before approving, the approver sees what the service gives now beside the approved quote.
+  const check = approver.getByRole('region', { name: 'Quote before approving' });
+  await check.getByRole('button', { name: 'Check the current quote' }).click();
+  await expect(check.getByRole('status')).toHaveText(
+    `The service now gives ${amount} USDT (no change against the quote below). That keeps the approved minimum of ${amount} USDT.`,
+  );
+  await expectAccessible(approver);
   await approveOnPage(approver);
   const result = approver.getByRole('region', { name: 'Swap result' });
   await expect(result).toContainText(

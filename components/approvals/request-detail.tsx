@@ -9,6 +9,7 @@ import { ContractPanels, isContractReview } from '@/components/contracts/contrac
 import { PayoutBatches, PayoutReviewPanel } from '@/components/payouts/payout-review-panel';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { OperationPanels } from '@/components/swaps/operation-panels';
+import { SwapQuoteCheck } from '@/components/swaps/swap-quote-check';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -398,12 +399,17 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
         </>
       ) : (
         // Swaps and typed-data signatures.
-        <OperationPanels
-          review={data.review}
-          result={data.result}
-          items={data.items}
-          requiredApprovals={data.requiredApprovals}
-        />
+        <>
+          {data.review.kind === 'swap' && data.status === 'PENDING_APPROVAL' && data.can.approve ? (
+            <SwapQuoteCheck requestId={data.id} review={data.review} />
+          ) : null}
+          <OperationPanels
+            review={data.review}
+            result={data.result}
+            items={data.items}
+            requiredApprovals={data.requiredApprovals}
+          />
+        </>
       )}
 
       {data.items.some((i) => i.transactionId || i.status) ? (

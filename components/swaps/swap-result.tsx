@@ -1,6 +1,6 @@
 // The swap's outcome as the custody service answered it: rate, amount received and asset.
 import { Badge } from '@/components/ui/badge';
-import type { SwapRequote, SwapResult } from '@/lib/approvals/swaps';
+import { quoteDifferenceWords, type SwapResult } from '@/lib/approvals/swaps';
 import { formatAmount, formatSignificant } from '@/lib/format';
 
 export interface SwapResultPanelProps {
@@ -45,18 +45,11 @@ export function SwapResultPanel({ result, status }: SwapResultPanelProps) {
         <p className="text-sm">
           The approved quote had expired, so the service was asked again before sending: it gave{' '}
           {formatAmount(result.requote.after.toAmount)} {result.toAsset?.symbol ?? ''} instead of{' '}
-          {formatAmount(result.requote.before.toAmount)} ({requoteDifference(result.requote)}), at least the
+          {formatAmount(result.requote.before.toAmount)} (
+          {quoteDifferenceWords(result.requote.difference, (amount) => formatAmount(amount))}), at least the
           approved minimum of {formatAmount(result.requote.before.minAmount)}.
         </p>
       ) : null}
     </section>
   );
-}
-
-/** The change in amount out between the approved and the fresh quote, in words (computed on the server). */
-function requoteDifference({ difference }: SwapRequote): string {
-  if (/^-?0(\.0*)?$/.test(difference)) return 'no change';
-  return difference.startsWith('-')
-    ? `−${formatAmount(difference.slice(1))}`
-    : `+${formatAmount(difference)}`;
 }

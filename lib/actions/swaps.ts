@@ -2,9 +2,18 @@
 import { z } from 'zod';
 import { ActionRefusal, defineAction, ok } from '@/lib/actions/define-action';
 import { isReviewOf } from '@/lib/approvals/kinds';
+import { CustodyError } from '@/lib/custody';
 import { lookUpTypedAddress, verifyTypedSource } from '@/lib/server/address-lookup';
 import { getApprovalEngine, sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
-import { type SwapAsset, type SwapFormValues, swapFormSchema, validateSwap } from '@/lib/validation/swaps';
+import { compareSwapQuote } from '@/lib/server/approvals/operations/swap';
+import { requestIdSchema } from '@/lib/validation/approvals';
+import {
+  type SwapAsset,
+  type SwapFormValues,
+  type SwapPayload,
+  swapFormSchema,
+  validateSwap,
+} from '@/lib/validation/swaps';
 
 /**
  * The wallet's active assets with the child address's balance (what the amount is checked against); the
@@ -106,3 +115,35 @@ export const swapBalancesAction = defineAction({
 export async function lookUpSwapAddressAction(input: unknown) {
   return lookUpTypedAddress('swap.request', input);
 }
+
+/**
+ * The service's quote now beside the approved one, for an approver about to approve a swap whose quote may
+ * have expired. Reads only: nothing is approved or sent.
+ */
+export const checkSwapQuoteAction = defineAction({
+  permission: 'swap.approve',
+  input: requestIdSchema,
+  invalid: 'first-issue',
+  target: ({ requestId }) => requestId,
+  context: 'check swap quote',
+  run: async ({ input: { requestId }, custody }) => {
+    const view = await (await getApprovalEngine()).view(requestId);
+    if (!view || view.request.type !== 'swap') throw new ActionRefusal('This is not a swap request.');
+    const client = await custody(view.request.walletId);
+    try {
+      return ok(
+        await compareSwapQuote(
+          client,
+          view.request.walletId,
+          // Checked against the swap's schema when the request was made, and bound by its hash since.
+          view.request.payload as unknown as SwapPayload,
+          view.request.review,
+        ),
+      );
+    } catch (error) {
+      if (error instanceof CustodyError && !error.outcomeUnknown)
+        throw new ActionRefusal(`The service gave no quote: ${error.message}`);
+      throw error;
+    }
+  },
+});

@@ -56,3 +56,19 @@ export type SwapResult = {
   /** Set when the approved quote had expired and the service was asked again before sending. */
   requote?: SwapRequote | null;
 };
+
+/** The service's quote now beside the approved one (what an approver checks before approving). */
+export type SwapQuoteComparison = {
+  before: SwapQuoteView | null;
+  after: SwapQuoteView;
+  /** `after.toAmount - before.toAmount`; null without an approved quote to compare with. */
+  difference: string | null;
+  /** Whether the fresh quote keeps the approved minimum; null without an approved quote. */
+  holds: boolean | null;
+};
+
+/** "no change", "+0.4 USDT" or "−0.4 USDT" for an exact difference computed on the server. */
+export function quoteDifferenceWords(difference: string, format: (amount: string) => string): string {
+  if (/^-?0(\.0*)?$/.test(difference)) return 'no change';
+  return difference.startsWith('-') ? `−${format(difference.slice(1))}` : `+${format(difference)}`;
+}

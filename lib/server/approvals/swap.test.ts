@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TypedDataResult, TypedDataReview } from '@/lib/approvals/signing';
 import type { SwapResult, SwapReview } from '@/lib/approvals/swaps';
-import type { TransportOptions } from '@/lib/custody';
+import { createCustodyClient, type TransportOptions } from '@/lib/custody';
 import { operationRequests, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import type { SwapPayload } from '@/lib/validation/swaps';
@@ -15,6 +15,7 @@ import { buildPermit } from '@/lib/validation/typed-data';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from './engine';
+import { compareSwapQuote } from './operations/swap';
 import type { TypedDataPayload } from './operations/typed-data-sign';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'approvals-swap-'));
@@ -157,6 +158,21 @@ describe('swap quotes at submission', () => {
     expect(result.requote?.after.toAmount).toBe('2.991');
     expect(result.requote?.difference).toBe('0');
     expect(Date.parse(result.requote!.after.expiresAt)).toBeGreaterThan(Date.now());
+  });
+
+  it('shows an approver the current quote beside the approved one before approving', async () => {
+    const { id } = await expiredQuoteRequest('5', '4.99');
+    const view = await engine().view(id);
+    const compared = await compareSwapQuote(
+      createCustodyClient((await connectionFor(wallet.id))!),
+      wallet.id,
+      view!.request.payload as unknown as SwapPayload,
+      view!.request.review,
+    );
+    expect(compared.after.toAmount).toBe('4.985');
+    expect(compared.difference).toBe('0');
+    expect(compared.holds).toBe(false);
+    expect(compared.before?.minAmount).toBe('4.99');
   });
 
   it('sends nothing when the fresh quote is below the approved minimum, and says both amounts', async () => {

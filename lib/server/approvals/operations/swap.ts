@@ -3,7 +3,13 @@ import 'server-only';
 import { parseUnits } from 'viem';
 import { z } from 'zod';
 import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
-import type { SwapQuoteView, SwapRequote, SwapResult, SwapReview } from '@/lib/approvals/swaps';
+import type {
+  SwapQuoteComparison,
+  SwapQuoteView,
+  SwapRequote,
+  SwapResult,
+  SwapReview,
+} from '@/lib/approvals/swaps';
 import { type CustodyClient, CustodyError } from '@/lib/custody';
 import { formatAssetAmount } from '@/lib/format';
 import { exceedsBalance, subtractDecimal } from '@/lib/validation/amounts';
@@ -193,11 +199,33 @@ async function checkQuote(payload: SwapPayload, ctx: SubmitContext): Promise<Swa
       `The approved quote had expired and a new one could not be read (${reason}); nothing was sent.`,
     );
   }
-  const decimals = payload.toDecimals;
-  if (parseUnits(after.toAmount, decimals) < parseUnits(before.minAmount, decimals)) {
+  const change = quoteChange(payload, before, after);
+  if (!change.holds) {
     throw new SubmitRefusal(
-      `The approved quote had expired; the new quote gives ${formatAssetAmount(after.toAmount, decimals, payload.toSymbol)}, below the approved minimum of ${formatAssetAmount(before.minAmount, decimals, payload.toSymbol)}. Nothing was sent; request the swap again to approve the new quote.`,
+      `The approved quote had expired; the new quote gives ${formatAssetAmount(after.toAmount, payload.toDecimals, payload.toSymbol)}, below the approved minimum of ${formatAssetAmount(before.minAmount, payload.toDecimals, payload.toSymbol)}. Nothing was sent; request the swap again to approve the new quote.`,
     );
   }
-  return { before, after, difference: subtractDecimal(after.toAmount, before.toAmount, decimals) };
+  return { before, after, difference: change.difference };
+}
+
+/** How a fresh quote compares with the approved one: the change in amount out, and whether the minimum holds. */
+function quoteChange(payload: SwapPayload, before: SwapQuoteView, after: SwapQuoteView) {
+  const decimals = payload.toDecimals;
+  return {
+    difference: subtractDecimal(after.toAmount, before.toAmount, decimals),
+    holds: parseUnits(after.toAmount, decimals) >= parseUnits(before.minAmount, decimals),
+  };
+}
+
+/** The service's quote now, beside the one the request's approvers see (an approver checks before approving). */
+export async function compareSwapQuote(
+  client: CustodyClient,
+  walletId: string,
+  payload: SwapPayload,
+  review: Record<string, unknown>,
+): Promise<SwapQuoteComparison> {
+  const before = approvedQuote(review);
+  const after = await fetchQuote(client, walletId, payload);
+  if (!before) return { before, after, difference: null, holds: null };
+  return { before, after, ...quoteChange(payload, before, after) };
 }
