@@ -58,9 +58,17 @@ const SECOND_FACTOR_USERS = new Set<string>([DEMO.admin, DEMO.admin2, DEMO.finan
 /** Sign-in's second step with a code computed from the demo user's secret (each code is handed out once). */
 async function completeSecondFactor(page: Page, email: string) {
   const code = page.getByLabel('Authentication code');
-  await expect(code).toBeVisible();
-  await code.fill(await nextDemoCode(email));
-  await page.getByRole('button', { name: 'Verify' }).click();
+  const signedIn = page.getByRole('button', { name: /User menu/ });
+  const refused = page.getByText('That did not work. Check the code, or try your passkey again.');
+  // Journeys sign the same demo users in side by side; should a code still be refused (taken an instant
+  // earlier elsewhere), the next one is asked for: at most three, so a real refusal still fails the test.
+  for (let attempt = 1; ; attempt++) {
+    await expect(code).toBeVisible();
+    await code.fill(await nextDemoCode(email));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(signedIn.or(refused)).toBeVisible();
+    if (!(await refused.isVisible()) || attempt === 3) return;
+  }
 }
 
 /**
