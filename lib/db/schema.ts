@@ -16,7 +16,9 @@ import {
   operationRequests,
 } from './tables/approvals';
 import { spendingLimits } from './tables/limits';
+import { payoutScheduleRuns, payoutSchedules } from './tables/payout-schedules';
 import { authChallenges, userFactors, userSessions } from './tables/security';
+import { serviceTokenIdempotency, serviceTokens } from './tables/service-tokens';
 import { walletConnections } from './tables/wallets';
 import { webhookEvents } from './tables/webhook-events';
 
@@ -79,7 +81,9 @@ export * from './tables/address-book';
 export * from './tables/alerts';
 export * from './tables/approvals';
 export * from './tables/limits';
+export * from './tables/payout-schedules';
 export * from './tables/security';
+export * from './tables/service-tokens';
 export * from './tables/wallets';
 export * from './tables/webhook-events';
 
@@ -105,6 +109,10 @@ export const schema = {
   alertAttempts,
   addressBookEntries,
   addressBookPolicy,
+  serviceTokens,
+  serviceTokenIdempotency,
+  payoutSchedules,
+  payoutScheduleRuns,
 };
 export type ConsoleDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type UserRow = typeof users.$inferSelect;
