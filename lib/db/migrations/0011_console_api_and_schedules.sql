@@ -52,6 +52,7 @@ CREATE TABLE "service_tokens" (
 	"expires_at" timestamp with time zone NOT NULL,
 	"created_by" uuid NOT NULL,
 	"created_by_email" text NOT NULL,
+	"secret_seen_by" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"approved_by" text,
 	"revoked_at" timestamp with time zone,
 	"revoked_by" text,

@@ -39,9 +39,11 @@ export const serviceTokens = pgTable(
     /** The webhook signing secret, sealed with the console's key (it must be read to sign). */
     webhookSecretSealed: text('webhook_secret_sealed'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    /** The admin who asked for the token (or its last rotation): they saw the secret, so never approve its requests. */
+    /** The admin who asked for the token. */
     createdBy: uuid('created_by').notNull(),
     createdByEmail: text('created_by_email').notNull(),
+    /** Everyone shown a secret of this token (its creation, each rotation): they never approve its requests. */
+    secretSeenBy: jsonb('secret_seen_by').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     approvedBy: text('approved_by'),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokedBy: text('revoked_by'),
