@@ -45,6 +45,7 @@ CREATE TABLE "service_tokens" (
 	"scopes" jsonb NOT NULL,
 	"wallet_ids" jsonb NOT NULL,
 	"daily_cap_usd" numeric NOT NULL,
+	"min_approvals" integer DEFAULT 2 NOT NULL,
 	"allowed_cidrs" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"rate_limit_per_minute" integer DEFAULT 60 NOT NULL,
 	"webhook_url" text,

@@ -30,6 +30,11 @@ export const serviceTokens = pgTable(
     walletIds: jsonb('wallet_ids').$type<string[]>().notNull(),
     /** USD the token's requests may add up to over 24 hours (rejected, cancelled and expired ones do not count). */
     dailyCapUsd: numeric('daily_cap_usd').notNull(),
+    /**
+     * Approvals each of the token's requests needs at least (the policy's count applies when higher): a system
+     * has no second person behind it, so two people approve by default.
+     */
+    minApprovals: integer('min_approvals').notNull().default(2),
     /** Networks calls may come from (CIDR); empty: any. */
     allowedCidrs: jsonb('allowed_cidrs').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     /** Calls per minute before 429 with Retry-After. */
