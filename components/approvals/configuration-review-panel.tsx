@@ -7,6 +7,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { type AddressBookSaveReview, describeDuration } from '@/lib/approvals/address-book';
 import type { ConfigurationReview, PolicyEditReview, WalletRef } from '@/lib/approvals/configuration';
 import { breachWords } from '@/lib/approvals/limits';
+import { SCOPE_WORDS } from '@/lib/approvals/service-tokens';
 
 const walletFacts = (wallet: WalletRef) => [
   { label: 'Wallet', value: `${wallet.name} · ${wallet.blockchain}` },
@@ -183,6 +184,35 @@ function Body({ review }: { review: ConfigurationReview }) {
           ]}
         />
       );
+    case 'serviceTokenCreate':
+      return (
+        <ReviewFacts
+          facts={[
+            { label: 'Name', value: review.name },
+            { label: 'Scopes', value: review.scopes.map((s) => SCOPE_WORDS[s].label).join(', ') },
+            { label: 'Wallets', value: review.walletNames.join(', ') },
+            { label: 'Daily cap', value: `${review.dailyCapUsd} USD over 24 hours` },
+            { label: 'Approvals per request', value: `at least ${review.minApprovals}` },
+            {
+              label: 'Networks',
+              value: review.allowedCidrs.length > 0 ? review.allowedCidrs.join(', ') : 'any',
+              className: 'font-mono text-xs break-all',
+            },
+            { label: 'Rate limit', value: `${review.rateLimitPerMinute} calls a minute` },
+            { label: 'Webhook', value: review.webhookHint ?? 'none (the system polls)' },
+            { label: 'Expires', value: `${review.expiresAt.slice(0, 16).replace('T', ' ')} UTC` },
+          ]}
+        />
+      );
+    case 'serviceTokenRotate':
+      return (
+        <ReviewFacts
+          facts={[
+            { label: 'Token', value: review.name },
+            { label: 'Current prefix', value: review.prefix, className: 'font-mono text-xs' },
+          ]}
+        />
+      );
   }
 }
 
@@ -200,6 +230,9 @@ const INTRO: Record<ConfigurationReview['kind'], string> = {
   addressBookSave:
     'Adds or changes entries of a wallet’s address book; a new address can receive money once its cooling-off has passed.',
   coolingOffEdit: 'Changes how long a new address book entry waits before it can receive money.',
+  serviceTokenCreate:
+    'Makes a token a back-office system uses to call the console’s API; its withdrawals and swaps become requests people approve.',
+  serviceTokenRotate: 'Gives the token a new secret; the system must switch to it.',
 };
 
 /** Every configuration kind's review; a second admin approves what it shows. */

@@ -34,6 +34,8 @@ const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> 
   walletRotate: ConfigurationReviewPanel,
   walletRemove: ConfigurationReviewPanel,
   addressBookSave: ConfigurationReviewPanel,
+  serviceTokenCreate: ConfigurationReviewPanel,
+  serviceTokenRotate: ConfigurationReviewPanel,
   coolingOffEdit: ConfigurationReviewPanel,
 };
 

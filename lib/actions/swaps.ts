@@ -3,52 +3,18 @@ import { z } from 'zod';
 import { ActionRefusal, defineAction, ok } from '@/lib/actions/define-action';
 import { isReviewOf } from '@/lib/approvals/kinds';
 import { CustodyError } from '@/lib/custody';
-import { lookUpTypedAddress, verifyTypedSource } from '@/lib/server/address-lookup';
-import { getApprovalEngine, sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
+import { lookUpTypedAddress } from '@/lib/server/address-lookup';
+import { getApprovalEngine, sourceBalances } from '@/lib/server/approvals';
 import { compareSwapQuote } from '@/lib/server/approvals/operations/swap';
+import { checkSwap } from '@/lib/server/request-payloads';
 import { requestIdSchema } from '@/lib/validation/approvals';
-import {
-  type SwapAsset,
-  type SwapFormValues,
-  type SwapPayload,
-  swapFormSchema,
-  validateSwap,
-} from '@/lib/validation/swaps';
-
-/**
- * The wallet's active assets with the child address's balance (what the amount is checked against); the
- * balance is null (unknown, not checked) when the service cannot report balances.
- */
-async function assetsOf(walletId: string, addressId: string): Promise<SwapAsset[] | null> {
-  if (addressId === 'master') return null;
-  const context = await withdrawFormContext(walletId);
-  if (!context) return null;
-  // An address off the list is one typed by hand: #5 must confirm it is a child address of the wallet.
-  if (!context.sources.some((s) => s.id === addressId) && !(await verifyTypedSource(walletId, addressId)).ok)
-    return null;
-  const balances = await sourceBalances(walletId, addressId);
-  return context.assets.map((a) => {
-    const held = balances?.find((b) => b.assetId === a.id);
-    return {
-      id: a.id,
-      symbol: a.symbol,
-      decimals: a.decimals,
-      balance: held?.balance ?? (balances ? '0' : null),
-      priceUsd: held?.priceUsd ?? a.priceUsd,
-    };
-  });
-}
+import { type SwapFormValues, type SwapPayload, swapFormSchema } from '@/lib/validation/swaps';
 
 /** The form's meaning against the address's balances as the custody service reports them. */
 async function checkedPayload(values: SwapFormValues) {
-  const assets = await assetsOf(values.walletId, values.addressId);
-  if (!assets) {
-    const error = 'Choose a child address of this wallet.';
-    throw new ActionRefusal(error, { addressId: error });
-  }
-  const validation = validateSwap(values, assets);
-  if (!validation.ok) throw new ActionRefusal(validation.error, validation.fieldErrors);
-  return validation.payload;
+  const checked = await checkSwap(values);
+  if (!checked.ok) throw new ActionRefusal(checked.error, checked.fieldErrors, checked.status);
+  return checked.payload;
 }
 
 const swap = {
@@ -128,7 +94,7 @@ export const checkSwapQuoteAction = defineAction({
   context: 'check swap quote',
   run: async ({ input: { requestId }, custody }) => {
     const view = await (await getApprovalEngine()).view(requestId);
-    if (!view || view.request.type !== 'swap') throw new ActionRefusal('This is not a swap request.');
+    if (view?.request.type !== 'swap') throw new ActionRefusal('This is not a swap request.');
     const client = await custody(view.request.walletId);
     try {
       return ok(

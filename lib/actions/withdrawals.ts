@@ -1,56 +1,18 @@
 'use server';
 import { z } from 'zod';
-import { ActionRefusal, defineAction, ok, WALLET_NOT_CONNECTED } from '@/lib/actions/define-action';
+import { ActionRefusal, defineAction, ok } from '@/lib/actions/define-action';
 import { isReviewOf } from '@/lib/approvals/kinds';
 import type { WithdrawalReview } from '@/lib/approvals/withdrawals';
-import { lookUpTypedAddress, verifyTypedSource } from '@/lib/server/address-lookup';
-import { getApprovalEngine, sourceBalances, withdrawFormContext } from '@/lib/server/approvals';
-import {
-  type SourceBalanceMap,
-  validateWithdrawal,
-  type WithdrawalFormValues,
-  withdrawalFormSchema,
-} from '@/lib/validation/withdrawals';
-
-/**
- * The source's balances the amounts are checked against: the master wallet's from the form context, a child
- * address's read from the service. Null (unknown, never blocking) when the service gives no balances or the
- * read fails: the custody service itself refuses what the source cannot pay.
- */
-async function balancesOf(
-  walletId: string,
-  source: string,
-  context: NonNullable<Awaited<ReturnType<typeof withdrawFormContext>>>,
-): Promise<SourceBalanceMap | null> {
-  if (context.balances !== 'available' && context.balances !== 'failed') return null;
-  if (source === 'master') {
-    if (context.balances !== 'available') return null;
-    return Object.fromEntries(context.assets.map((a) => [a.id, a.balance]));
-  }
-  try {
-    const balances = await sourceBalances(walletId, source);
-    return balances ? Object.fromEntries(balances.map((b) => [b.assetId, b.balance])) : null;
-  } catch {
-    return null;
-  }
-}
+import { lookUpTypedAddress } from '@/lib/server/address-lookup';
+import { getApprovalEngine, sourceBalances } from '@/lib/server/approvals';
+import { checkWithdrawal } from '@/lib/server/request-payloads';
+import { type WithdrawalFormValues, withdrawalFormSchema } from '@/lib/validation/withdrawals';
 
 /** The form's meaning against the wallet as the custody service describes it; refuses with field errors. */
 async function checkedPayload(values: WithdrawalFormValues) {
-  const context = await withdrawFormContext(values.walletId);
-  if (!context) throw new ActionRefusal(WALLET_NOT_CONNECTED, undefined, 404);
-  // A source off the list is an address id typed by hand: accepted once #5 confirms it is a child address.
-  if (!context.sources.some((s) => s.id === values.source)) {
-    const typed = await verifyTypedSource(values.walletId, values.source);
-    if (!typed.ok) throw new ActionRefusal('Choose a source of this wallet.', { source: typed.error });
-  }
-  const validation = validateWithdrawal(values, {
-    assets: context.assets,
-    chain: { isEvmCompatible: context.wallet.isEvmCompatible },
-    balances: await balancesOf(values.walletId, values.source.trim(), context),
-  });
-  if (!validation.ok) throw new ActionRefusal(validation.error, validation.fieldErrors);
-  return validation.payload;
+  const checked = await checkWithdrawal(values);
+  if (!checked.ok) throw new ActionRefusal(checked.error, checked.fieldErrors, checked.status);
+  return checked.payload;
 }
 
 const withdrawal = {

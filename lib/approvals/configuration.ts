@@ -5,6 +5,7 @@ import type { Role } from '@/lib/roles';
 import type { AddressBookSaveReview, CoolingOffEditReview } from './address-book';
 import type { SpendingRuleValues } from './limits';
 import type { PolicyValues } from './policy';
+import type { ServiceTokenCreateReview, ServiceTokenRotateReview } from './service-tokens';
 
 export const CONFIGURATION_KINDS = [
   'userCreate',
@@ -18,6 +19,8 @@ export const CONFIGURATION_KINDS = [
   'walletRemove',
   'addressBookSave',
   'coolingOffEdit',
+  'serviceTokenCreate',
+  'serviceTokenRotate',
 ] as const;
 export type ConfigurationKind = (typeof CONFIGURATION_KINDS)[number];
 
@@ -113,6 +116,9 @@ export type ConfigurationResult = {
   userId?: string;
   /** `waiting`: the requester has not seen the one-time password yet; `shown`: it was shown once and dropped. */
   oneTimePassword?: 'waiting' | 'shown';
+  /** A service token made or rotated: its id, and whether its secret waits for the requester or was shown. */
+  tokenId?: string;
+  tokenSecret?: 'waiting' | 'shown';
 };
 
 /** "3 approvers" / "10,000 USD" / "24 hours": how a policy value reads in the review. */
@@ -158,7 +164,9 @@ export type ConfigurationReview =
   | WalletRotateReview
   | WalletRemoveReview
   | AddressBookSaveReview
-  | CoolingOffEditReview;
+  | CoolingOffEditReview
+  | ServiceTokenCreateReview
+  | ServiceTokenRotateReview;
 
 /** Whether a request's review is a configuration change's (the request page shows its own panel). */
 export function isConfigurationReview(review: { kind: string }): review is ConfigurationReview {

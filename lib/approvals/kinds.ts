@@ -16,6 +16,7 @@ import type {
 import { CONFIGURATION_KINDS } from './configuration';
 import type { ContractResult, ContractReview } from './contracts';
 import type { PayoutResult, PayoutReview } from './payouts';
+import type { ServiceTokenCreateReview, ServiceTokenRotateReview } from './service-tokens';
 import type { TypedDataResult, TypedDataReview } from './signing';
 import type { SwapResult, SwapReview } from './swaps';
 import type { RetryReview } from './types';
@@ -58,6 +59,8 @@ export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: str
   walletRemove: { label: 'Wallet removal', noun: 'a wallet removal' },
   addressBookSave: { label: 'Address book change', noun: 'an address book change' },
   coolingOffEdit: { label: 'Address book cooling-off change', noun: 'a cooling-off change' },
+  serviceTokenCreate: { label: 'New API token', noun: 'a new API token' },
+  serviceTokenRotate: { label: 'API token rotation', noun: 'an API token rotation' },
 };
 
 export function isOperationKind(value: string): value is OperationKind {
@@ -84,6 +87,8 @@ interface KindShapes {
   walletRemove: { review: WalletRemoveReview; result: ConfigurationResult };
   addressBookSave: { review: AddressBookSaveReview; result: ConfigurationResult };
   coolingOffEdit: { review: CoolingOffEditReview; result: ConfigurationResult };
+  serviceTokenCreate: { review: ServiceTokenCreateReview; result: ConfigurationResult };
+  serviceTokenRotate: { review: ServiceTokenRotateReview; result: ConfigurationResult };
 }
 
 /** What approvers see before deciding on a request of kind `K`. */

@@ -58,6 +58,11 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'addressBookSave.approve': { admin: Y, finance: N, support: N, viewer: N },
   'coolingOffEdit.request': { admin: Y, finance: N, support: N, viewer: N },
   'coolingOffEdit.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'serviceTokenCreate.request': { admin: Y, finance: N, support: N, viewer: N },
+  'serviceTokenCreate.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'serviceTokenRotate.request': { admin: Y, finance: N, support: N, viewer: N },
+  'serviceTokenRotate.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'serviceToken.revoke': { admin: Y, finance: N, support: N, viewer: N },
 };
 
 describe('permissions table', () => {

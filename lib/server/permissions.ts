@@ -59,6 +59,13 @@ const PERMISSIONS = {
   'addressBookSave.approve': ['admin'],
   'coolingOffEdit.request': ['admin'],
   'coolingOffEdit.approve': ['admin'],
+  // Service tokens for the console's API: made and rotated with a second admin's approval; revoking one takes
+  // effect at once (it only takes power away).
+  'serviceTokenCreate.request': ['admin'],
+  'serviceTokenCreate.approve': ['admin'],
+  'serviceTokenRotate.request': ['admin'],
+  'serviceTokenRotate.approve': ['admin'],
+  'serviceToken.revoke': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

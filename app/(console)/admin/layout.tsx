@@ -7,6 +7,7 @@ const ADMIN_TABS: Array<TabNavItem & { action: Action }> = [
   { href: '/admin/users', label: 'Users', action: 'users.manage' },
   { href: '/admin/wallets', label: 'Wallet connections', action: 'wallets.manage' },
   { href: '/admin/policy', label: 'Approval policy', action: 'policy.edit' },
+  { href: '/admin/tokens', label: 'API tokens', action: 'serviceTokenCreate.request' },
 ];
 
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {

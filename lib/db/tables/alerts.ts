@@ -42,7 +42,8 @@ export const alertOutbox = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id').notNull(),
-    channel: text('channel').$type<'email' | 'chat'>().notNull(),
+    /** `system`: a request state change posted to an API token's webhook (userId is then the token's id). */
+    channel: text('channel').$type<'email' | 'chat' | 'system'>().notNull(),
     event: text('event').notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     subject: text('subject').notNull(),

@@ -2,6 +2,7 @@ import 'server-only';
 // Alerts outside the console, wired once per process: the outbox every part of the console raises alerts into,
 // the worker that delivers it, and the periodic checks.
 import { logger } from '../logger';
+import { createTokenEventQueue, tokenWebhook } from '../service-tokens/webhooks';
 import { type ConsoleServices, currentServices } from '../services';
 import { runAlertChecks } from './checks';
 import { outboundRules } from './outbound';
@@ -35,6 +36,8 @@ function wire(services: ConsoleServices) {
     from: env.ALERT_FROM,
     rules: alertOutboundRules(services),
   });
+  // API tokens' request steps join the outbox at the start of each round.
+  const queueTokenEvents = createTokenEventQueue(db);
   let delivering = false;
   let again = false;
   const round = () => {
@@ -43,12 +46,16 @@ function wire(services: ConsoleServices) {
       return;
     }
     delivering = true;
-    deliverDueAlerts({
-      db,
-      senders,
-      openChatUrl: sealedChatOpener(services.config.encryptionKey),
-      retry: { maxAttempts: env.ALERT_MAX_ATTEMPTS },
-    })
+    queueTokenEvents()
+      .then(() =>
+        deliverDueAlerts({
+          db,
+          senders,
+          openChatUrl: sealedChatOpener(services.config.encryptionKey),
+          systemWebhook: (tokenId) => tokenWebhook(db, services.config.encryptionKey, tokenId),
+          retry: { maxAttempts: env.ALERT_MAX_ATTEMPTS },
+        }),
+      )
       .catch((error) => log.warn({ err: error }, 'alert delivery round failed'))
       .finally(() => {
         delivering = false;

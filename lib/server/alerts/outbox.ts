@@ -79,13 +79,13 @@ export async function recentAlerts(db: ConsoleDb, userId: string, limit = 20): P
   const rows = await db
     .select()
     .from(alertOutbox)
-    .where(eq(alertOutbox.userId, userId))
+    .where(and(eq(alertOutbox.userId, userId), inArray(alertOutbox.channel, ['email', 'chat'])))
     .orderBy(desc(alertOutbox.createdAt))
     .limit(limit);
   return rows.map((r) => ({
     id: r.id,
     event: r.event as RecentAlert['event'],
-    channel: r.channel,
+    channel: r.channel as RecentAlert['channel'],
     subject: r.subject,
     link: r.link,
     status: r.status,

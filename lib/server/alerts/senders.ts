@@ -2,6 +2,7 @@ import 'server-only';
 // How an alert leaves the console: an email through the operator's SMTP server, or a Slack-compatible JSON post
 // (`{ text }`) to a person's chat webhook. A failure is a short reason for the delivery log: never the SMTP URL,
 // the webhook URL or anything the server answered beyond its status.
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -17,6 +18,17 @@ export interface AlertMessage {
 export interface AlertSenders {
   email(to: string, message: AlertMessage): Promise<void>;
   chat(url: string, message: AlertMessage): Promise<void>;
+  /** A system's webhook: the JSON body as stored, signed with the token's webhook secret. */
+  system(url: string, secret: string, body: string): Promise<void>;
+}
+
+/**
+ * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the receiver recomputes it with its webhook secret and
+ * refuses an old `t`, so a captured delivery cannot be replayed later.
+ */
+function systemSignature(secret: string, body: string, at: Date): string {
+  const t = Math.floor(at.getTime() / 1000);
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
 }
 
 /** A delivery failure whose message is safe to store and show. */
@@ -61,7 +73,7 @@ export function createAlertSenders(settings: SenderSettings): AlertSenders {
     return transporter;
   };
 
-  async function post(url: string, body: string): Promise<void> {
+  async function post(url: string, body: string, extraHeaders: Record<string, string> = {}): Promise<void> {
     const problem = await outboundUrlProblem(url, settings.rules);
     if (problem) throw new DeliveryError(problem);
     const target = new URL(url);
@@ -71,7 +83,11 @@ export function createAlertSenders(settings: SenderSettings): AlertSenders {
         target,
         {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            ...extraHeaders,
+          },
           lookup: guardedLookup(settings.rules),
           timeout: timeoutMs,
         },
@@ -96,6 +112,17 @@ export function createAlertSenders(settings: SenderSettings): AlertSenders {
           to,
           subject: message.subject,
           text: messageText(message),
+        });
+      } catch (error) {
+        throw new DeliveryError(reasonOf(error));
+      }
+    },
+    async system(url, secret, body) {
+      try {
+        const id = (JSON.parse(body) as { id?: string }).id ?? '';
+        await post(url, body, {
+          'x-console-signature': systemSignature(secret, body, new Date()),
+          'x-console-event-id': id,
         });
       } catch (error) {
         throw new DeliveryError(reasonOf(error));

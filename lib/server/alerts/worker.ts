@@ -30,6 +30,8 @@ export interface AlertWorkerDeps {
   senders: AlertSenders;
   /** Opens a chat channel's sealed webhook URL. */
   openChatUrl(channel: AlertChannelRow): string;
+  /** An API token's webhook URL and signing secret (a `system` row's userId is the token id); null: none now. */
+  systemWebhook?(tokenId: string): Promise<{ url: string; secret: string } | null>;
   retry?: Partial<RetrySettings>;
   now?: () => Date;
   /** How long a taken row is left alone before another round may take it again (a round that died). */
@@ -88,22 +90,46 @@ async function deliverOne(
   let error: string | null = null;
   let final = false;
   try {
-    const [channel] = await db
-      .select()
-      .from(alertChannels)
-      .where(and(eq(alertChannels.userId, row.userId), eq(alertChannels.kind, row.channel)))
-      .limit(1);
-    if (!channel?.enabled) {
-      // The person switched the channel off since: nothing to send it to, and nothing to retry.
-      final = true;
-      throw new DeliveryError('The channel was switched off');
+    if (row.channel === 'system') {
+      const target = await deps.systemWebhook?.(row.userId);
+      if (!target) {
+        // Revoked, expired or without a webhook since: nobody to tell, nothing to retry.
+        final = true;
+        throw new DeliveryError('The token has no webhook now (revoked, expired or removed)');
+      }
+      await deps.senders.system(target.url, target.secret, row.body);
+    } else {
+      const [channel] = await db
+        .select()
+        .from(alertChannels)
+        .where(and(eq(alertChannels.userId, row.userId), eq(alertChannels.kind, row.channel)))
+        .limit(1);
+      if (!channel?.enabled) {
+        // The person switched the channel off since: nothing to send it to, and nothing to retry.
+        final = true;
+        throw new DeliveryError('The channel was switched off');
+      }
+      const message = { subject: row.subject, body: row.body, link: row.link };
+      if (row.channel === 'email') await deps.senders.email(channel.target, message);
+      else await deps.senders.chat(deps.openChatUrl(channel), message);
     }
-    const message = { subject: row.subject, body: row.body, link: row.link };
-    if (row.channel === 'email') await deps.senders.email(channel.target, message);
-    else await deps.senders.chat(deps.openChatUrl(channel), message);
   } catch (caught) {
     error = caught instanceof DeliveryError ? caught.message : 'Could not deliver';
   }
+  return recordTry(deps, row, retry, now, started, error, final);
+}
+
+/** Writes the try and moves the row on: sent, given up, or due again after the backoff. */
+async function recordTry(
+  deps: AlertWorkerDeps,
+  row: AlertOutboxRow,
+  retry: RetrySettings,
+  now: () => Date,
+  started: number,
+  error: string | null,
+  final: boolean,
+): Promise<'sent' | 'retry' | 'failed'> {
+  const { db } = deps;
   const attempts = row.attempts + 1;
   const at = now();
   await db.insert(alertAttempts).values({

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import { CONSOLE_SCOPE, SOCK_PUPPET_REFUSAL } from '@/lib/approvals/configuration';
 import type { LimitCheck } from '@/lib/approvals/limits';
+import { isTokenActorId, TOKEN_HOLDER_REFUSAL } from '@/lib/approvals/service-tokens';
 import type { ResolutionVerdict } from '@/lib/approvals/types';
 import { CustodyError } from '@/lib/custody';
 import {
@@ -18,6 +19,7 @@ import {
   users,
 } from '@/lib/db/schema';
 import { WALLET_NOT_CONNECTED } from '../../errors';
+import { tokenOfActor } from '../../service-tokens/tokens';
 import { fetchBalances } from '../balances';
 import { hashPayload } from '../hash';
 import { checkLimits, contributionsOf, isLimitedKind, lockLimits, refusalMessage } from '../limits';
@@ -50,6 +52,24 @@ class LimitRefused extends Error {
   constructor(readonly check: LimitCheck) {
     super(check.refusedBy ? refusalMessage(check.refusedBy) : 'Refused by a spending limit.');
   }
+}
+
+/** A caller's own check refused the request inside its transaction (an API token's daily cap). */
+class GuardRefused extends Error {}
+
+export interface CreateOptions {
+  /** The request's id, chosen by the caller (an idempotency key's row names it before the request exists). */
+  id?: string;
+  /** Approvals the request needs at least, whatever the policy says (an API token's minimum). */
+  minApprovals?: number;
+  /**
+   * Runs inside the creating transaction, before the insert: a sentence refuses the request and nothing of it
+   * is kept. The caller takes whatever lock its check needs with `tx`.
+   */
+  guard?: (
+    tx: Parameters<Parameters<EngineContext['db']['transaction']>[0]>[0],
+    request: { amountUsd: BuiltReview['amountUsd']; at: Date },
+  ) => Promise<string | null>;
 }
 
 function candidateOf(type: string, walletId: string, requesterId: string, payload: unknown, review: unknown) {
@@ -93,8 +113,23 @@ export function createCommands(
   const { lookUpItems, followUpRound } = reconciliation;
   const { abilities, proposalOf } = queries;
 
-  /** Whether the requester added or promoted this person (the sock-puppet rule). */
+  /**
+   * Whether the person was shown a secret of the API token that made the request: they could have made it
+   * themselves, so their approval would be their own.
+   */
+  async function sawTokenSecret(
+    reader: Pick<typeof db, 'select'>,
+    actor: EngineActor,
+    requesterId: string,
+  ): Promise<boolean> {
+    if (!isTokenActorId(requesterId)) return false;
+    const token = await tokenOfActor(reader, requesterId);
+    return Boolean(token?.secretSeenBy.includes(actor.id));
+  }
+
+  /** Whether the requester added or promoted this person (the sock-puppet rule), or is a token they were shown. */
   async function addedByRequester(actor: EngineActor, requesterId: string): Promise<boolean> {
+    if (await sawTokenSecret(db, actor, requesterId)) return true;
     const [me] = await db
       .select({ createdBy: users.createdBy, roleGrantedBy: users.roleGrantedBy })
       .from(users)
@@ -258,7 +293,13 @@ export function createCommands(
     }
   }
 
-  async function create(actor: EngineActor, typeKey: string, scope: string, payload: unknown) {
+  async function create(
+    actor: EngineActor,
+    typeKey: string,
+    scope: string,
+    payload: unknown,
+    options: CreateOptions = {},
+  ) {
     const type = operationType(typeKey);
     if (!type) return fail('Unknown operation type.', 422);
     const walletId = type.scope === 'console' ? CONSOLE_SCOPE : scope;
@@ -267,7 +308,7 @@ export function createCommands(
     const operation = type.parse(payload);
     if (!operation) return fail('The request is not valid.', 422);
     const previewed = takePreview(previewKey(actor, type, walletId, operation.payload));
-    const id = previewed?.id ?? randomUUID();
+    const id = options.id ?? previewed?.id ?? randomUUID();
     const references = referencesFor(operation, id);
     const clashes = await referenceClashes(type, walletId, references);
     if (clashes) return clashResult(clashes);
@@ -275,11 +316,15 @@ export function createCommands(
     if ('error' in built) return built;
     const policy = await getPolicy(type.key);
     const createdAt = now();
-    let needed = requiredApprovals(policy, built.amountUsd);
+    let needed = Math.max(requiredApprovals(policy, built.amountUsd), options.minApprovals ?? 0);
     const limited = isLimitedKind(type.key);
     try {
       await db.transaction(async (tx) => {
         let review = built.review as Record<string, unknown>;
+        if (options.guard) {
+          const refusal = await options.guard(tx, { amountUsd: built.amountUsd, at: createdAt });
+          if (refusal) throw new GuardRefused(refusal);
+        }
         // The check and the insert are one step under the limits lock: of two requests made at the same
         // moment, the second sees the first.
         if (limited && (await lockLimits(tx))) {
@@ -330,6 +375,13 @@ export function createCommands(
         });
       });
     } catch (error) {
+      if (error instanceof GuardRefused) {
+        await audit(actor, type.permissions.request, 'refused', walletId, {
+          reason: error.message,
+          amountUsd: usdNumber(built.amountUsd),
+        });
+        return fail(error.message, 422);
+      }
       if (error instanceof LimitRefused) {
         await audit(actor, type.permissions.request, 'refused', walletId, {
           reason: 'spending limit',
@@ -358,6 +410,7 @@ export function createCommands(
     | { kind: 'missing' }
     | { kind: 'own' }
     | { kind: 'puppet' }
+    | { kind: 'token-holder' }
     | { kind: 'not-open'; status: string }
     | { kind: 'expired' }
     | { kind: 'twice' }
@@ -411,6 +464,7 @@ export function createCommands(
             .limit(1);
           if (me && (me.createdBy === row.requesterId || me.roleGrantedBy === row.requesterId))
             return { kind: 'puppet' };
+          if (await sawTokenSecret(tx, actor, row.requesterId)) return { kind: 'token-holder' };
         }
         if (row.status !== 'PENDING_APPROVAL') return { kind: 'not-open', status: row.status };
         if (isExpired(row.expiresAt, at)) {
@@ -521,6 +575,9 @@ export function createCommands(
       case 'puppet':
         await audit(actor, auditAction, 'denied', id, { reason: 'added or promoted by the requester' });
         return fail(SOCK_PUPPET_REFUSAL, 403);
+      case 'token-holder':
+        await audit(actor, auditAction, 'denied', id, { reason: 'shown the requesting token' });
+        return fail(TOKEN_HOLDER_REFUSAL, 403);
       case 'not-open':
         return fail(
           `This request is no longer waiting for approval (${decision.status.replace(/_/g, ' ').toLowerCase()}).`,
@@ -902,47 +959,84 @@ export function createCommands(
   }
 
   /**
-   * A new user's one-time password, shown once to the admin who asked for the user and then dropped: the
-   * sealed copy is removed by one conditional update, so two tabs cannot both read it.
+   * A secret a configuration change produced (a new user's one-time password, a service token), shown once to
+   * the admin who asked for it and then dropped: the sealed copy is removed by one conditional update, so two
+   * tabs cannot both read it.
    */
-  async function takeOneTimePassword(actor: EngineActor, id: string) {
+  async function takeSealedSecret(
+    actor: EngineActor,
+    id: string,
+    secret: {
+      type: string;
+      /** The key under `result.sealed`, and the result's flag that says whether it waits or was shown. */
+      field: 'oneTimePassword' | 'tokenSecret';
+      binding: string;
+      audit: string;
+      /** Who sees it ("Only the admin who asked for this user …"), and what to do once it is gone. */
+      notYours: string;
+      gone: string;
+    },
+  ) {
     const row = await findRequest(id);
-    if (row?.type !== 'userCreate') return fail('No such request.', 404);
+    if (row?.type !== secret.type) return fail('No such request.', 404);
     if (row.requesterId !== actor.id) {
-      await audit(actor, 'user.one_time_password', 'denied', id);
-      return fail('Only the admin who asked for this user sees the one-time password.', 403);
+      await audit(actor, secret.audit, 'denied', id);
+      return fail(secret.notYours, 403);
     }
-    const stored = row.result as { sealed?: { oneTimePassword?: string }; message?: string } | null;
-    const sealed = stored?.sealed?.oneTimePassword;
-    if (row.status !== 'SUCCESS' || !stored || !sealed)
-      return fail(
-        'The one-time password was shown once and is not kept. Ask for a new user if it was lost.',
-        410,
-      );
+    const stored = row.result as { sealed?: Record<string, string>; message?: string } | null;
+    const sealed = stored?.sealed?.[secret.field];
+    if (row.status !== 'SUCCESS' || !stored || !sealed) return fail(secret.gone, 410);
     const { sealed: _dropped, ...rest } = stored;
     const [taken] = await db
       .update(operationRequests)
-      .set({ result: { ...rest, oneTimePassword: 'shown' }, updatedAt: now() })
+      .set({ result: { ...rest, [secret.field]: 'shown' }, updatedAt: now() })
       .where(
         and(
           eq(operationRequests.id, id),
-          sql`${operationRequests.result} -> 'sealed' ->> 'oneTimePassword' = ${sealed}`,
+          sql`${operationRequests.result} -> 'sealed' ->> ${secret.field} = ${sealed}`,
         ),
       )
       .returning({ id: operationRequests.id });
-    if (!taken)
-      return fail(
-        'The one-time password was shown once and is not kept. Ask for a new user if it was lost.',
-        410,
-      );
-    const oneTimePassword = configuration.open(sealed, `otp:${id}`);
-    const email = (row.review as { email?: string }).email ?? '';
-    await audit(actor, 'user.one_time_password', 'success', id, { email });
-    return { ok: true as const, data: { email, oneTimePassword } };
+    if (!taken) return fail(secret.gone, 410);
+    const value = configuration.open(sealed, secret.binding);
+    await audit(actor, secret.audit, 'success', id);
+    return { ok: true as const, data: { value, review: row.review as Record<string, unknown> } };
+  }
+
+  async function takeOneTimePassword(actor: EngineActor, id: string) {
+    const taken = await takeSealedSecret(actor, id, {
+      type: 'userCreate',
+      field: 'oneTimePassword',
+      binding: `otp:${id}`,
+      audit: 'user.one_time_password',
+      notYours: 'Only the admin who asked for this user sees the one-time password.',
+      gone: 'The one-time password was shown once and is not kept. Ask for a new user if it was lost.',
+    });
+    if (!taken.ok) return taken;
+    const email = (taken.data.review as { email?: string }).email ?? '';
+    return { ok: true as const, data: { email, oneTimePassword: taken.data.value } };
+  }
+
+  /** A new or rotated service token (and its webhook secret), shown once to the admin who asked for it. */
+  async function takeTokenSecret(actor: EngineActor, id: string) {
+    const row = await findRequest(id);
+    const type = row?.type === 'serviceTokenRotate' ? 'serviceTokenRotate' : 'serviceTokenCreate';
+    const taken = await takeSealedSecret(actor, id, {
+      type,
+      field: 'tokenSecret',
+      binding: `service-token:${id}`,
+      audit: 'serviceToken.reveal',
+      notYours: 'Only the admin who asked for this token sees it.',
+      gone: 'The token was shown once and is not kept. Rotate it if it was lost.',
+    });
+    if (!taken.ok) return taken;
+    const [token, webhookSecret] = taken.data.value.split('\n');
+    return { ok: true as const, data: { token: token ?? '', webhookSecret: webhookSecret || null } };
   }
 
   return {
     takeOneTimePassword,
+    takeTokenSecret,
     preview,
     create,
     approve,

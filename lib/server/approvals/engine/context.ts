@@ -2,6 +2,7 @@ import 'server-only';
 // What the parts of the approval engine share: its dependencies and settings, and the steps every part takes
 // (audit, events, notifications, conditional status changes, policy and freeze reads).
 import { and, asc, eq, inArray, isNull, notExists, type SQL, sql } from 'drizzle-orm';
+import { isTokenActorId } from '@/lib/approvals/service-tokens';
 import type { ResolutionVerdict } from '@/lib/approvals/types';
 import { createCustodyClient, type TransportOptions } from '@/lib/custody';
 import {
@@ -19,6 +20,7 @@ import type { AlertSink } from '../../alerts/outbox';
 import { appendAudit } from '../../audit';
 import { logger } from '../../logger';
 import { type Action, can } from '../../permissions';
+import { tokenMay, tokenOfActor } from '../../service-tokens/tokens';
 import { referenceFor } from '../hash';
 import { type LookupCapability, looksLikeMissingEndpoint } from '../lookup';
 import { operationType } from '../operations/registry';
@@ -241,6 +243,11 @@ export function createEngineContext(deps: EngineDeps) {
   }
 
   async function mayAct(actor: EngineActor, action: Action): Promise<boolean> {
+    // An API token requests what its scopes allow while it is live, and never approves.
+    if (isTokenActorId(actor.id)) {
+      const token = await tokenOfActor(db, actor.id);
+      return Boolean(token && !token.revokedAt && token.expiresAt > now() && tokenMay(token, action));
+    }
     const role = await currentRole(actor);
     return can(role as never, action);
   }

@@ -31,6 +31,7 @@ export function createApprovalEngine(deps: EngineDeps) {
     preview: commands.preview,
     create: commands.create,
     takeOneTimePassword: commands.takeOneTimePassword,
+    takeTokenSecret: commands.takeTokenSecret,
     approve: commands.approve,
     reject: commands.reject,
     cancel: commands.cancel,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_KINDS, type OperationKind } from '@/lib/approvals/kinds';
 import { MAX_EXPIRY_SECONDS, MIN_EXPIRY_SECONDS } from '@/lib/approvals/policy';
 import type { TransportOptions } from '@/lib/custody';
-import { users, walletConnections } from '@/lib/db/schema';
+import { serviceTokens, users, walletConnections } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { buildPermit } from '@/lib/validation/typed-data';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
@@ -21,6 +21,8 @@ let database: TestDatabase;
 let sandbox: Sandbox;
 let creds: SandboxCredentials;
 let wallet: SandboxCredentials['wallets'][number];
+/** A token whose rotation is reviewed. */
+const rotatedTokenId = crypto.randomUUID();
 let admin: EngineActor;
 
 function connectionFor(walletId: string): Promise<TransportOptions | null> {
@@ -57,6 +59,18 @@ beforeAll(async () => {
     .values({ email: 'admin@example.com', name: 'admin', role: 'admin', passwordHash: 'not-a-real-hash' })
     .returning();
   admin = { id: row!.id, email: 'admin@example.com', role: 'admin' };
+  await database.db.insert(serviceTokens).values({
+    id: rotatedTokenId,
+    name: 'Back office',
+    secretHash: 'x'.repeat(64),
+    prefix: 'abcdefabcdef',
+    scopes: ['read'],
+    walletIds: [wallet.id],
+    dailyCapUsd: '100',
+    expiresAt: new Date('2030-01-01T00:00:00Z'),
+    createdBy: crypto.randomUUID(),
+    createdByEmail: 'admin@example.com',
+  });
   // Key rotation and removal review a connected wallet.
   await database.db.insert(walletConnections).values({
     id: wallet.id,
@@ -182,6 +196,21 @@ function validPayload(kind: OperationKind): unknown {
       };
     case 'coolingOffEdit':
       return { coolingOffSeconds: 3600 };
+    case 'serviceTokenCreate':
+      return {
+        name: 'Payroll',
+        scopes: ['read', 'withdrawals:request'],
+        walletIds: [wallet.id],
+        dailyCapUsd: '5000',
+        minApprovals: 2,
+        allowedCidrs: ['203.0.113.0/24'],
+        rateLimitPerMinute: 60,
+        webhookUrlSealed: null,
+        webhookHint: null,
+        expiresAt: '2030-01-01T00:00:00.000Z',
+      };
+    case 'serviceTokenRotate':
+      return { tokenId: rotatedTokenId };
   }
 }
 

@@ -18,6 +18,7 @@ import { contractWriteOperation } from './contract-write';
 import { limitEditOperation } from './limit-edit';
 import { payoutOperation } from './payout';
 import { retryOperation } from './retry';
+import { serviceTokenCreateOperation, serviceTokenRotateOperation } from './service-tokens';
 import { swapOperation } from './swap';
 import { typedDataSignOperation } from './typed-data-sign';
 import type { RegisteredOperation } from './types';
@@ -44,6 +45,8 @@ export const OPERATION_TYPES: { readonly [K in OperationKind]: RegisteredOperati
   walletRemove: walletRemoveOperation,
   addressBookSave: addressBookSaveOperation,
   coolingOffEdit: coolingOffEditOperation,
+  serviceTokenCreate: serviceTokenCreateOperation,
+  serviceTokenRotate: serviceTokenRotateOperation,
 };
 
 /** Every registered kind, in the order admins see them. */

@@ -1,0 +1,206 @@
+'use client';
+// Asks for an API token: what it may do, on which wallets, up to what a day, from where, until when. A second
+// admin approves; the token is then shown once to the admin who asked, on the request page.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { PlusIcon } from 'lucide-react';
+import { useState, useTransition } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { useStepUp } from '@/components/step-up/use-step-up';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/textarea';
+import { requestServiceTokenAction } from '@/lib/actions/service-tokens';
+import type { RequestedChange } from '@/lib/actions/users';
+import { SCOPE_WORDS, SERVICE_TOKEN_SCOPES } from '@/lib/approvals/service-tokens';
+import {
+  type ServiceTokenFormInput,
+  type ServiceTokenFormValues,
+  serviceTokenFormSchema,
+} from '@/lib/validation/service-tokens';
+import { CheckboxGroup } from './checkbox-group';
+
+const DEFAULTS: ServiceTokenFormInput = {
+  name: '',
+  scopes: ['read'],
+  walletIds: [],
+  dailyCapUsd: '10000',
+  minApprovals: 2,
+  allowedCidrs: '',
+  rateLimitPerMinute: 60,
+  webhookUrl: '',
+  expiresInDays: 90,
+};
+
+export function NewTokenDialog({ wallets }: { wallets: Array<{ id: string; name: string }> }) {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [requested, setRequested] = useState<RequestedChange | null>(null);
+  const [pending, startTransition] = useTransition();
+  const stepUp = useStepUp();
+  const form = useForm<ServiceTokenFormInput, unknown, ServiceTokenFormValues>({
+    resolver: zodResolver(serviceTokenFormSchema),
+    defaultValues: DEFAULTS,
+  });
+  const { errors } = form.formState;
+
+  const close = (next: boolean) => {
+    setOpen(next);
+    if (!next) {
+      form.reset(DEFAULTS);
+      setError(null);
+      setRequested(null);
+    }
+  };
+
+  const onSubmit = form.handleSubmit((values) => {
+    setError(null);
+    startTransition(async () => {
+      const result = await stepUp.withStepUp(() => requestServiceTokenAction(values));
+      if (!result.ok) {
+        setError(result.error);
+        for (const [field, message] of Object.entries(result.fieldErrors ?? {}))
+          form.setError(field as keyof ServiceTokenFormInput, { message });
+        return;
+      }
+      setRequested(result.data);
+      toast.success('Waiting for a second admin');
+    });
+  });
+
+  const text = (
+    id: string,
+    name: keyof ServiceTokenFormInput,
+    label: string,
+    hint?: string,
+    type = 'text',
+  ) => (
+    <Field id={id} label={label} hint={hint} error={errors[name]?.message}>
+      <Input
+        id={id}
+        type={type}
+        inputMode={type === 'number' ? 'numeric' : undefined}
+        aria-invalid={Boolean(errors[name])}
+        aria-describedby={errors[name] ? `${id}-error` : hint ? `${id}-hint` : undefined}
+        {...form.register(name)}
+      />
+    </Field>
+  );
+
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogTrigger asChild>
+        <Button>
+          <PlusIcon aria-hidden />
+          New token
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-xl">
+        {requested ? (
+          <div className="grid gap-4">
+            <DialogHeader>
+              <DialogTitle>Token requested</DialogTitle>
+              <DialogDescription>
+                A second admin approves it; the token is then shown to you, once, on the request page.
+              </DialogDescription>
+            </DialogHeader>
+            <RequestedChangeNotice change={requested} />
+            <DialogFooter>
+              <Button type="button" onClick={() => close(false)}>
+                Done
+              </Button>
+            </DialogFooter>
+          </div>
+        ) : (
+          <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+            <DialogHeader>
+              <DialogTitle>New API token</DialogTitle>
+              <DialogDescription>
+                For a back-office system. Its withdrawals and swaps become requests people approve; it never
+                approves or sends money itself.
+              </DialogDescription>
+            </DialogHeader>
+            {error ? (
+              <Alert variant="destructive">
+                <AlertDescription>{error}</AlertDescription>
+              </Alert>
+            ) : null}
+            {text('token-name', 'name', 'Name', 'The system that will use it, e.g. Payroll')}
+            <CheckboxGroup
+              control={form.control}
+              name="scopes"
+              legend="Scopes"
+              error={errors.scopes?.message}
+              options={SERVICE_TOKEN_SCOPES.map((s) => ({
+                value: s,
+                label: SCOPE_WORDS[s].label,
+                description: SCOPE_WORDS[s].description,
+              }))}
+            />
+            <CheckboxGroup
+              control={form.control}
+              name="walletIds"
+              legend="Wallets"
+              error={errors.walletIds?.message}
+              options={wallets.map((w) => ({ value: w.id, label: w.name, description: w.id }))}
+            />
+            <div className="grid gap-4 sm:grid-cols-2">
+              {text('token-cap', 'dailyCapUsd', 'Daily cap (USD)', 'Over any 24 hours, all its requests')}
+              {text(
+                'token-approvals',
+                'minApprovals',
+                'Approvals per request',
+                'At least; the policy may ask more',
+                'number',
+              )}
+              {text('token-rate', 'rateLimitPerMinute', 'Calls per minute', undefined, 'number')}
+              {text('token-days', 'expiresInDays', 'Expires after (days)', undefined, 'number')}
+            </div>
+            <Field
+              id="token-networks"
+              label="Networks it may call from"
+              hint="One CIDR per line, e.g. 203.0.113.0/24. Empty: any network."
+              error={errors.allowedCidrs?.message}
+            >
+              <Textarea
+                id="token-networks"
+                rows={2}
+                spellCheck={false}
+                aria-invalid={Boolean(errors.allowedCidrs)}
+                {...form.register('allowedCidrs')}
+              />
+            </Field>
+            {text(
+              'token-webhook',
+              'webhookUrl',
+              'Webhook URL (optional)',
+              'Where request changes are posted, signed. Empty: the system polls.',
+              'url',
+            )}
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => close(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={pending}>
+                {pending ? 'Requesting…' : 'Request token'}
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
+        {stepUp.dialog}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,202 @@
+import 'server-only';
+// The console API's routes (`app/api/v1/**/route.ts` export these): reads answer with the console's own shapes
+// and paging; withdrawals and swaps become approval requests through the same checks as the console's forms.
+import { and, count, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { type OperationRequestRow, operationRequests } from '@/lib/db/schema';
+import { swapFormSchema } from '@/lib/validation/swaps';
+import { filtersOf, transactionSearchSchema } from '@/lib/validation/transactions';
+import { withdrawalFormSchema } from '@/lib/validation/withdrawals';
+import { getApprovalEngine } from '../approvals';
+import { hashPayload } from '../approvals/hash';
+import { WALLET_NOT_CONNECTED } from '../errors';
+import { checkSwap, checkWithdrawal, type PayloadCheck } from '../request-payloads';
+import { readJsonBody } from '../route';
+import { listTransactionPage, withTransactionSource } from '../transactions';
+import { loadWalletView } from '../wallet-views';
+import { custodyFor, listWalletConnections, toSummary } from '../wallets';
+import { type ApiContext, apiError, withServiceToken } from './api';
+import { pageQuery, swapBody, toApiRequest, type WithdrawalBody, withdrawalBody } from './contract';
+import { createTokenRequest } from './requests';
+
+const json = (body: unknown, init: ResponseInit = {}) =>
+  Response.json(body, { ...init, headers: { 'cache-control': 'no-store', ...init.headers } });
+
+/** "items.0.amount: Enter an amount." for each problem, so a system's log says what to fix. */
+function invalid(error: z.ZodError): Response {
+  const message = error.issues
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+  return apiError(422, 'invalid_body', message);
+}
+
+function refused(check: Extract<PayloadCheck<unknown>, { ok: false }>): Response {
+  const fields = Object.entries(check.fieldErrors ?? {}).map(([field, message]) => `${field}: ${message}`);
+  return Response.json(
+    {
+      statusCode: check.status ?? 422,
+      code: check.status === 404 ? 'wallet_not_connected' : 'invalid_body',
+      message: [check.error, ...fields].join(' '),
+      fieldErrors: check.fieldErrors ?? {},
+    },
+    { status: check.status ?? 422 },
+  );
+}
+
+async function requestResponse(id: string, status: number, replayed: boolean) {
+  const view = await (await getApprovalEngine()).view(id);
+  if (!view) return apiError(404, 'not_found', 'No such request.');
+  const headers: Record<string, string> = { location: `/api/v1/requests/${id}` };
+  if (replayed) headers['idempotent-replayed'] = 'true';
+  return json({ data: toApiRequest(view.request, view.approvals, view.items) }, { status, headers });
+}
+
+/** Reads the body, the Idempotency-Key and the payload check shared by withdrawals and swaps. */
+async function moneyRequest<B>(
+  ctx: ApiContext,
+  kind: 'withdraw' | 'swap',
+  schema: z.ZodType<B>,
+  check: (body: B, walletId: string) => Promise<PayloadCheck<unknown> | Response>,
+) {
+  const key = ctx.request.headers.get('idempotency-key');
+  if (key !== null && !/^[\x21-\x7e]{1,200}$/.test(key))
+    return apiError(
+      400,
+      'invalid_idempotency_key',
+      'Idempotency-Key must be 1 to 200 printable ASCII characters.',
+    );
+  const read = await readJsonBody(ctx.request);
+  if (!read.ok) {
+    const body = (await read.response.json()) as { statusCode: number; message: string };
+    return apiError(
+      body.statusCode,
+      body.statusCode === 413 ? 'body_too_large' : 'invalid_json',
+      body.message,
+    );
+  }
+  const parsed = schema.safeParse(read.body);
+  if (!parsed.success) return invalid(parsed.error);
+  const walletId = ctx.params.walletId ?? '';
+  const checked = await check(parsed.data, walletId);
+  if (checked instanceof Response) return checked;
+  if (!checked.ok) return refused(checked);
+  const outcome = await createTokenRequest({
+    db: ctx.db,
+    engine: await getApprovalEngine(),
+    token: ctx.token,
+    actor: ctx.actor,
+    kind,
+    walletId,
+    payload: checked.payload,
+    idempotencyKey: key,
+    bodyHash: hashPayload({ walletId, body: read.body }),
+    now: ctx.now,
+  });
+  if (!outcome.ok)
+    return apiError(
+      outcome.status,
+      outcome.code,
+      outcome.message,
+      outcome.retryAfterSeconds ? { 'retry-after': String(outcome.retryAfterSeconds) } : {},
+    );
+  return requestResponse(outcome.requestId, outcome.replayed ? 200 : 201, outcome.replayed);
+}
+
+function withdrawalValues(body: WithdrawalBody, walletId: string) {
+  const items = 'items' in body ? body.items : [body];
+  return withdrawalFormSchema.safeParse({
+    walletId,
+    kind: 'withdraw',
+    source: body.source?.trim() || 'master',
+    rows: items.map((i) => ({
+      address: i.address,
+      amount: i.amount,
+      assetId: i.assetId,
+      reference: i.reference ?? '',
+      note: i.note ?? '',
+      metadata: i.metadata ? JSON.stringify(i.metadata) : '',
+    })),
+  });
+}
+
+export const requestWithdrawal = withServiceToken({ scope: 'withdrawals:request' }, (ctx) =>
+  moneyRequest(ctx, 'withdraw', withdrawalBody, async (body, walletId) => {
+    const values = withdrawalValues(body, walletId);
+    if (!values.success) return invalid(values.error);
+    return checkWithdrawal(values.data);
+  }),
+);
+
+export const requestSwap = withServiceToken({ scope: 'swaps:request' }, (ctx) =>
+  moneyRequest(ctx, 'swap', swapBody, async (body, walletId) => {
+    const values = swapFormSchema.safeParse({
+      walletId,
+      ...body,
+      metadata: body.metadata ? JSON.stringify(body.metadata) : undefined,
+    });
+    if (!values.success) return invalid(values.error);
+    return checkSwap(values.data);
+  }),
+);
+
+export const listWallets = withServiceToken({ scope: 'read' }, async (ctx) => {
+  const rows = await listWalletConnections(ctx.db);
+  return json({ data: rows.filter((r) => ctx.token.walletIds.includes(r.id)).map(toSummary) });
+});
+
+export const getWallet = withServiceToken({ scope: 'read' }, async (ctx) => {
+  const result = await loadWalletView(ctx.params.walletId ?? '', ctx.actor.requestId ?? null);
+  if (!result.ok)
+    return apiError(result.status, result.status === 404 ? 'not_found' : 'upstream_error', result.error);
+  return json({ data: result.data });
+});
+
+export const listWalletTransactions = withServiceToken({ scope: 'read' }, async (ctx) => {
+  const walletId = ctx.params.walletId ?? '';
+  const query = transactionSearchSchema.safeParse(Object.fromEntries(new URL(ctx.request.url).searchParams));
+  if (!query.success) return invalid(query.error);
+  const client = await custodyFor(walletId);
+  if (!client) return apiError(404, 'wallet_not_connected', WALLET_NOT_CONNECTED);
+  const filters = filtersOf(query.data);
+  const page = await withTransactionSource(client, walletId, (source) =>
+    listTransactionPage(client, walletId, filters, source),
+  );
+  return json({ data: page });
+});
+
+export const listRequests = withServiceToken({ scope: null }, async (ctx) => {
+  const query = pageQuery.safeParse(Object.fromEntries(new URL(ctx.request.url).searchParams));
+  if (!query.success) return invalid(query.error);
+  const { page, limit } = query.data;
+  const mine = eq(operationRequests.requesterId, ctx.actor.id);
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(operationRequests)
+      .where(mine)
+      .orderBy(desc(operationRequests.createdAt))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    ctx.db.select({ n: count() }).from(operationRequests).where(mine),
+  ]);
+  const engine = await getApprovalEngine();
+  const views = await Promise.all(rows.map((r: OperationRequestRow) => engine.view(r.id)));
+  return json({
+    data: views.flatMap((v) => (v ? [toApiRequest(v.request, v.approvals, v.items)] : [])),
+    meta: { page, limit, total: total?.n ?? 0 },
+  });
+});
+
+export const getRequest = withServiceToken({ scope: null }, async (ctx) => {
+  const id = ctx.params.requestId ?? '';
+  const [row] = z.uuid().safeParse(id).success
+    ? await ctx.db
+        .select({ id: operationRequests.id })
+        .from(operationRequests)
+        .where(and(eq(operationRequests.id, id), eq(operationRequests.requesterId, ctx.actor.id)))
+        .limit(1)
+    : [];
+  // Another token's or a person's request is "no such request": its existence is not this token's to know.
+  if (!row) return apiError(404, 'not_found', 'No such request of this token.');
+  return requestResponse(row.id, 200, false);
+});
