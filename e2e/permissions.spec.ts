@@ -132,6 +132,11 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   recheckCapabilitiesAction: { permission: 'wallets.manage' },
   removeWalletAction: { permission: 'walletRemove.request' },
   verifyAuditChainAction: { permission: 'audit.view', args: [] },
+  // API tokens: made and rotated through a second admin, revoked at once, shown once to the requester
+  requestServiceTokenAction: { permission: 'serviceTokenCreate.request' },
+  rotateServiceTokenAction: { permission: 'serviceTokenRotate.request' },
+  revokeServiceTokenAction: { permission: 'serviceToken.revoke' },
+  revealServiceTokenAction: { permission: 'serviceTokenCreate.request' },
 };
 
 /** How a route is called and who may call it; `token`, `signature` and `api-key` routes refuse every session. */
@@ -166,6 +171,15 @@ const ROUTE_PERMISSIONS: Record<string, RouteRule> = {
   '/api/wallets/[walletId]/transactions/route': { permission: 'read' },
   '/api/wallets/[walletId]/webhooks/route': { permission: 'read' },
   '/api/webhooks/custody/route': { permission: 'signature', method: 'POST' },
+  // The console API takes service tokens only: a person's session is refused like no token (401).
+  '/api/v1/openapi.json/route': { permission: 'public' },
+  '/api/v1/requests/route': { permission: 'token' },
+  '/api/v1/requests/[requestId]/route': { permission: 'token' },
+  '/api/v1/wallets/route': { permission: 'token' },
+  '/api/v1/wallets/[walletId]/route': { permission: 'token' },
+  '/api/v1/wallets/[walletId]/transactions/route': { permission: 'token' },
+  '/api/v1/wallets/[walletId]/withdrawals/route': { permission: 'token', method: 'POST' },
+  '/api/v1/wallets/[walletId]/swaps/route': { permission: 'token', method: 'POST' },
   '/sandbox/[...path]/route': { permission: 'api-key', path: '/sandbox/v1/wallets/permission-check' },
 };
 

@@ -128,6 +128,7 @@ test('on a phone every other console page fits the screen, is accessible and hyd
     { path: '/admin/users', heading: 'Users' },
     { path: '/admin/policy', heading: 'Approval policy' },
     { path: '/admin/wallets', heading: 'Wallet connections' },
+    { path: '/admin/tokens', heading: 'API tokens' },
     { path: '/account/security', heading: 'Security' },
     { path: '/account/sessions', heading: 'Sessions' },
     { path: '/account/alerts', heading: 'Alerts' },
