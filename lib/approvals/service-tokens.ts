@@ -50,6 +50,8 @@ export type ServiceTokenRotateReview = {
 
 export interface ServiceTokenView extends ServiceTokenSettings {
   id: string;
+  /** The wallets' names as connected now (the id where a wallet is no longer connected). */
+  walletNames: string[];
   prefix: string;
   createdByEmail: string;
   approvedBy: string | null;

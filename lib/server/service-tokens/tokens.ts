@@ -10,7 +10,7 @@ import {
   TOKEN_ACTOR_PREFIX,
   webhookHintOf,
 } from '@/lib/approvals/service-tokens';
-import { type ConsoleDb, type ServiceTokenRow, serviceTokens } from '@/lib/db/schema';
+import { type ConsoleDb, type ServiceTokenRow, serviceTokens, walletConnections } from '@/lib/db/schema';
 import type { Action } from '../permissions';
 
 const TOKEN_PATTERN = /^cct_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
@@ -108,13 +108,14 @@ export async function tokenOfActor(
   return row;
 }
 
-function tokenView(row: ServiceTokenRow, now = new Date()): ServiceTokenView {
+function tokenView(row: ServiceTokenRow, names: Map<string, string>, now: Date): ServiceTokenView {
   return {
     id: row.id,
     name: row.name,
     prefix: `cct_${row.prefix}_…`,
     scopes: row.scopes as ServiceTokenScope[],
     walletIds: row.walletIds,
+    walletNames: row.walletIds.map((id) => names.get(id) ?? id),
     dailyCapUsd: row.dailyCapUsd,
     minApprovals: row.minApprovals,
     allowedCidrs: row.allowedCidrs,
@@ -133,9 +134,13 @@ function tokenView(row: ServiceTokenRow, now = new Date()): ServiceTokenView {
 }
 
 export async function listTokens(db: ConsoleDb): Promise<ServiceTokenView[]> {
-  const rows = await db.select().from(serviceTokens).orderBy(desc(serviceTokens.createdAt)).limit(500);
+  const [rows, wallets] = await Promise.all([
+    db.select().from(serviceTokens).orderBy(desc(serviceTokens.createdAt)).limit(500),
+    db.select({ id: walletConnections.id, name: walletConnections.name }).from(walletConnections),
+  ]);
+  const names = new Map(wallets.map((w) => [w.id, w.name]));
   const now = new Date();
-  return rows.map((r) => tokenView(r, now));
+  return rows.map((r) => tokenView(r, names, now));
 }
 
 /** Revoking takes effect at once (it only takes power away); returns the row, or undefined if already revoked. */

@@ -22,6 +22,13 @@ const BATCH = 200;
 /** Events of the last hour are queued when the console starts (a restart does not replay older ones). */
 const START_WINDOW_MS = 3_600_000;
 
+/**
+ * The cursor stays this far behind the newest event: an event's id is taken when it is inserted, so one written in a
+ * transaction that commits a moment later can appear below an id already read. Events read again are not queued
+ * again (the outbox's dedupe key).
+ */
+const SETTLE_MS = 30_000;
+
 export function createTokenEventQueue(db: ConsoleDb, now: () => Date = () => new Date()) {
   let cursor: number | null = null;
   return async function queueTokenEvents(): Promise<number> {
