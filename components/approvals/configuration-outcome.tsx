@@ -118,7 +118,12 @@ function TokenSecret({
         ) : null}
       </div>
     );
-  if (state === 'shown') return <p>The token was shown to the admin who asked for it and is not kept.</p>;
+  if (state === 'shown')
+    return isRequester ? (
+      <p>The token was shown to you once and is not kept. If it was lost, ask for a new secret.</p>
+    ) : (
+      <p>The token was shown to the admin who asked for it and is not kept.</p>
+    );
   if (!isRequester) return <p>The token is shown once, to the admin who asked for it.</p>;
   return (
     <div>

@@ -8,6 +8,7 @@ import { type AddressBookSaveReview, describeDuration } from '@/lib/approvals/ad
 import type { ConfigurationReview, PolicyEditReview, WalletRef } from '@/lib/approvals/configuration';
 import { breachWords } from '@/lib/approvals/limits';
 import { SCOPE_WORDS } from '@/lib/approvals/service-tokens';
+import { formatUsd } from '@/lib/format';
 
 const walletFacts = (wallet: WalletRef) => [
   { label: 'Wallet', value: `${wallet.name} · ${wallet.blockchain}` },
@@ -191,7 +192,7 @@ function Body({ review }: { review: ConfigurationReview }) {
             { label: 'Name', value: review.name },
             { label: 'Scopes', value: review.scopes.map((s) => SCOPE_WORDS[s].label).join(', ') },
             { label: 'Wallets', value: review.walletNames.join(', ') },
-            { label: 'Daily cap', value: `${review.dailyCapUsd} USD over 24 hours` },
+            { label: 'Daily cap', value: `${formatUsd(review.dailyCapUsd)} over any 24 hours` },
             { label: 'Approvals per request', value: `at least ${review.minApprovals}` },
             {
               label: 'Networks',
@@ -200,7 +201,10 @@ function Body({ review }: { review: ConfigurationReview }) {
             },
             { label: 'Rate limit', value: `${review.rateLimitPerMinute} calls a minute` },
             { label: 'Webhook', value: review.webhookHint ?? 'none (the system polls)' },
-            { label: 'Expires', value: `${review.expiresAt.slice(0, 16).replace('T', ' ')} UTC` },
+            {
+              label: 'Expires',
+              value: `${review.expiresInDays} day${review.expiresInDays === 1 ? '' : 's'} after the approval`,
+            },
           ]}
         />
       );

@@ -10,7 +10,7 @@ import { alertConfigurationChange, alertOutboundRules } from '@/lib/server/alert
 import { outboundUrlProblem } from '@/lib/server/alerts/outbound';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { TOKEN_WEBHOOK_BINDING } from '@/lib/server/approvals/operations/service-tokens';
-import { revokeToken } from '@/lib/server/service-tokens/tokens';
+import { revokeToken, tokenActorId } from '@/lib/server/service-tokens/tokens';
 import { currentServices } from '@/lib/server/services';
 import { requestIdSchema } from '@/lib/validation/approvals';
 import { serviceTokenFormSchema, serviceTokenIdSchema, splitNetworks } from '@/lib/validation/service-tokens';
@@ -48,7 +48,7 @@ export const requestServiceTokenAction = defineAction({
         rateLimitPerMinute: input.rateLimitPerMinute,
         webhookUrlSealed,
         webhookHint: webhookHintOf(input.webhookUrl || null),
-        expiresAt: new Date(Date.now() + input.expiresInDays * 86_400_000).toISOString(),
+        expiresInDays: input.expiresInDays,
       },
       'name',
     );
@@ -77,12 +77,20 @@ export const revokeServiceTokenAction = defineAction({
   audit: {
     action: 'serviceToken.revoke',
     target: ({ tokenId }) => tokenId,
-    input: (_input, data: { name: string } | undefined) => ({ name: data?.name ?? null }),
+    input: (_input, data: { name: string; cancelled: number } | undefined) => ({
+      name: data?.name ?? null,
+      cancelled: data?.cancelled ?? 0,
+    }),
   },
   run: async ({ input, actor }) => {
     const services = await currentServices();
     const row = await revokeToken(services.database.db, input.tokenId, actor.email);
     if (!row) return refuse('That token does not exist or was revoked already.');
+    const cancelled = await (await getApprovalEngine()).cancelRequestsOf(
+      actor,
+      tokenActorId(row.id),
+      `API token "${row.name}" revoked`,
+    );
     await alertConfigurationChange({
       key: `service-token-revoke:${row.id}`,
       summary: `API token "${row.name}" revoked`,
@@ -90,7 +98,8 @@ export const revokeServiceTokenAction = defineAction({
       path: '/admin/tokens',
     });
     revalidatePath('/admin/tokens');
-    return ok({ name: row.name });
+    revalidatePath('/approvals');
+    return ok({ name: row.name, cancelled });
   },
 });
 

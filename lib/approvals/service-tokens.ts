@@ -28,11 +28,12 @@ export interface ServiceTokenSettings {
   rateLimitPerMinute: number;
   /** Host and path start only: a webhook URL can carry its own secret. */
   webhookHint: string | null;
-  expiresAt: string;
 }
 
 export type ServiceTokenCreateReview = ServiceTokenSettings & {
   kind: 'serviceTokenCreate';
+  /** The token expires this many days after the approval that makes it. */
+  expiresInDays: number;
   /** Names of the wallets, as connected now. */
   walletNames: string[];
   warnings: string[];
@@ -50,6 +51,7 @@ export type ServiceTokenRotateReview = {
 
 export interface ServiceTokenView extends ServiceTokenSettings {
   id: string;
+  expiresAt: string;
   /** The wallets' names as connected now (the id where a wallet is no longer connected). */
   walletNames: string[];
   prefix: string;
@@ -69,7 +71,7 @@ export const TOKEN_ACTOR_PREFIX = 'token:';
 
 /** Why a person shown a token's secret may not approve its requests. */
 export const TOKEN_HOLDER_REFUSAL =
-  'You were shown this API token’s secret, so its requests could be yours; another person must approve.';
+  'You were shown this API token’s secret, or were added or given your role by someone who was, so its requests could be yours; another person must approve.';
 
 export function isTokenActorId(id: string): boolean {
   return id.startsWith(TOKEN_ACTOR_PREFIX);

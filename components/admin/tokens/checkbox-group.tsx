@@ -8,6 +8,8 @@ export interface CheckboxGroupProps<T extends FieldValues> {
   legend: string;
   options: Array<{ value: string; label: string; description?: string }>;
   error?: string;
+  /** What the group says when it offers nothing. */
+  empty?: string;
 }
 
 export function CheckboxGroup<T extends FieldValues>({
@@ -16,6 +18,7 @@ export function CheckboxGroup<T extends FieldValues>({
   legend,
   options,
   error,
+  empty = 'Nothing to choose.',
 }: CheckboxGroupProps<T>) {
   const errorId = `${name}-error`;
   return (
@@ -33,6 +36,7 @@ export function CheckboxGroup<T extends FieldValues>({
                   type="checkbox"
                   className="mt-0.5 size-4"
                   checked={value.includes(option.value)}
+                  aria-invalid={Boolean(error)}
                   onBlur={field.onBlur}
                   onChange={(e) =>
                     field.onChange(
@@ -48,6 +52,7 @@ export function CheckboxGroup<T extends FieldValues>({
                 </span>
               </label>
             ))}
+            {options.length === 0 ? <p className="text-sm text-muted-foreground">{empty}</p> : null}
             {error ? (
               <p id={errorId} className="text-xs font-medium text-destructive">
                 {error}

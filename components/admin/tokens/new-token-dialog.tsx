@@ -154,6 +154,7 @@ export function NewTokenDialog({ wallets }: { wallets: Array<{ id: string; name:
               name="walletIds"
               legend="Wallets"
               error={errors.walletIds?.message}
+              empty="No wallet is connected yet: connect one under Wallet connections first."
               options={wallets.map((w) => ({ value: w.id, label: w.name, description: w.id }))}
             />
             <div className="grid gap-4 sm:grid-cols-2">

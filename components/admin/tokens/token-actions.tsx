@@ -56,7 +56,7 @@ export function TokenActions({ tokenId, name, active }: { tokenId: string; name:
           </Button>
         }
         title={`Revoke ${name}?`}
-        description="Every call with this token is refused from now on, and its webhook stops. Requests it made stay as they are: approve, reject or cancel them as usual. This cannot be undone."
+        description="Every call with this token is refused from now on and its webhook stops. Its requests still waiting for approval are cancelled; those already approved go on. This cannot be undone."
         confirmLabel={`Revoke ${name}`}
         destructive
         error={error}
@@ -67,7 +67,11 @@ export function TokenActions({ tokenId, name, active }: { tokenId: string; name:
             setError(result.error);
             return false;
           }
-          toast.success(`${name} revoked`);
+          toast.success(
+            result.data.cancelled > 0
+              ? `${name} revoked; ${result.data.cancelled} waiting request${result.data.cancelled === 1 ? '' : 's'} cancelled`
+              : `${name} revoked`,
+          );
           router.refresh();
           return true;
         }}

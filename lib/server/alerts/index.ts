@@ -47,6 +47,8 @@ function wire(services: ConsoleServices) {
     }
     delivering = true;
     queueTokenEvents()
+      // The systems' webhooks failing to queue never holds people's alerts back.
+      .catch((error) => log.warn({ err: error }, 'queueing API token events failed'))
       .then(() =>
         deliverDueAlerts({
           db,

@@ -132,7 +132,7 @@ async function makeToken(
     rateLimitPerMinute: settings.rateLimitPerMinute ?? 600,
     webhookUrlSealed,
     webhookHint: null,
-    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    expiresInDays: 1,
   });
   if (!requested.ok) throw new Error(requested.error);
   const approved = await engine.approve(people.adminB, requested.data.id);
@@ -196,7 +196,7 @@ describe('console API for systems', () => {
       rateLimitPerMinute: 60,
       webhookUrlSealed: null,
       webhookHint: null,
-      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      expiresInDays: 1,
     });
     if (!requested.ok) throw new Error(requested.error);
     // The requester cannot approve their own token.
@@ -407,6 +407,82 @@ describe('console API for systems', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('refuses the approval of someone a token holder added, and of the holder; neither is offered it', async () => {
+    const { token } = await makeToken();
+    // Admin A (shown the token) added a finance person: that person is A's second account as far as four eyes go.
+    const added = await createUser(testDb.db, {
+      email: `added-${crypto.randomUUID()}@example.com`,
+      name: 'Added',
+      role: 'finance',
+      createdBy: people.adminA.id,
+    });
+    if (!added.ok) throw new Error(added.error);
+    const made = await call(routes.requestWithdrawal as Handler, token, {
+      params: { walletId: wallet.id },
+      body: withdrawal('0.1'),
+    });
+    expect(made.status).toBe(201);
+    const byAdded = await engine.approve(
+      { id: added.user.id, email: added.user.email, role: 'finance' },
+      made.body.data.id,
+    );
+    expect(byAdded).toMatchObject({ ok: false, error: TOKEN_HOLDER_REFUSAL });
+    // The page offers neither of them the approval.
+    const [row] = await testDb.db
+      .select()
+      .from(operationRequests)
+      .where(eq(operationRequests.id, made.body.data.id));
+    expect((await engine.abilities(people.adminA, row!, [])).canApprove).toBe(false);
+    expect((await engine.abilities(people.finance1, row!, [])).canApprove).toBe(true);
+  });
+
+  it('cancels a revoked token’s waiting requests; none of them can be approved after', async () => {
+    const revoked = await makeToken();
+    const made = await call(routes.requestWithdrawal as Handler, revoked.token, {
+      params: { walletId: wallet.id },
+      body: withdrawal('0.2'),
+    });
+    expect(made.status).toBe(201);
+    const { revokeToken, tokenActorId } = await import('./tokens');
+    await revokeToken(testDb.db, revoked.id, people.adminB.email);
+    expect(await engine.cancelRequestsOf(people.adminB, tokenActorId(revoked.id), 'revoked')).toBe(1);
+    const [row] = await testDb.db
+      .select()
+      .from(operationRequests)
+      .where(eq(operationRequests.id, made.body.data.id));
+    expect(row?.status).toBe('CANCELLED');
+    expect((await engine.approve(people.finance1, made.body.data.id)).ok).toBe(false);
+  });
+
+  it('names each bad field as the API calls it, and lists wallets without internal fields', async () => {
+    const { token } = await makeToken();
+    const single = await call(routes.requestWithdrawal as Handler, token, {
+      params: { walletId: wallet.id },
+      body: { assetId: usdc().id, address: '0x1234', amount: '1' },
+    });
+    expect(single.status).toBe(422);
+    expect(Object.keys(single.body.fieldErrors)).toEqual(['address']);
+    const batch = await call(routes.requestWithdrawal as Handler, token, {
+      params: { walletId: wallet.id },
+      body: {
+        items: [
+          withdrawal('1'),
+          { assetId: usdc().id, address: '0x000000000000000000000000000000000000dEaD' },
+        ],
+      },
+    });
+    expect(batch.status).toBe(422);
+    expect(batch.body.message).toContain('items.1.amount');
+    const listed = await call(routes.listWallets as Handler, token);
+    expect(Object.keys(listed.body.data[0]).sort()).toEqual([
+      'address',
+      'blockchain',
+      'id',
+      'name',
+      'network',
+    ]);
   });
 
   it('serves an OpenAPI document that validates and lists every route of the API', async () => {

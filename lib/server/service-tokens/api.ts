@@ -6,11 +6,13 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { ServiceTokenScope } from '@/lib/approvals/service-tokens';
 import { addressInNetworks, parseNetworkList } from '@/lib/config/networks';
+import { CustodyError } from '@/lib/custody/errors';
 import type { ConsoleDb, ServiceTokenRow } from '@/lib/db/schema';
 import type { EngineActor } from '../approvals/engine';
 import { appendAudit } from '../audit';
 import { clientAddressOf, NETWORK_REFUSED, networkAllowed } from '../client-address';
 import { describeFailure } from '../errors';
+import { logger } from '../logger';
 import { currentDb } from '../services';
 import { createRateLimiter } from './rate-limit';
 import { findToken, hasScope, tokenActorId, tokenActorName, touchToken } from './tokens';
@@ -40,12 +42,19 @@ export function apiError(
   code: string,
   message: string,
   headers: Record<string, string> = {},
+  extra: Record<string, unknown> = {},
 ): Response {
   return Response.json(
-    { statusCode: status, code, message },
+    { statusCode: status, code, message, ...extra },
     { status, headers: { 'cache-control': 'no-store', ...headers } },
   );
 }
+
+/**
+ * Calls without a valid token, per client address and minute, that are answered and audited; more are answered
+ * 429 without an audit entry, so nobody without a token can flood the audit log.
+ */
+const ANONYMOUS_PER_MINUTE = 30;
 
 const limiter = createRateLimiter();
 
@@ -63,15 +72,21 @@ export function withServiceToken(
       Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]),
     );
     // Set once the token is known, for the audit entry (also of a call the route then refused).
-    const seen: { token: ServiceTokenRow | null } = { token: null };
+    const seen: { token: ServiceTokenRow | null; unaudited: boolean } = { token: null, unaudited: false };
     let response: Response;
     try {
       response = await run();
     } catch (error) {
-      const { message, status } = describeFailure(error, requestId, `api ${path}`);
-      response = apiError(status, status >= 500 ? 'server_error' : 'upstream_error', message);
+      // The custody service's failure is the console's upstream's, never the caller's: 502 whatever its status,
+      // so a system does not take the service's 401 or 429 for its own token's.
+      const { message } = describeFailure(error, requestId, `api ${path}`);
+      response =
+        error instanceof CustodyError
+          ? apiError(502, 'upstream_error', message)
+          : apiError(500, 'server_error', message);
     }
     const { token } = seen;
+    if (!token && seen.unaudited) return response;
     await appendAudit(db, {
       actorId: token ? tokenActorId(token.id) : null,
       actorEmail: token ? tokenActorName(token.name) : 'unknown API token',
@@ -86,7 +101,7 @@ export function withServiceToken(
             ? 'denied'
             : 'refused',
       requestId,
-    }).catch(() => undefined);
+    }).catch((error) => logger.warn({ err: error, requestId }, 'an API call could not be audited'));
     response.headers.set('x-request-id', requestId);
     return response;
 

@@ -2,8 +2,15 @@ import 'server-only';
 // The console API's contract: the bodies it takes and the shapes it answers with, as zod schemas the routes
 // parse with and the OpenAPI document (`/api/v1/openapi.json`) is generated from, so the two cannot drift.
 import { z } from 'zod';
+import {
+  SORT_ORDERS,
+  TRANSACTION_SORT_FIELDS,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+} from '@/lib/custody/schemas';
 import type { OperationApprovalRow, OperationItemRow, OperationRequestRow } from '@/lib/db/schema';
 import { SWAP_ORDERS } from '@/lib/validation/swaps';
+import { TRANSACTION_PAGE_SIZES } from '@/lib/validation/transactions';
 import { MAX_RECIPIENTS } from '@/lib/validation/withdrawals';
 
 const withdrawalItem = z
@@ -27,17 +34,13 @@ const withdrawalItem = z
   })
   .strict();
 
-export const withdrawalBody = z.union([
-  z
-    .object({
-      source: z.string().max(100).optional().describe('"master" (default) or a child address id'),
-      items: z.array(withdrawalItem).min(1).max(MAX_RECIPIENTS),
-    })
-    .strict(),
-  withdrawalItem
-    .extend({ source: z.string().max(100).optional().describe('"master" (default) or a child address id') })
-    .strict(),
-]);
+const source = z.string().max(100).optional().describe('"master" (default) or a child address id');
+
+export const withdrawalBatchBody = z
+  .object({ source, items: z.array(withdrawalItem).min(1).max(MAX_RECIPIENTS) })
+  .strict();
+export const withdrawalSingleBody = withdrawalItem.extend({ source }).strict();
+const withdrawalBody = z.union([withdrawalBatchBody, withdrawalSingleBody]);
 export type WithdrawalBody = z.infer<typeof withdrawalBody>;
 
 export const swapBody = z
@@ -128,12 +131,42 @@ const pageMeta = z.object({
   total: z.number().int().nullable(),
 });
 
+/**
+ * The steps of a request posted to a system's webhook (`request.<step>`); finer ones (confirmations, hashes,
+ * follow-up rounds) are left to polling.
+ */
+export const SYSTEM_EVENT_KINDS = [
+  'requested',
+  'approved',
+  'rejected',
+  'cancelled',
+  'expired',
+  'fully_approved',
+  'submitted',
+  'submit_failed',
+  'submit_refused',
+  'outcome_unknown',
+  'reconciled',
+  'duplicate_detected',
+  'item_succeeded',
+  'item_failed',
+  'succeeded',
+  'failed',
+  'resolution_confirmed',
+] as const;
+
 /** The system webhook's body: a request's state changed. Signed as `X-Console-Signature: t=…,v1=…`. */
 const webhookEvent = z.object({
   id: z.string().describe('Unique per event; deliveries of one event carry the same id'),
-  type: z.string().describe('request.<step>: requested, approved, rejected, submitted, settled, failed, …'),
+  type: z
+    .enum(SYSTEM_EVENT_KINDS.map((k) => `request.${k}`) as [string, ...string[]])
+    .describe(
+      'The step: requested, approved (one approval), fully_approved, rejected, cancelled, expired, submitted, submit_failed, submit_refused, outcome_unknown, reconciled, duplicate_detected, item_succeeded / item_failed (one recipient settled), succeeded / failed (the whole request settled), resolution_confirmed',
+    ),
   createdAt: z.string(),
-  data: apiRequest,
+  data: apiRequest.describe(
+    'The request as it stood when the step was queued; deliveries may arrive out of order',
+  ),
 });
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
@@ -157,7 +190,10 @@ const errors = (...codes: number[]) =>
   );
 
 const ERROR_WORDS: Record<number, string> = {
-  400: 'The body is not JSON, or too large',
+  400: 'The body is not JSON, or the Idempotency-Key is not 1 to 200 printable characters',
+  413: 'The body is larger than 64 KiB',
+  500: 'The console failed; the message names a reference for its log',
+  502: 'The custody service refused or did not answer; the message is the service’s',
   401: 'No token, an unknown, expired or revoked token',
   403: 'Outside the token’s networks, without the scope, or a wallet the token may not use',
   404: 'No such request or wallet',
@@ -176,6 +212,30 @@ const idempotencyKey = {
 };
 
 const walletIdParam = { name: 'walletId', in: 'path', required: true, schema: { type: 'string' } };
+
+const query = (name: string, schema: Record<string, unknown>, description?: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema,
+  ...(description ? { description } : {}),
+});
+
+/** The console's transaction filters, as its own transactions page takes them (an unknown value is a 422). */
+const transactionParams = [
+  query('status', { type: 'string', enum: [...TRANSACTION_STATUSES] }),
+  query('type', { type: 'string', enum: [...TRANSACTION_TYPES] }),
+  query('assets', { type: 'string' }, 'Up to 20 comma-separated asset symbols'),
+  query('sort', { type: 'string', enum: [...TRANSACTION_SORT_FIELDS], default: 'createdAt' }),
+  query('order', { type: 'string', enum: [...SORT_ORDERS], default: 'DESC' }),
+  query('id', { type: 'string', format: 'uuid' }),
+  query('hash', { type: 'string' }),
+  query('reference', { type: 'string', maxLength: 200 }),
+  query('addressId', { type: 'string', format: 'uuid' }, 'One child address'),
+  query('page', { type: 'integer', minimum: 1, default: 1 }),
+  query('limit', { type: 'integer', enum: [...TRANSACTION_PAGE_SIZES], default: 50 }),
+];
+
 const pageParams = [
   { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 } },
   {
@@ -210,7 +270,7 @@ export function openApiDocument(serverUrl: string) {
       headers: { 'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] } } },
       content: json('RequestEnvelope'),
     },
-    ...errors(400, 401, 403, 404, 409, 422, 429),
+    ...errors(400, 401, 403, 404, 409, 413, 422, 429, 500, 502),
   });
   return {
     openapi: '3.1.0',
@@ -258,7 +318,7 @@ export function openApiDocument(serverUrl: string) {
                 },
               },
             },
-            ...errors(401, 403, 429),
+            ...errors(401, 403, 429, 500),
           },
         },
       },
@@ -270,7 +330,7 @@ export function openApiDocument(serverUrl: string) {
           ...read,
           responses: {
             '200': { description: 'The wallet', content: json('Any') },
-            ...errors(401, 403, 404, 429),
+            ...errors(401, 403, 404, 429, 500, 502),
           },
         },
       },
@@ -278,11 +338,11 @@ export function openApiDocument(serverUrl: string) {
         get: {
           summary: 'A page of the wallet’s transactions, newest first',
           operationId: 'listTransactions',
-          parameters: [walletIdParam, ...pageParams],
+          parameters: [walletIdParam, ...transactionParams],
           ...read,
           responses: {
             '200': { description: 'One page, with its paging', content: json('Any') },
-            ...errors(401, 403, 404, 422, 429),
+            ...errors(401, 403, 404, 422, 429, 500, 502),
           },
         },
       },
@@ -314,7 +374,7 @@ export function openApiDocument(serverUrl: string) {
           ...read,
           responses: {
             '200': { description: 'One page', content: json('RequestPage') },
-            ...errors(401, 403, 422, 429),
+            ...errors(401, 403, 422, 429, 500),
           },
         },
       },
@@ -328,7 +388,7 @@ export function openApiDocument(serverUrl: string) {
           ...read,
           responses: {
             '200': { description: 'The request', content: json('RequestEnvelope') },
-            ...errors(401, 404, 429),
+            ...errors(401, 403, 404, 429, 500),
           },
         },
       },

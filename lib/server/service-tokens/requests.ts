@@ -4,12 +4,13 @@ import 'server-only';
 // never make a second; the token's daily cap in USD is checked inside the creating transaction under a lock per
 // token, so two calls at once cannot both pass it; and every request needs the token's minimum of approvals.
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, notInArray, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, notInArray, sql } from 'drizzle-orm';
 import {
   type ConsoleDb,
   operationRequests,
   type ServiceTokenRow,
   serviceTokenIdempotency,
+  serviceTokens,
 } from '@/lib/db/schema';
 import type { ApprovalEngine } from '../approvals';
 import type { EngineActor } from '../approvals/engine';
@@ -96,6 +97,18 @@ export async function createTokenRequest(input: {
     minApprovals: token.minApprovals,
     guard: async (tx, request) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`service-token-cap:${token.id}`}))`);
+      // Revoked or expired since the call was authenticated: nothing is made (revoking cancels what waits).
+      const [live] = await tx
+        .select({ id: serviceTokens.id })
+        .from(serviceTokens)
+        .where(
+          and(
+            eq(serviceTokens.id, token.id),
+            isNull(serviceTokens.revokedAt),
+            gt(serviceTokens.expiresAt, request.at),
+          ),
+        );
+      if (!live) return 'This token was revoked or expired. Nothing was requested.';
       if (request.amountUsd === null)
         return 'The USD value of this request is unknown, so the token’s daily cap cannot be checked. Nothing was requested.';
       const used = await capUsed(tx, actor.id, request.at);

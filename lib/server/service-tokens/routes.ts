@@ -14,32 +14,58 @@ import { checkSwap, checkWithdrawal, type PayloadCheck } from '../request-payloa
 import { readJsonBody } from '../route';
 import { listTransactionPage, withTransactionSource } from '../transactions';
 import { loadWalletView } from '../wallet-views';
-import { custodyFor, listWalletConnections, toSummary } from '../wallets';
+import { custodyFor, listWalletConnections } from '../wallets';
 import { type ApiContext, apiError, withServiceToken } from './api';
-import { pageQuery, swapBody, toApiRequest, type WithdrawalBody, withdrawalBody } from './contract';
+import {
+  pageQuery,
+  swapBody,
+  toApiRequest,
+  type WithdrawalBody,
+  withdrawalBatchBody,
+  withdrawalSingleBody,
+} from './contract';
 import { createTokenRequest } from './requests';
 
 const json = (body: unknown, init: ResponseInit = {}) =>
   Response.json(body, { ...init, headers: { 'cache-control': 'no-store', ...init.headers } });
 
+/**
+ * The API's name of a field the console's form checks named: the form holds recipients as `rows`, the API takes
+ * `items` (or one recipient's fields at the top level); the API's other fields keep their names.
+ */
+type FieldNames = (field: string) => string;
+const sameNames: FieldNames = (field) => field;
+const withdrawalNames =
+  (single: boolean): FieldNames =>
+  (field) =>
+    field.replace(/^rows\.(\d+)\./, single ? '' : 'items.$1.');
+
 /** "items.0.amount: Enter an amount." for each problem, so a system's log says what to fix. */
-function invalid(error: z.ZodError): Response {
-  const message = error.issues
-    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+function invalid(error: z.ZodError, names: FieldNames = sameNames): Response {
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = names(issue.path.join('.'));
+    if (field && !(field in fieldErrors)) fieldErrors[field] = issue.message;
+  }
+  const message = Object.entries(fieldErrors)
+    .map(([field, text]) => `${field}: ${text}`)
+    .concat(error.issues.filter((i) => i.path.length === 0).map((i) => i.message))
     .join('; ');
-  return apiError(422, 'invalid_body', message);
+  return apiError(422, 'invalid_body', message || 'The body is not valid.', {}, { fieldErrors });
 }
 
-function refused(check: Extract<PayloadCheck<unknown>, { ok: false }>): Response {
-  const fields = Object.entries(check.fieldErrors ?? {}).map(([field, message]) => `${field}: ${message}`);
-  return Response.json(
-    {
-      statusCode: check.status ?? 422,
-      code: check.status === 404 ? 'wallet_not_connected' : 'invalid_body',
-      message: [check.error, ...fields].join(' '),
-      fieldErrors: check.fieldErrors ?? {},
-    },
-    { status: check.status ?? 422 },
+function refused(check: Extract<PayloadCheck<unknown>, { ok: false }>, names: FieldNames): Response {
+  const fieldErrors = Object.fromEntries(
+    Object.entries(check.fieldErrors ?? {}).map(([field, message]) => [names(field), message]),
+  );
+  const fields = Object.entries(fieldErrors).map(([field, message]) => `${field}: ${message}`);
+  const status = check.status ?? 422;
+  return apiError(
+    status,
+    status === 404 ? 'wallet_not_connected' : 'invalid_body',
+    [check.error, ...fields].join(' '),
+    {},
+    { fieldErrors },
   );
 }
 
@@ -55,8 +81,8 @@ async function requestResponse(id: string, status: number, replayed: boolean) {
 async function moneyRequest<B>(
   ctx: ApiContext,
   kind: 'withdraw' | 'swap',
-  schema: z.ZodType<B>,
-  check: (body: B, walletId: string) => Promise<PayloadCheck<unknown> | Response>,
+  schemaFor: (body: unknown) => { schema: z.ZodType<B>; names: FieldNames },
+  check: (body: B, walletId: string, names: FieldNames) => Promise<PayloadCheck<unknown> | Response>,
 ) {
   const key = ctx.request.headers.get('idempotency-key');
   if (key !== null && !/^[\x21-\x7e]{1,200}$/.test(key))
@@ -74,12 +100,13 @@ async function moneyRequest<B>(
       body.message,
     );
   }
+  const { schema, names } = schemaFor(read.body);
   const parsed = schema.safeParse(read.body);
   if (!parsed.success) return invalid(parsed.error);
   const walletId = ctx.params.walletId ?? '';
-  const checked = await check(parsed.data, walletId);
+  const checked = await check(parsed.data, walletId, names);
   if (checked instanceof Response) return checked;
-  if (!checked.ok) return refused(checked);
+  if (!checked.ok) return refused(checked, names);
   const outcome = await createTokenRequest({
     db: ctx.db,
     engine: await getApprovalEngine(),
@@ -119,29 +146,45 @@ function withdrawalValues(body: WithdrawalBody, walletId: string) {
   });
 }
 
+/** One recipient as a bare object, or up to 20 as `items`: each form parsed by its own schema, named in its terms. */
+function withdrawalSchemaFor(body: unknown): { schema: z.ZodType<WithdrawalBody>; names: FieldNames } {
+  const batch = typeof body === 'object' && body !== null && 'items' in body;
+  return { schema: batch ? withdrawalBatchBody : withdrawalSingleBody, names: withdrawalNames(!batch) };
+}
+
 export const requestWithdrawal = withServiceToken({ scope: 'withdrawals:request' }, (ctx) =>
-  moneyRequest(ctx, 'withdraw', withdrawalBody, async (body, walletId) => {
+  moneyRequest(ctx, 'withdraw', withdrawalSchemaFor, async (body, walletId, names) => {
     const values = withdrawalValues(body, walletId);
-    if (!values.success) return invalid(values.error);
+    if (!values.success) return invalid(values.error, names);
     return checkWithdrawal(values.data);
   }),
 );
 
 export const requestSwap = withServiceToken({ scope: 'swaps:request' }, (ctx) =>
-  moneyRequest(ctx, 'swap', swapBody, async (body, walletId) => {
-    const values = swapFormSchema.safeParse({
-      walletId,
-      ...body,
-      metadata: body.metadata ? JSON.stringify(body.metadata) : undefined,
-    });
-    if (!values.success) return invalid(values.error);
-    return checkSwap(values.data);
-  }),
+  moneyRequest(
+    ctx,
+    'swap',
+    () => ({ schema: swapBody, names: sameNames }),
+    async (body, walletId) => {
+      const values = swapFormSchema.safeParse({
+        walletId,
+        ...body,
+        metadata: body.metadata ? JSON.stringify(body.metadata) : undefined,
+      });
+      if (!values.success) return invalid(values.error);
+      return checkSwap(values.data);
+    },
+  ),
 );
 
 export const listWallets = withServiceToken({ scope: 'read' }, async (ctx) => {
   const rows = await listWalletConnections(ctx.db);
-  return json({ data: rows.filter((r) => ctx.token.walletIds.includes(r.id)).map(toSummary) });
+  // What a system needs to address a wallet; never the custody key's last characters or who connected it.
+  return json({
+    data: rows
+      .filter((r) => ctx.token.walletIds.includes(r.id))
+      .map(({ id, name, blockchain, network, address }) => ({ id, name, blockchain, network, address })),
+  });
 });
 
 export const getWallet = withServiceToken({ scope: 'read' }, async (ctx) => {

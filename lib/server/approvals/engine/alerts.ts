@@ -8,6 +8,7 @@ import type { AlertSink, RaisedAlert } from '../../alerts/outbox';
 import { logger } from '../../logger';
 import { can } from '../../permissions';
 import { operationType } from '../operations/registry';
+import { peopleBehind, standIn } from '../stand-ins';
 
 const log = logger.child({ component: 'approvals-alerts' });
 
@@ -39,16 +40,14 @@ export function createEngineAlerts(db: ConsoleDb, sink: AlertSink | undefined) {
       })
       .from(users)
       .where(isNull(users.disabledAt));
+    const behind = await peopleBehind(db, row.requesterId);
     return people
-      .filter(
-        (p) =>
-          p.id !== row.requesterId &&
-          p.createdBy !== row.requesterId &&
-          p.roleGrantedBy !== row.requesterId &&
-          can(p.role, type.permissions.approve),
-      )
+      .filter((p) => standIn(p, behind) === null && can(p.role, type.permissions.approve))
       .map((p) => p.id);
   }
+
+  /** Who hears of a request's outcome: its requester, or for an API token's request the people who hold it. */
+  const requesterOf = (row: OperationRequestRow) => peopleBehind(db, row.requesterId).catch(() => []);
 
   async function everyone(): Promise<string[]> {
     const rows = await db.select({ id: users.id }).from(users).where(isNull(users.disabledAt));
@@ -71,7 +70,7 @@ export function createEngineAlerts(db: ConsoleDb, sink: AlertSink | undefined) {
     async requestReady(row: OperationRequestRow) {
       await raise({
         event: 'request_ready',
-        userIds: [row.requesterId],
+        userIds: await requesterOf(row),
         subject: `Your request is approved: ${row.summary}`,
         body: `Your request "${row.summary}" has every approval it needs and is being carried out.`,
         path: requestPath(row.id),
@@ -82,7 +81,7 @@ export function createEngineAlerts(db: ConsoleDb, sink: AlertSink | undefined) {
     async requestFailed(row: OperationRequestRow, why: string, attempt: string | number = 0) {
       await raise({
         event: 'request_failed',
-        userIds: [row.requesterId],
+        userIds: await requesterOf(row),
         subject: `Your request failed: ${row.summary}`,
         body: `${why} (${row.summary}).`,
         path: requestPath(row.id),
@@ -92,7 +91,7 @@ export function createEngineAlerts(db: ConsoleDb, sink: AlertSink | undefined) {
     async requestDuplicate(row: OperationRequestRow, reference: string, count: number) {
       await raise({
         event: 'request_duplicate',
-        userIds: [row.requesterId],
+        userIds: await requesterOf(row),
         subject: `Duplicate detected: ${row.summary}`,
         body: `${count} upstream transactions carry reference ${reference} of your request "${row.summary}". Check both and recover the extra payment.`,
         path: requestPath(row.id),

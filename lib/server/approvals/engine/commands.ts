@@ -19,7 +19,6 @@ import {
   users,
 } from '@/lib/db/schema';
 import { WALLET_NOT_CONNECTED } from '../../errors';
-import { tokenOfActor } from '../../service-tokens/tokens';
 import { fetchBalances } from '../balances';
 import { hashPayload } from '../hash';
 import { checkLimits, contributionsOf, isLimitedKind, lockLimits, refusalMessage } from '../limits';
@@ -31,6 +30,7 @@ import {
   type RegisteredOperation,
 } from '../operations/types';
 import { expiryFor, isExpired, type PolicyValues, requiredApprovals } from '../policy';
+import { type PersonLinks, peopleBehind, standIn } from '../stand-ins';
 import { assertTransition, type RequestStatus } from '../states';
 import { usdNumber } from '../usd';
 import {
@@ -113,29 +113,28 @@ export function createCommands(
   const { lookUpItems, followUpRound } = reconciliation;
   const { abilities, proposalOf } = queries;
 
-  /**
-   * Whether the person was shown a secret of the API token that made the request: they could have made it
-   * themselves, so their approval would be their own.
-   */
-  async function sawTokenSecret(
-    reader: Pick<typeof db, 'select'>,
-    actor: EngineActor,
-    requesterId: string,
-  ): Promise<boolean> {
-    if (!isTokenActorId(requesterId)) return false;
-    const token = await tokenOfActor(reader, requesterId);
-    return Boolean(token?.secretSeenBy.includes(actor.id));
-  }
-
-  /** Whether the requester added or promoted this person (the sock-puppet rule), or is a token they were shown. */
-  async function addedByRequester(actor: EngineActor, requesterId: string): Promise<boolean> {
-    if (await sawTokenSecret(db, actor, requesterId)) return true;
-    const [me] = await db
+  /** The person's links to who added or promoted them, read through `reader` (a transaction's, or the pool). */
+  async function linksOf(reader: Pick<typeof db, 'select'>, actor: EngineActor): Promise<PersonLinks> {
+    const [me] = await reader
       .select({ createdBy: users.createdBy, roleGrantedBy: users.roleGrantedBy })
       .from(users)
       .where(sql`${users.id}::text = ${actor.id}`)
       .limit(1);
-    return Boolean(me && (me.createdBy === requesterId || me.roleGrantedBy === requesterId));
+    return { id: actor.id, createdBy: me?.createdBy ?? null, roleGrantedBy: me?.roleGrantedBy ?? null };
+  }
+
+  /**
+   * Why this person may not act for the request as its second pair of eyes: they stand behind it (an API token's
+   * holder) or were added or promoted by someone who does (the sock-puppet rule). Null: they may.
+   */
+  async function standInRefusal(
+    reader: Pick<typeof db, 'select'>,
+    actor: EngineActor,
+    requesterId: string,
+  ): Promise<string | null> {
+    const why = standIn(await linksOf(reader, actor), await peopleBehind(reader, requesterId));
+    if (!why) return null;
+    return isTokenActorId(requesterId) ? TOKEN_HOLDER_REFUSAL : SOCK_PUPPET_REFUSAL;
   }
 
   async function updatePolicy(actor: EngineActor, type: string, values: PolicyValues) {
@@ -457,14 +456,9 @@ export function createCommands(
         // The sock-puppet rule: a person the requester added or promoted is the requester's second account as
         // far as four eyes go, whatever the kind and whatever the page offered.
         if (verdict === 'approve') {
-          const [me] = await tx
-            .select({ createdBy: users.createdBy, roleGrantedBy: users.roleGrantedBy })
-            .from(users)
-            .where(sql`${users.id}::text = ${actor.id}`)
-            .limit(1);
-          if (me && (me.createdBy === row.requesterId || me.roleGrantedBy === row.requesterId))
-            return { kind: 'puppet' };
-          if (await sawTokenSecret(tx, actor, row.requesterId)) return { kind: 'token-holder' };
+          const refusal = await standInRefusal(tx, actor, row.requesterId);
+          if (refusal === SOCK_PUPPET_REFUSAL) return { kind: 'puppet' };
+          if (refusal) return { kind: 'token-holder' };
         }
         if (row.status !== 'PENDING_APPROVAL') return { kind: 'not-open', status: row.status };
         if (isExpired(row.expiresAt, at)) {
@@ -639,6 +633,27 @@ export function createCommands(
   }
 
   /**
+   * A revoked API token's requests still waiting for approval are cancelled with it: a leaked token's requests
+   * must not move money once an admin has cut it off. Approved ones were approved by people and go on.
+   */
+  async function cancelRequestsOf(actor: EngineActor, requesterId: string, reason: string) {
+    const waiting = await db
+      .select({ id: operationRequests.id, type: operationRequests.type })
+      .from(operationRequests)
+      .where(
+        and(eq(operationRequests.requesterId, requesterId), eq(operationRequests.status, 'PENDING_APPROVAL')),
+      );
+    let cancelled = 0;
+    for (const row of waiting) {
+      if (!(await transition(row.id, 'PENDING_APPROVAL', 'CANCELLED'))) continue;
+      await event(row.id, 'cancelled', actor.email, { reason });
+      await audit(actor, `${row.type}.cancel`, 'success', row.id, { reason });
+      cancelled += 1;
+    }
+    return cancelled;
+  }
+
+  /**
    * An approver sends again: after an upstream refusal (SUBMIT_FAILED), or after "not executed" was
    * concluded (by lookups past the window, or by two people). The same references go again, the service is
    * looked up once more just before sending, and for an unknown outcome the approver confirms in words
@@ -659,11 +674,12 @@ export function createCommands(
       return fail('You do not have permission to do this.', 403);
     }
     if (row.requesterId === actor.id) return fail('Another approver must resubmit your request.', 403);
-    if (await addedByRequester(actor, row.requesterId)) {
+    const standsIn = await standInRefusal(db, actor, row.requesterId);
+    if (standsIn) {
       await audit(actor, `${type.key}.resubmit`, 'denied', id, {
-        reason: 'added or promoted by the requester',
+        reason: 'added or promoted by the requester, or shown the requesting token',
       });
-      return fail(SOCK_PUPPET_REFUSAL, 403);
+      return fail(standsIn, 403);
     }
     if (type.scope === 'console') {
       // A configuration change the console refused (the email was taken meanwhile, say): carry it out again.
@@ -875,7 +891,8 @@ export function createCommands(
       return fail('A second person must confirm the resolution you recorded.', 403);
     if (row.requesterId === actor.id)
       return fail('The requester cannot confirm the resolution of their own request.', 403);
-    if (await addedByRequester(actor, row.requesterId)) return fail(SOCK_PUPPET_REFUSAL, 403);
+    const standsIn = await standInRefusal(db, actor, row.requesterId);
+    if (standsIn) return fail(standsIn, 403);
     if (proposal.status !== row.status) return fail('The request changed since the resolution was recorded.');
     const record = {
       ...proposal,
@@ -1037,6 +1054,7 @@ export function createCommands(
   return {
     takeOneTimePassword,
     takeTokenSecret,
+    cancelRequestsOf,
     preview,
     create,
     approve,

@@ -35,6 +35,7 @@ export function createApprovalEngine(deps: EngineDeps) {
     approve: commands.approve,
     reject: commands.reject,
     cancel: commands.cancel,
+    cancelRequestsOf: commands.cancelRequestsOf,
     resubmit: commands.resubmit,
     submitApproved: submission.submitApproved,
     submitAllApproved: submission.submitAllApproved,

@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, isNull, ne, notExists, type SQL, sql } from 'drizzle-orm';
+import { isTokenActorId } from '@/lib/approvals/service-tokens';
 // Reading requests: lists, a request with its approvals, items and events, and what a person may do with it.
 import { IN_PROGRESS_STATUSES } from '@/lib/approvals/statuses';
 import type { ResolutionVerdict } from '@/lib/approvals/types';
@@ -9,10 +10,12 @@ import {
   operationApprovals,
   operationEvents,
   operationRequests,
+  users,
 } from '@/lib/db/schema';
 import { can } from '../../permissions';
 import { OPERATIONS, operationType } from '../operations/registry';
 import { isExpired } from '../policy';
+import { peopleBehind, standIn } from '../stand-ins';
 import type { EngineActor, EngineContext, ResolutionProposal } from './context';
 
 export function createQueries(ctx: EngineContext) {
@@ -37,20 +40,38 @@ export function createQueries(ctx: EngineContext) {
     return { request: row, approvals, items, events };
   }
 
+  async function standsInFor(actor: EngineActor, requesterId: string): Promise<boolean> {
+    if (!isTokenActorId(requesterId)) return false;
+    const [me] = await db
+      .select({ createdBy: users.createdBy, roleGrantedBy: users.roleGrantedBy })
+      .from(users)
+      .where(sql`${users.id}::text = ${actor.id}`)
+      .limit(1);
+    const person = {
+      id: actor.id,
+      createdBy: me?.createdBy ?? null,
+      roleGrantedBy: me?.roleGrantedBy ?? null,
+    };
+    return standIn(person, await peopleBehind(db, requesterId)) !== null;
+  }
+
   /** What this person may do with the request now (the server checks again when they do it). */
   async function abilities(actor: EngineActor, row: OperationRequestRow, decidedBy: string[]) {
     const type = operationType(row.type);
     const mayApprove = type ? await mayAct(actor, type.permissions.approve) : false;
     const own = row.requesterId === actor.id;
+    // A person behind an API token's request (shown its secret), or added by one, is not offered to approve it.
+    const holder = await standsInFor(actor, row.requesterId);
     const open = row.status === 'PENDING_APPROVAL' && !isExpired(row.expiresAt, now());
     const proposal = proposalOf(row);
     const windowPassed = now().getTime() >= windowEndOf(row).getTime();
     return {
-      canApprove: mayApprove && !own && open && !decidedBy.includes(actor.id),
+      canApprove: mayApprove && !own && !holder && open && !decidedBy.includes(actor.id),
       canCancel: own && open,
       canResubmit:
         mayApprove &&
         !own &&
+        !holder &&
         (row.status === 'SUBMIT_FAILED' ||
           (row.status === 'OUTCOME_UNKNOWN' && row.confirmedAbsentAt !== null)),
       canCheckNow: row.status === 'SUBMITTED' || row.status === 'OUTCOME_UNKNOWN',
@@ -63,7 +84,7 @@ export function createQueries(ctx: EngineContext) {
           (row.status === 'SUBMITTED' && row.followUpParkedAt !== null)),
       resolutionVerdicts: resolutionVerdictsFor(row, windowPassed),
       // Two people other than the requester settle what happened to the requester's money.
-      canConfirmResolution: mayApprove && !own && proposal !== null && proposal.byId !== actor.id,
+      canConfirmResolution: mayApprove && !own && !holder && proposal !== null && proposal.byId !== actor.id,
       canDiscardResolution: mayApprove && proposal !== null,
     };
   }

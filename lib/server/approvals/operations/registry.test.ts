@@ -207,7 +207,7 @@ function validPayload(kind: OperationKind): unknown {
         rateLimitPerMinute: 60,
         webhookUrlSealed: null,
         webhookHint: null,
-        expiresAt: '2030-01-01T00:00:00.000Z',
+        expiresInDays: 30,
       };
     case 'serviceTokenRotate':
       return { tokenId: rotatedTokenId };

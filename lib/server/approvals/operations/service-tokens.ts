@@ -3,6 +3,7 @@ import 'server-only';
 // approves, and the console makes it. The token and its webhook secret are generated when the change is carried
 // out, kept sealed with the result and shown once to the requesting admin; the requester is recorded as having
 // seen a secret, so they never approve the token's requests.
+import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { DEFAULT_EXPIRY_SECONDS, type PolicyValues } from '@/lib/approvals/policy';
@@ -15,6 +16,11 @@ const POLICY: PolicyValues = { approvals: 1, thresholdUsd: null, expirySeconds: 
 
 /** The webhook URL may carry its own secret: it travels sealed in the payload, bound to this purpose. */
 export const TOKEN_WEBHOOK_BINDING = 'service-token-webhook';
+
+/** Stored, the webhook URL and its signing secret are sealed to their token and field: neither can be moved. */
+export function tokenWebhookBinding(tokenId: string, field: 'url' | 'secret'): string {
+  return `${TOKEN_WEBHOOK_BINDING}:${tokenId}:${field}`;
+}
 
 const builtAt = () => new Date().toISOString();
 
@@ -30,7 +36,7 @@ const createPayload = z.strictObject({
   rateLimitPerMinute: z.number().int().min(1).max(6000),
   webhookUrlSealed: z.string().max(4000).nullable(),
   webhookHint: z.string().max(600).nullable(),
-  expiresAt: z.iso.datetime(),
+  expiresInDays: z.number().int().min(1).max(730),
 });
 
 export const serviceTokenCreateOperation = defineLocalOperation({
@@ -49,7 +55,7 @@ export const serviceTokenCreateOperation = defineLocalOperation({
     const warnings = [
       ...(moves
         ? [
-            `Its requests move money once ${p.minApprovals} ${p.minApprovals === 1 ? 'person approves' : 'people approve'} (more where the policy asks); up to ${p.dailyCapUsd} USD a day.`,
+            `Its requests move money once ${p.minApprovals} ${p.minApprovals === 1 ? 'person approves' : 'people approve'} (more where the policy asks); up to ${p.dailyCapUsd} USD over any 24 hours.`,
           ]
         : []),
       ...(p.allowedCidrs.length === 0 ? ['It may be used from any network.'] : []),
@@ -66,7 +72,7 @@ export const serviceTokenCreateOperation = defineLocalOperation({
         allowedCidrs: p.allowedCidrs,
         rateLimitPerMinute: p.rateLimitPerMinute,
         webhookHint: p.webhookHint,
-        expiresAt: p.expiresAt,
+        expiresInDays: p.expiresInDays,
         warnings,
         builtAt: builtAt(),
       },
@@ -76,6 +82,7 @@ export const serviceTokenCreateOperation = defineLocalOperation({
   },
   async execute(p, ctx) {
     const issued = issueToken();
+    const id = randomUUID();
     const webhookSecret = p.webhookUrlSealed ? issueWebhookSecret() : null;
     const webhookUrl = p.webhookUrlSealed
       ? ctx.services.open(p.webhookUrlSealed, TOKEN_WEBHOOK_BINDING)
@@ -83,6 +90,7 @@ export const serviceTokenCreateOperation = defineLocalOperation({
     const [row] = await ctx.db
       .insert(serviceTokens)
       .values({
+        id,
         name: p.name,
         secretHash: issued.secretHash,
         prefix: issued.prefix,
@@ -92,9 +100,12 @@ export const serviceTokenCreateOperation = defineLocalOperation({
         minApprovals: p.minApprovals,
         allowedCidrs: p.allowedCidrs,
         rateLimitPerMinute: p.rateLimitPerMinute,
-        webhookUrl: webhookUrl ? ctx.services.seal(webhookUrl, TOKEN_WEBHOOK_BINDING) : null,
-        webhookSecretSealed: webhookSecret ? ctx.services.seal(webhookSecret, TOKEN_WEBHOOK_BINDING) : null,
-        expiresAt: new Date(p.expiresAt),
+        webhookUrl: webhookUrl ? ctx.services.seal(webhookUrl, tokenWebhookBinding(id, 'url')) : null,
+        webhookSecretSealed: webhookSecret
+          ? ctx.services.seal(webhookSecret, tokenWebhookBinding(id, 'secret'))
+          : null,
+        // Counted from the approval, so a late approval does not shorten the token's life.
+        expiresAt: new Date(ctx.now.getTime() + p.expiresInDays * 86_400_000),
         createdBy: ctx.requester.id,
         createdByEmail: ctx.requester.email,
         secretSeenBy: [ctx.requester.id],
