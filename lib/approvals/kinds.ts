@@ -15,6 +15,7 @@ import type {
 } from './configuration';
 import { CONFIGURATION_KINDS } from './configuration';
 import type { ContractResult, ContractReview } from './contracts';
+import type { PayoutScheduleReview } from './payout-schedules';
 import type { PayoutResult, PayoutReview } from './payouts';
 import type { TypedDataResult, TypedDataReview } from './signing';
 import type { SwapResult, SwapReview } from './swaps';
@@ -58,6 +59,7 @@ export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: str
   walletRemove: { label: 'Wallet removal', noun: 'a wallet removal' },
   addressBookSave: { label: 'Address book change', noun: 'an address book change' },
   coolingOffEdit: { label: 'Address book cooling-off change', noun: 'a cooling-off change' },
+  payoutSchedule: { label: 'Payout schedule', noun: 'a payout schedule' },
 };
 
 export function isOperationKind(value: string): value is OperationKind {
@@ -84,6 +86,7 @@ interface KindShapes {
   walletRemove: { review: WalletRemoveReview; result: ConfigurationResult };
   addressBookSave: { review: AddressBookSaveReview; result: ConfigurationResult };
   coolingOffEdit: { review: CoolingOffEditReview; result: ConfigurationResult };
+  payoutSchedule: { review: PayoutScheduleReview; result: ConfigurationResult };
 }
 
 /** What approvers see before deciding on a request of kind `K`. */

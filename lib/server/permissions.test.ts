@@ -58,6 +58,8 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'addressBookSave.approve': { admin: Y, finance: N, support: N, viewer: N },
   'coolingOffEdit.request': { admin: Y, finance: N, support: N, viewer: N },
   'coolingOffEdit.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'payoutSchedule.request': { admin: Y, finance: Y, support: N, viewer: N },
+  'payoutSchedule.approve': { admin: Y, finance: Y, support: N, viewer: N },
 };
 
 describe('permissions table', () => {

@@ -182,6 +182,21 @@ function validPayload(kind: OperationKind): unknown {
       };
     case 'coolingOffEdit':
       return { coolingOffSeconds: 3600 };
+    case 'payoutSchedule':
+      return {
+        walletId: wallet.id,
+        name: 'Weekly suppliers',
+        cadence: 'weekly',
+        dayOfWeek: 1,
+        dayOfMonth: null,
+        timeOfDay: '09:00',
+        startsOn: '2026-01-01',
+        payout: {
+          ...withdrawal,
+          fileName: 'Weekly suppliers',
+          items: withdrawal.items.map((i) => ({ ...i, line: 1 })),
+        },
+      };
   }
 }
 

@@ -17,6 +17,7 @@ import { contractSignOperation } from './contract-sign';
 import { contractWriteOperation } from './contract-write';
 import { limitEditOperation } from './limit-edit';
 import { payoutOperation } from './payout';
+import { payoutScheduleOperation } from './payout-schedule';
 import { retryOperation } from './retry';
 import { swapOperation } from './swap';
 import { typedDataSignOperation } from './typed-data-sign';
@@ -44,6 +45,7 @@ export const OPERATION_TYPES: { readonly [K in OperationKind]: RegisteredOperati
   walletRemove: walletRemoveOperation,
   addressBookSave: addressBookSaveOperation,
   coolingOffEdit: coolingOffEditOperation,
+  payoutSchedule: payoutScheduleOperation,
 };
 
 /** Every registered kind, in the order admins see them. */
