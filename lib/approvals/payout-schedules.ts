@@ -20,7 +20,15 @@ export interface ScheduleTiming {
   startsOn: string;
 }
 
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+export const WEEKDAYS = [
+  'Sunday',
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+] as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -108,6 +116,12 @@ export function describeCadence(timing: ScheduleTiming): string {
 }
 
 export type PayoutScheduleStatus = 'active' | 'paused' | 'ended';
+
+export const SCHEDULE_STATUS_LABELS: Record<PayoutScheduleStatus, string> = {
+  active: 'Active',
+  paused: 'Paused',
+  ended: 'Ended',
+};
 
 /** A schedule as approvers see it before it exists: its timing, and one run's payments as a payout's review. */
 export type PayoutScheduleReview = {

@@ -13,7 +13,12 @@ import {
 } from '@/lib/approvals/payout-schedules';
 import { payoutSchedules } from '@/lib/db/schema';
 import { formatAssetAmount, formatDateTime } from '@/lib/format';
-import { MAX_SCHEDULE_REFERENCE, MAX_SCHEDULE_ROWS } from '@/lib/validation/payout-schedules';
+import {
+  DATE_ONLY,
+  MAX_SCHEDULE_REFERENCE,
+  MAX_SCHEDULE_ROWS,
+  TIME_OF_DAY,
+} from '@/lib/validation/payout-schedules';
 import { storedRowsOf } from '../../payout-schedules';
 import { payoutPayloadSchema } from './payout';
 import { defineLocalOperation, LocalRefusal } from './types';
@@ -29,8 +34,8 @@ const schedulePayloadSchema = z
     cadence: z.enum(CADENCES),
     dayOfWeek: z.int().min(0).max(6).nullable(),
     dayOfMonth: z.int().min(1).max(28).nullable(),
-    timeOfDay: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
-    startsOn: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    timeOfDay: z.string().regex(TIME_OF_DAY),
+    startsOn: z.string().regex(DATE_ONLY),
     payout: payoutPayloadSchema,
   })
   .refine((p) => p.cadence !== 'weekly' || p.dayOfWeek !== null, 'A weekly schedule names its day.')
