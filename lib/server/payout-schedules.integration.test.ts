@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TransportOptions } from '@/lib/custody';
 import { operationRequests, payoutScheduleRuns, payoutSchedules, users } from '@/lib/db/schema';
+import type { Role } from '@/lib/roles';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
-import { createTestDatabase, type TestDatabase } from '@/test/db';
-import { testSandboxOptions } from '@/test/sandbox';
+import { addTestUser, createTestDatabase, type TestDatabase } from '@/test/db';
+import { sandboxConnection, testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from './approvals/engine';
 import { changeScheduleStatus, listPayoutSchedules, runDueSchedules } from './payout-schedules';
 
@@ -29,27 +29,9 @@ let support: EngineActor;
 const MINUTE = 60_000;
 const WEEK = 7 * 24 * 60 * MINUTE;
 
-function connectionFor(walletId: string): Promise<TransportOptions | null> {
-  const w = creds.wallets.find((x) => x.id === walletId);
-  if (!w) return Promise.resolve(null);
-  return Promise.resolve({
-    baseUrl: 'http://sandbox.internal/sandbox',
-    apiKey: w.apiKey,
-    timeoutMs: 5_000,
-    retries: 0,
-    fetch: (url: string, init: RequestInit) => sandbox.fetch(url, init),
-  });
-}
-
+const connectionFor = async (walletId: string) => sandboxConnection(sandbox, creds, walletId);
 const engine = () => createApprovalEngine({ db: database.db, connectionFor });
-
-async function addUser(email: string, role: string): Promise<EngineActor> {
-  const [row] = await database.db
-    .insert(users)
-    .values({ email, name: email, role: role as never, passwordHash: 'not-a-real-hash' })
-    .returning();
-  return { id: row!.id, email, role };
-}
+const addUser = (email: string, role: Role) => addTestUser(database.db, email, role);
 
 /** A schedule's payload as the form's action files it: two payments, one with its own reference. */
 function schedulePayload(name: string, timing: Record<string, unknown>, reference = 'rent') {
@@ -88,11 +70,15 @@ function schedulePayload(name: string, timing: Record<string, unknown>, referenc
   };
 }
 
-/** Requested by the owner, approved by another person: the schedule row the console keeps. */
-async function approvedSchedule(name: string, timing: Record<string, unknown>, reference?: string) {
+/** Requested (by the owner unless said), approved by another person: the schedule row the console keeps. */
+async function approvedSchedule(
+  name: string,
+  timing: Record<string, unknown>,
+  { reference, requester = owner }: { reference?: string; requester?: EngineActor } = {},
+) {
   const e = engine();
   const created = await e.create(
-    owner,
+    requester,
     'payoutSchedule',
     wallet.id,
     schedulePayload(name, timing, reference),
@@ -236,7 +222,7 @@ describe('payout schedules', () => {
   });
 
   it('while frozen, a run still creates its request, which waits approved but unsent', async () => {
-    const schedule = await approvedSchedule('Frozen daily', { cadence: 'daily' });
+    const schedule = await approvedSchedule('Frozen daily', { cadence: 'daily' }, { reference: 'frozen' });
     const e = engine();
     await e.setFreeze(admin, true);
     try {
@@ -254,37 +240,49 @@ describe('payout schedules', () => {
 
   it("a disabled owner's run records why nothing was created, and the schedule moves on", async () => {
     const leaver = await addUser('schedule-leaver@example.com', 'finance');
-    const e = engine();
-    const created = await e.create(
-      leaver,
-      'payoutSchedule',
-      wallet.id,
-      schedulePayload('Leaver', { cadence: 'daily' }),
+    const schedule = await approvedSchedule(
+      'Leaver',
+      { cadence: 'daily' },
+      { reference: 'leaver', requester: leaver },
     );
-    if (!created.ok) throw new Error(created.error);
-    await e.approve(approver, created.data.id);
-    const [schedule] = await database.db
-      .select()
-      .from(payoutSchedules)
-      .where(eq(payoutSchedules.approvedRequestId, created.data.id));
     await database.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, leaver.id));
-    const due = schedule!.nextRunAt!;
+    const due = schedule.nextRunAt!;
     expect(await run(new Date(due.getTime() + MINUTE))).toBe(0);
-    const [only] = await runsOf(schedule!.id);
+    const [only] = await runsOf(schedule.id);
     expect(only?.operationRequestId).toBeNull();
     expect(only?.error).toContain('disabled');
-    expect((await scheduleOf(schedule!.id)).nextRunAt?.getTime()).toBe(due.getTime() + 24 * 60 * MINUTE);
-    await changeScheduleStatus(database.db, schedule!.id, 'end');
+    expect((await scheduleOf(schedule.id)).nextRunAt?.getTime()).toBe(due.getTime() + 24 * 60 * MINUTE);
+    await changeScheduleStatus(database.db, schedule.id, 'end');
+  });
+
+  it('a run the engine refuses records its reason, and the schedule moves on', async () => {
+    // Two schedules paying one reference at one time: the second run's reference is taken.
+    const first = await approvedSchedule('Same ref A', { cadence: 'daily' }, { reference: 'same-ref' });
+    const second = await approvedSchedule('Same ref B', { cadence: 'daily' }, { reference: 'same-ref' });
+    const due = first.nextRunAt!;
+    expect(await run(new Date(due.getTime() + MINUTE))).toBe(1);
+    const runs = [...(await runsOf(first.id)), ...(await runsOf(second.id))];
+    expect(runs).toHaveLength(2);
+    expect(runs.filter((r) => r.operationRequestId)).toHaveLength(1);
+    expect(runs.find((r) => !r.operationRequestId)?.error).toMatch(/reference/i);
+    for (const id of [first.id, second.id]) {
+      expect((await scheduleOf(id)).nextRunAt?.getTime()).toBe(due.getTime() + 24 * 60 * MINUTE);
+      await changeScheduleStatus(database.db, id, 'end');
+    }
   });
 
   it('a one-off schedule runs once and ends; a paused one does not run until resumed', async () => {
     const tomorrow = new Date(Date.now() + 24 * 60 * MINUTE).toISOString().slice(0, 10);
     // Its own reference: two runs at one time cannot share one (references are unique per wallet).
-    const once = await approvedSchedule('One-off', { cadence: 'once', startsOn: tomorrow }, 'bonus');
+    const once = await approvedSchedule(
+      'One-off',
+      { cadence: 'once', startsOn: tomorrow },
+      { reference: 'bonus' },
+    );
     expect(await run(new Date(once.nextRunAt!.getTime() + MINUTE))).toBe(1);
     expect(await scheduleOf(once.id)).toMatchObject({ status: 'ended', nextRunAt: null });
 
-    const daily = await approvedSchedule('Paused daily', { cadence: 'daily' });
+    const daily = await approvedSchedule('Paused daily', { cadence: 'daily' }, { reference: 'paused' });
     expect(await changeScheduleStatus(database.db, daily.id, 'pause')).toMatchObject({ ok: true });
     expect(await run(new Date(daily.nextRunAt!.getTime() + MINUTE))).toBe(0);
     expect(await changeScheduleStatus(database.db, daily.id, 'pause')).toMatchObject({ ok: false });
