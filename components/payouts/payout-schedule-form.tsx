@@ -29,6 +29,7 @@ import {
   scheduleTimingOf,
 } from '@/lib/validation/payout-schedules';
 import { PayoutProblemsTable } from './payout-tables';
+import { reviewOfRowCheck } from './row-check';
 
 export interface PayoutScheduleFormProps {
   walletId: string;
@@ -77,24 +78,11 @@ export function PayoutScheduleForm({ walletId, sources, assets }: PayoutSchedule
     },
     preview: async (input) => {
       setCreated(null);
-      const checked = await previewPayoutScheduleAction(input);
-      if (!checked.ok) {
-        setProblems(null);
-        return checked;
-      }
-      if (checked.data.problems) {
-        setProblems(checked.data.problems);
-        const { problemRows, total } = checked.data.problems;
-        return {
-          ok: false,
-          error: `${problemRows} of ${total} ${total === 1 ? 'recipient has' : 'recipients have'} problems (listed below). Nothing was created.`,
-        };
-      }
-      setProblems(null);
-      return {
-        ok: true,
-        data: { review: checked.data.review, requiredApprovals: checked.data.requiredApprovals },
-      };
+      return reviewOfRowCheck(await previewPayoutScheduleAction(input), setProblems, {
+        row: 'recipient',
+        rows: 'recipients',
+        advice: ' (listed below).',
+      });
     },
     create: requestPayoutScheduleAction,
     onCreated: (id) => {
