@@ -116,6 +116,12 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   requestAddressBookEntryAction: { permission: 'addressBookSave.request' },
   importAddressBookAction: { permission: 'addressBookSave.request' },
   requestCoolingOffChangeAction: { permission: 'coolingOffEdit.request' },
+  // Payout schedules: a schedule is a request another person approves; pausing, resuming and ending are at once
+  previewPayoutScheduleAction: { permission: 'payoutSchedule.request' },
+  requestPayoutScheduleAction: { permission: 'payoutSchedule.request' },
+  pausePayoutScheduleAction: { permission: 'payoutSchedule.request' },
+  resumePayoutScheduleAction: { permission: 'payoutSchedule.request' },
+  endPayoutScheduleAction: { permission: 'payoutSchedule.request' },
   // Administration
   addUserAction: { permission: 'userCreate.request' },
   revealOneTimePasswordAction: { permission: 'userCreate.request' },

@@ -1,7 +1,8 @@
 // Throw-away databases for tests: in-memory PGlite, or a fresh PostgreSQL database when TEST_DATABASE_URL is set.
 import { randomBytes } from 'node:crypto';
 import { CONSOLE_MIGRATIONS, type DatabaseHandle, openDatabase, runMigrations } from '@/lib/db/connection';
-import { type ConsoleDb, schema } from '@/lib/db/schema';
+import { type ConsoleDb, schema, users } from '@/lib/db/schema';
+import type { Role } from '@/lib/roles';
 
 export interface TestDatabase {
   handle: DatabaseHandle;
@@ -41,4 +42,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const { handle, close } = await openTestHandle();
   await runMigrations(handle, CONSOLE_MIGRATIONS);
   return { handle, db: handle.db as ConsoleDb, close };
+}
+
+/** A person of the console, as the engine's actor; tests act as them directly (no password is ever checked). */
+export async function addTestUser(
+  db: ConsoleDb,
+  email: string,
+  role: Role,
+): Promise<{ id: string; email: string; role: Role }> {
+  const [row] = await db
+    .insert(users)
+    .values({ email, name: email, role, passwordHash: 'not-a-real-hash' })
+    .returning({ id: users.id });
+  if (!row) throw new Error(`Could not add ${email}.`);
+  return { id: row.id, email, role };
 }

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { TransportOptions } from '@/lib/custody';
 import type { DatabaseHandle } from '@/lib/db/connection';
 import { createSandbox, type Sandbox, type SandboxCredentials, type SandboxOptions } from '@/lib/sandbox';
 import { openTestHandle } from './db';
@@ -37,6 +38,23 @@ export function testSandboxOptions(
     dataDir,
     fetch: async () => new Response('ok'),
     ...overrides,
+  };
+}
+
+/** How the engine reaches a sandbox wallet in a test: the sandbox's HTTP face, in process; null for another id. */
+export function sandboxConnection(
+  sandbox: Sandbox,
+  credentials: SandboxCredentials,
+  walletId: string,
+): TransportOptions | null {
+  const wallet = credentials.wallets.find((w) => w.id === walletId);
+  if (!wallet) return null;
+  return {
+    baseUrl: TEST_SANDBOX_BASE_URL,
+    apiKey: wallet.apiKey,
+    timeoutMs: 5_000,
+    retries: 0,
+    fetch: (url: string, init: RequestInit) => sandbox.fetch(url, init),
   };
 }
 

@@ -3,6 +3,7 @@
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
+import { PayoutScheduleReviewPanel } from '@/components/payouts/payout-schedule-review-panel';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { type AddressBookSaveReview, describeDuration } from '@/lib/approvals/address-book';
 import type { ConfigurationReview, PolicyEditReview, WalletRef } from '@/lib/approvals/configuration';
@@ -237,6 +238,7 @@ const INTRO: Record<ConfigurationReview['kind'], string> = {
   serviceTokenCreate:
     'Makes a token a back-office system uses to call the console’s API; its withdrawals and swaps become requests people approve.',
   serviceTokenRotate: 'Gives the token a new secret; the system must switch to it.',
+  payoutSchedule: 'Keeps a payout schedule; each run is a payout request approved like any other.',
 };
 
 /** Every configuration kind's review; a second admin approves what it shows. */
@@ -247,6 +249,9 @@ export function ConfigurationReviewPanel({
   review: ConfigurationReview;
   requiredApprovals?: number;
 }) {
+  // A schedule's review is a payout's: its own panel, shared with the form that asks for it.
+  if (review.kind === 'payoutSchedule')
+    return <PayoutScheduleReviewPanel review={review} requiredApprovals={requiredApprovals} />;
   const network = 'wallet' in review ? review.wallet.network : undefined;
   return (
     <section aria-labelledby="review-heading" className="grid gap-4 rounded-lg border p-4">

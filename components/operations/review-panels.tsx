@@ -6,6 +6,7 @@ import { RetryReviewPanel } from '@/components/approvals/retry-review-panel';
 import { ReviewPanel } from '@/components/approvals/review-panel';
 import { ContractReviewPanel } from '@/components/contracts/contract-panels';
 import { PayoutReviewPanel } from '@/components/payouts/payout-review-panel';
+import { PayoutScheduleReviewPanel } from '@/components/payouts/payout-schedule-review-panel';
 import { TypedDataReviewPanel } from '@/components/signing/typed-data-review-panel';
 import { SwapReviewPanel } from '@/components/swaps/swap-review-panel';
 import type { OperationKind, OperationReview, ReviewOf } from '@/lib/approvals/kinds';
@@ -37,6 +38,7 @@ const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> 
   serviceTokenCreate: ConfigurationReviewPanel,
   serviceTokenRotate: ConfigurationReviewPanel,
   coolingOffEdit: ConfigurationReviewPanel,
+  payoutSchedule: PayoutScheduleReviewPanel,
 };
 
 /** The panel of the review's own kind. */

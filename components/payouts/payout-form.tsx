@@ -21,6 +21,7 @@ import {
   payoutFileSchema,
 } from '@/lib/validation/payouts';
 import { PayoutProblemsTable } from './payout-tables';
+import { reviewOfRowCheck } from './row-check';
 
 export interface PayoutFormProps {
   walletId: string;
@@ -45,26 +46,12 @@ export function PayoutForm({ walletId, sources, limits }: PayoutFormProps) {
   const flow = useOperationRequest<PayoutFileValues>({
     schema: payoutFileSchema,
     defaultValues: { walletId, source: 'master', fileName: '', content: '' },
-    preview: async (input) => {
-      const checked = await checkPayoutFileAction(input);
-      if (!checked.ok) {
-        setProblems(null);
-        return checked;
-      }
-      if (checked.data.problems) {
-        setProblems(checked.data.problems);
-        const { problemRows, total } = checked.data.problems;
-        return {
-          ok: false,
-          error: `${problemRows} of ${total} ${total === 1 ? 'row has' : 'rows have'} problems: fix the file and upload it again. Nothing was created.`,
-        };
-      }
-      setProblems(null);
-      return {
-        ok: true,
-        data: { review: checked.data.review, requiredApprovals: checked.data.requiredApprovals },
-      };
-    },
+    preview: async (input) =>
+      reviewOfRowCheck(await checkPayoutFileAction(input), setProblems, {
+        row: 'row',
+        rows: 'rows',
+        advice: ': fix the file and upload it again.',
+      }),
     create: createPayoutRequestAction,
     // A refused file belongs to the file field.
     fieldFor: (key) => (key === 'file' ? 'fileName' : key),

@@ -3,22 +3,46 @@
 // estimate, the service batches, and every row with its warnings. Once sent, each batch's outcome.
 import { LimitCheckTable } from '@/components/approvals/limit-check';
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
-import { ReviewFacts } from '@/components/operations/review-facts';
+import { type ReviewFact, ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
 import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import {
+  type PayoutAssetTotal,
   type PayoutBatchState,
   type PayoutResult,
   type PayoutReview,
   payoutTotals,
 } from '@/lib/approvals/payouts';
+import type { ReviewSource } from '@/lib/approvals/types';
 import { formatAmount, formatDateTime, formatUsd } from '@/lib/format';
 import { PayoutPaymentsTable } from './payout-tables';
 
 export interface PayoutReviewPanelProps {
   review: PayoutReview;
   requiredApprovals?: number;
+}
+
+/** Where a payout's money leaves from, as a review fact. */
+export function sourceFact(source: ReviewSource): ReviewFact {
+  return {
+    label: 'From',
+    className: 'font-mono text-xs break-all',
+    value: `${source.kind === 'master' ? 'Master wallet' : (source.name ?? 'Child address')} ${source.address}`,
+  };
+}
+
+/** Totals per asset with the number of payments each adds up. */
+export function TotalsList({ totals }: { totals: PayoutAssetTotal[] }) {
+  return (
+    <ul aria-label="Totals per asset">
+      {totals.map((t) => (
+        <li key={t.symbol}>
+          {formatAmount(t.amount)} {t.symbol} ({t.rows} {t.rows === 1 ? 'payment' : 'payments'})
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 export function PayoutReviewPanel({ review, requiredApprovals }: PayoutReviewPanelProps) {
@@ -34,28 +58,13 @@ export function PayoutReviewPanel({ review, requiredApprovals }: PayoutReviewPan
         requiredApprovals={requiredApprovals}
         facts={[
           { label: 'Wallet', value: `${review.wallet.name} · ${review.wallet.blockchain}` },
-          {
-            label: 'From',
-            className: 'font-mono text-xs break-all',
-            value: `${review.source.kind === 'master' ? 'Master wallet' : (review.source.name ?? 'Child address')} ${review.source.address}`,
-          },
+          sourceFact(review.source),
           { label: 'File', value: review.fileName, className: 'break-all' },
           {
             label: 'Payments and batches',
             value: `${review.rows.length} payments in ${review.batches.length} ${review.batches.length === 1 ? 'batch' : 'batches'} (${batchSizes})`,
           },
-          {
-            label: 'Totals',
-            value: (
-              <ul aria-label="Totals per asset">
-                {totals.map((t) => (
-                  <li key={t.symbol}>
-                    {formatAmount(t.amount)} {t.symbol} ({t.rows} {t.rows === 1 ? 'payment' : 'payments'})
-                  </li>
-                ))}
-              </ul>
-            ),
-          },
+          { label: 'Totals', value: <TotalsList totals={totals} /> },
           { label: 'Total value', value: formatUsd(review.totals.usd) },
           {
             label: 'Network fee estimate',

@@ -1,9 +1,10 @@
 // Configuration changes as approval requests: creating a user, changing a role, enabling a user, editing the
-// approval policy, lifting the freeze, changing wallet connections, the address book and its cooling-off. A second admin approves each; the
+// approval policy, lifting the freeze, changing wallet connections, the address book and its cooling-off, a payout schedule. A second admin approves each; the
 // console carries it out itself when the last approval lands. Browser-safe: the review panels read these.
 import type { Role } from '@/lib/roles';
 import type { AddressBookSaveReview, CoolingOffEditReview } from './address-book';
 import type { SpendingRuleValues } from './limits';
+import type { PayoutScheduleReview } from './payout-schedules';
 import type { PolicyValues } from './policy';
 import type { ServiceTokenCreateReview, ServiceTokenRotateReview } from './service-tokens';
 
@@ -21,6 +22,7 @@ export const CONFIGURATION_KINDS = [
   'coolingOffEdit',
   'serviceTokenCreate',
   'serviceTokenRotate',
+  'payoutSchedule',
 ] as const;
 export type ConfigurationKind = (typeof CONFIGURATION_KINDS)[number];
 
@@ -166,7 +168,8 @@ export type ConfigurationReview =
   | AddressBookSaveReview
   | CoolingOffEditReview
   | ServiceTokenCreateReview
-  | ServiceTokenRotateReview;
+  | ServiceTokenRotateReview
+  | PayoutScheduleReview;
 
 /** Whether a request's review is a configuration change's (the request page shows its own panel). */
 export function isConfigurationReview(review: { kind: string }): review is ConfigurationReview {

@@ -15,6 +15,7 @@ import type {
 } from './configuration';
 import { CONFIGURATION_KINDS } from './configuration';
 import type { ContractResult, ContractReview } from './contracts';
+import type { PayoutScheduleReview } from './payout-schedules';
 import type { PayoutResult, PayoutReview } from './payouts';
 import type { ServiceTokenCreateReview, ServiceTokenRotateReview } from './service-tokens';
 import type { TypedDataResult, TypedDataReview } from './signing';
@@ -61,6 +62,7 @@ export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: str
   coolingOffEdit: { label: 'Address book cooling-off change', noun: 'a cooling-off change' },
   serviceTokenCreate: { label: 'New API token', noun: 'a new API token' },
   serviceTokenRotate: { label: 'API token rotation', noun: 'an API token rotation' },
+  payoutSchedule: { label: 'Payout schedule', noun: 'a payout schedule' },
 };
 
 export function isOperationKind(value: string): value is OperationKind {
@@ -89,6 +91,7 @@ interface KindShapes {
   coolingOffEdit: { review: CoolingOffEditReview; result: ConfigurationResult };
   serviceTokenCreate: { review: ServiceTokenCreateReview; result: ConfigurationResult };
   serviceTokenRotate: { review: ServiceTokenRotateReview; result: ConfigurationResult };
+  payoutSchedule: { review: PayoutScheduleReview; result: ConfigurationResult };
 }
 
 /** What approvers see before deciding on a request of kind `K`. */

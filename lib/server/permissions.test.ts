@@ -63,6 +63,8 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'serviceTokenRotate.request': { admin: Y, finance: N, support: N, viewer: N },
   'serviceTokenRotate.approve': { admin: Y, finance: N, support: N, viewer: N },
   'serviceToken.revoke': { admin: Y, finance: N, support: N, viewer: N },
+  'payoutSchedule.request': { admin: Y, finance: Y, support: N, viewer: N },
+  'payoutSchedule.approve': { admin: Y, finance: Y, support: N, viewer: N },
 };
 
 describe('permissions table', () => {

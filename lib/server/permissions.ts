@@ -66,6 +66,10 @@ const PERMISSIONS = {
   'serviceTokenRotate.request': ['admin'],
   'serviceTokenRotate.approve': ['admin'],
   'serviceToken.revoke': ['admin'],
+  // A payout schedule is approved once by a second person; each of its runs is then a payout request
+  // approved like any other. Pausing, resuming and ending one are the requesters' too.
+  'payoutSchedule.request': ['admin', 'finance'],
+  'payoutSchedule.approve': ['admin', 'finance'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

@@ -5,9 +5,10 @@ import { getConfig } from '@/lib/config';
 import { CONSOLE_MIGRATIONS, openDatabase, runMigrations } from '@/lib/db/connection';
 import { type ConsoleDb, schema } from '@/lib/db/schema';
 import { startAlerts } from './alerts';
-import { startApprovalsLoop } from './approvals';
+import { getApprovalEngine, startApprovalsLoop } from './approvals';
 import { probeCapabilities } from './capabilities';
 import { logger } from './logger';
+import { startPayoutSchedules } from './payout-schedules';
 import { writeServerNote } from './server-lock';
 import { type ConsoleServices, provideServices } from './services';
 import { startStatementSchedule } from './statement-schedule';
@@ -53,6 +54,7 @@ async function boot(): Promise<Runtime> {
   startApprovalsLoop(runtime);
   startAlerts(runtime);
   startStatementSchedule(runtime);
+  startPayoutSchedules(runtime, getApprovalEngine);
   if (database.kind === 'pglite') runtime.serverNote = writeServerNote(config.dataDir, config.env.PORT);
   return runtime;
 }

@@ -107,8 +107,17 @@ export function withServiceToken(
 
     async function run(): Promise<Response> {
       const found = await findToken(db, request.headers.get('authorization'), now);
-      if (!found.ok)
+      if (!found.ok) {
+        const address = clientAddressOf(request.headers) ?? 'unknown';
+        const anonymous = limiter.take(`anonymous:${address}`, ANONYMOUS_PER_MINUTE);
+        if (!anonymous.allowed) {
+          seen.unaudited = true;
+          return apiError(429, 'rate_limited', 'Too many calls without a valid token from this address.', {
+            'retry-after': String(anonymous.retryAfterSeconds),
+          });
+        }
         return apiError(found.status, found.code, found.message, { 'www-authenticate': 'Bearer' });
+      }
       const token = found.token;
       seen.token = token;
       // The console's own allow-list holds for systems as for people; the token's networks narrow it further.

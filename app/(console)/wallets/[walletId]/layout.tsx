@@ -13,14 +13,15 @@ interface WalletLayoutProps {
 
 // Tabs of a wallet, in order; `path` is appended to /wallets/[walletId]. Other features append entries here.
 // A tab shows for the roles that hold its permission.
-const WALLET_TABS: Array<{ path: string; label: string; action: Action }> = [
+const WALLET_TABS: Array<{ path: string; label: string; action: Action; exact?: boolean }> = [
   { path: '', label: 'Overview', action: 'read' },
   { path: '/addresses', label: 'Addresses', action: 'read' },
   { path: '/transactions', label: 'Transactions', action: 'read' },
   { path: '/webhooks', label: 'Webhooks', action: 'read' },
   { path: '/statements', label: 'Statements', action: 'read' },
   { path: '/withdraw', label: 'Withdraw', action: 'withdraw.request' },
-  { path: '/payouts', label: 'Payouts', action: 'withdraw.request' },
+  { path: '/payouts', label: 'Payouts', action: 'withdraw.request', exact: true },
+  { path: '/payouts/schedules', label: 'Payout schedules', action: 'read' },
   { path: '/settlement', label: 'Settlement', action: 'read' },
   { path: '/address-book', label: 'Address book', action: 'read' },
   { path: '/beneficiaries', label: 'Beneficiaries', action: 'read' },
@@ -40,7 +41,7 @@ export default async function WalletLayout({ children, params }: WalletLayoutPro
   const tabs: TabNavItem[] = WALLET_TABS.filter((t) => can(actor.role, t.action)).map((t) => ({
     href: `${base}${t.path}`,
     label: t.label,
-    exact: t.path === '',
+    exact: t.path === '' || t.exact === true,
   }));
   return (
     <>

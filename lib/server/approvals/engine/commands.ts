@@ -194,6 +194,11 @@ export function createCommands(
         requesterId: actor.id,
         getPolicy,
         labelOf: (type) => operationType(type)?.label ?? type,
+        walletReview: (kind, scope, payload) => {
+          const inner = operationType(kind)?.parse(payload);
+          if (!inner || inner.local) throw new LocalRefusal('The request is not valid.');
+          return review(inner, scope, requestId, actor);
+        },
       });
     const target = await clientFor(walletId);
     if (!target)

@@ -30,7 +30,7 @@ import { defineOperation, LocalRefusal, type ReviewBuilt } from './types';
 import { knownAddresses, settle } from './withdraw';
 
 const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
-const payoutPayloadSchema: z.ZodType<PayoutPayload> = z.object({
+export const payoutPayloadSchema: z.ZodType<PayoutPayload> = z.object({
   source: z.union([
     z.object({ kind: z.literal('master') }),
     z.object({ kind: z.literal('address'), addressId: z.string().min(1) }),

@@ -211,6 +211,21 @@ function validPayload(kind: OperationKind): unknown {
       };
     case 'serviceTokenRotate':
       return { tokenId: rotatedTokenId };
+    case 'payoutSchedule':
+      return {
+        walletId: wallet.id,
+        name: 'Weekly suppliers',
+        cadence: 'weekly',
+        dayOfWeek: 1,
+        dayOfMonth: null,
+        timeOfDay: '09:00',
+        startsOn: '2026-01-01',
+        payout: {
+          ...withdrawal,
+          fileName: 'Weekly suppliers',
+          items: withdrawal.items.map((i) => ({ ...i, line: 1 })),
+        },
+      };
   }
 }
 

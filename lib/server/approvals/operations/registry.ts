@@ -17,6 +17,7 @@ import { contractSignOperation } from './contract-sign';
 import { contractWriteOperation } from './contract-write';
 import { limitEditOperation } from './limit-edit';
 import { payoutOperation } from './payout';
+import { payoutScheduleOperation } from './payout-schedule';
 import { retryOperation } from './retry';
 import { serviceTokenCreateOperation, serviceTokenRotateOperation } from './service-tokens';
 import { swapOperation } from './swap';
@@ -47,6 +48,7 @@ export const OPERATION_TYPES: { readonly [K in OperationKind]: RegisteredOperati
   coolingOffEdit: coolingOffEditOperation,
   serviceTokenCreate: serviceTokenCreateOperation,
   serviceTokenRotate: serviceTokenRotateOperation,
+  payoutSchedule: payoutScheduleOperation,
 };
 
 /** Every registered kind, in the order admins see them. */

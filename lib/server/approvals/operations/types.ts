@@ -106,6 +106,11 @@ export interface LocalReviewContext {
   getPolicy(type: string): Promise<PolicyValues>;
   /** What people call an operation kind ("Withdrawal"). */
   labelOf(type: string): string;
+  /**
+   * The review a wallet kind would get for `payload` at `walletId`, built as the engine builds it (a payout
+   * schedule shows each run as a payout file). Refuses a payload the kind does not take.
+   */
+  walletReview(kind: OperationKind, walletId: string, payload: unknown): Promise<BuiltReview>;
 }
 
 export interface LocalExecuteContext {
