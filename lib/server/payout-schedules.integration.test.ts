@@ -13,7 +13,12 @@ import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sand
 import { addTestUser, createTestDatabase, type TestDatabase } from '@/test/db';
 import { sandboxConnection, testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from './approvals/engine';
-import { changeScheduleStatus, listPayoutSchedules, runDueSchedules } from './payout-schedules';
+import {
+  changeScheduleStatus,
+  finishInterruptedRuns,
+  listPayoutSchedules,
+  runDueSchedules,
+} from './payout-schedules';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'payout-schedules-'));
 let database: TestDatabase;
@@ -295,5 +300,31 @@ describe('payout schedules', () => {
     );
     expect(await changeScheduleStatus(database.db, daily.id, 'end')).toMatchObject({ ok: true });
     expect(await run(new Date(daily.nextRunAt!.getTime() + 10 * 24 * 60 * MINUTE))).toBe(0);
+  });
+
+  it('a run a console stopped in the middle of is made later, once, under the id recorded with the run', async () => {
+    const daily = await approvedSchedule('Interrupted', { cadence: 'daily' }, { reference: 'interrupted' });
+    const dueAt = daily.nextRunAt!;
+    // The run was taken and recorded, then the console stopped before making its request.
+    const requestId = crypto.randomUUID();
+    await database.db
+      .update(payoutSchedules)
+      .set({ nextRunAt: new Date(dueAt.getTime() + 24 * 60 * MINUTE), lastRunAt: dueAt })
+      .where(eq(payoutSchedules.id, daily.id));
+    await database.db
+      .insert(payoutScheduleRuns)
+      .values({ scheduleId: daily.id, dueAt, operationRequestId: requestId, createdAt: dueAt });
+    const finish = (now: Date) => finishInterruptedRuns({ db: database.db, engine: engine(), now });
+    // Not yet: it may still be in progress.
+    expect(await finish(new Date(dueAt.getTime() + MINUTE))).toBe(0);
+    expect(await finish(new Date(dueAt.getTime() + 3 * MINUTE))).toBe(1);
+    expect(await requestOf(requestId)).toMatchObject({ type: 'payout', status: 'PENDING_APPROVAL' });
+    // Two rounds after that make nothing more.
+    const again = await Promise.all([
+      finish(new Date(dueAt.getTime() + 4 * MINUTE)),
+      finish(new Date(dueAt.getTime() + 4 * MINUTE)),
+    ]);
+    expect(again).toEqual([0, 0]);
+    expect(await runsOf(daily.id)).toHaveLength(1);
   });
 });

@@ -5,7 +5,8 @@ import 'server-only';
 // so two rounds or two console instances never create it twice; a run missed while the console was down runs
 // once when it comes back. Pausing and ending take effect at once; resuming needs no approval, since every run
 // still does.
-import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, notExists } from 'drizzle-orm';
 import {
   describeCadence,
   nextRunAfter,
@@ -92,6 +93,7 @@ interface RequestCreator {
     kind: string,
     scope: string,
     payload: unknown,
+    options: { id: string },
   ): Promise<{ ok: true; data: { id: string } } | { ok: false; error: string }>;
 }
 
@@ -103,6 +105,7 @@ async function createRunRequest(
   engine: RequestCreator,
   row: PayoutScheduleRow,
   dueAt: Date,
+  requestId: string,
 ): Promise<RunOutcome> {
   const [owner] = await db
     .select({ id: users.id, email: users.email, role: users.role, disabledAt: users.disabledAt })
@@ -120,6 +123,7 @@ async function createRunRequest(
       'payout',
       row.walletId,
       runPayload(row, dueAt),
+      { id: requestId },
     );
     return created.ok
       ? { requestId: created.data.id, error: null }
@@ -152,40 +156,112 @@ export async function runDueSchedules({ db, engine, now }: RunParts): Promise<nu
     if (!dueAt) continue;
     // Runs missed while the console was down are one run: the next one is the first after now.
     const next = nextRunAfter(timingOf(row), now);
-    const [taken] = await db
-      .update(payoutSchedules)
-      .set({ nextRunAt: next, lastRunAt: dueAt, status: next ? 'active' : 'ended', updatedAt: now })
-      .where(
-        and(
-          eq(payoutSchedules.id, row.id),
-          eq(payoutSchedules.status, 'active'),
-          eq(payoutSchedules.nextRunAt, dueAt),
-        ),
-      )
-      .returning({ id: payoutSchedules.id });
+    // Taking the run and recording it, with the id its request will have, are one step: a run taken is never
+    // lost, and a console that stops before the request is made makes it later under that id (never twice).
+    const run = { id: '', requestId: randomUUID() };
+    const taken = await db.transaction(async (tx) => {
+      const [moved] = await tx
+        .update(payoutSchedules)
+        .set({ nextRunAt: next, lastRunAt: dueAt, status: next ? 'active' : 'ended', updatedAt: now })
+        .where(
+          and(
+            eq(payoutSchedules.id, row.id),
+            eq(payoutSchedules.status, 'active'),
+            eq(payoutSchedules.nextRunAt, dueAt),
+          ),
+        )
+        .returning({ id: payoutSchedules.id });
+      if (!moved) return false;
+      const [recorded] = await tx
+        .insert(payoutScheduleRuns)
+        .values({ scheduleId: row.id, dueAt, operationRequestId: run.requestId, createdAt: now })
+        .onConflictDoNothing()
+        .returning({ id: payoutScheduleRuns.id });
+      if (!recorded) return false;
+      run.id = recorded.id;
+      return true;
+    });
     // Another round or instance took this run first.
     if (!taken) continue;
-    const [run] = await db
-      .insert(payoutScheduleRuns)
-      .values({ scheduleId: row.id, dueAt, createdAt: now })
-      .onConflictDoNothing()
-      .returning({ id: payoutScheduleRuns.id });
-    if (!run) continue;
-    const outcome = await createRunRequest(db, engine, row, dueAt);
-    await db
-      .update(payoutScheduleRuns)
-      .set({ operationRequestId: outcome.requestId, error: outcome.error })
-      .where(eq(payoutScheduleRuns.id, run.id));
-    await appendAudit(db, {
-      ...SCHEDULE_ACTOR,
-      action: 'payoutSchedule.run',
-      target: row.id,
-      input: { dueAt: dueAt.toISOString(), requestId: outcome.requestId, error: outcome.error },
-      outcome: outcome.requestId ? 'success' : 'failed',
-    });
-    if (outcome.requestId) created += 1;
+    if (await finishRun(db, engine, row, dueAt, run)) created += 1;
   }
   return created;
+}
+
+/**
+ * Makes a taken run's request under the id recorded with the run, or records why it could not be made; answers
+ * whether the request exists now. Another round making it at the same moment makes it once (the id is the
+ * request's primary key).
+ */
+async function finishRun(
+  db: ConsoleDb,
+  engine: RequestCreator,
+  row: PayoutScheduleRow,
+  dueAt: Date,
+  run: { id: string; requestId: string },
+): Promise<boolean> {
+  const outcome = await createRunRequest(db, engine, row, dueAt, run.requestId);
+  const made = outcome.requestId !== null || (await requestExists(db, run.requestId));
+  if (!made)
+    await db
+      .update(payoutScheduleRuns)
+      .set({ operationRequestId: null, error: outcome.error })
+      .where(eq(payoutScheduleRuns.id, run.id));
+  await appendAudit(db, {
+    ...SCHEDULE_ACTOR,
+    action: 'payoutSchedule.run',
+    target: row.id,
+    input: {
+      dueAt: dueAt.toISOString(),
+      requestId: made ? run.requestId : null,
+      error: made ? null : outcome.error,
+    },
+    outcome: made ? 'success' : 'failed',
+  });
+  return made;
+}
+
+async function requestExists(db: ConsoleDb, id: string): Promise<boolean> {
+  const [found] = await db
+    .select({ id: operationRequests.id })
+    .from(operationRequests)
+    .where(eq(operationRequests.id, id))
+    .limit(1);
+  return Boolean(found);
+}
+
+/** A run taken this long ago whose request does not exist and which recorded no error was interrupted. */
+const INTERRUPTED_AFTER_MS = 2 * 60 * 1000;
+
+/**
+ * Runs a console stopped in the middle of (taken and recorded, request not made, no error): their request is made
+ * now, under the id recorded with the run. Answers how many were made.
+ */
+export async function finishInterruptedRuns({ db, engine, now }: RunParts): Promise<number> {
+  const waiting = await db
+    .select({ run: payoutScheduleRuns, schedule: payoutSchedules })
+    .from(payoutScheduleRuns)
+    .innerJoin(payoutSchedules, eq(payoutSchedules.id, payoutScheduleRuns.scheduleId))
+    .where(
+      and(
+        isNull(payoutScheduleRuns.error),
+        isNotNull(payoutScheduleRuns.operationRequestId),
+        lt(payoutScheduleRuns.createdAt, new Date(now.getTime() - INTERRUPTED_AFTER_MS)),
+        notExists(
+          db
+            .select({ id: operationRequests.id })
+            .from(operationRequests)
+            .where(eq(operationRequests.id, payoutScheduleRuns.operationRequestId)),
+        ),
+      ),
+    )
+    .limit(ROUND_SIZE);
+  let made = 0;
+  for (const { run, schedule } of waiting) {
+    const requestId = run.operationRequestId;
+    if (requestId && (await finishRun(db, engine, schedule, run.dueAt, { id: run.id, requestId }))) made += 1;
+  }
+  return made;
 }
 
 const TIMER = Symbol.for('custody-console.payout-schedules');
@@ -201,7 +277,10 @@ export function startPayoutSchedules(services: ConsoleServices, engine: () => Pr
     if (running) return;
     running = true;
     engine()
-      .then((e) => runDueSchedules({ db: services.database.db, engine: e, now: new Date() }))
+      .then(async (e) => {
+        const parts = { db: services.database.db, engine: e, now: new Date() };
+        return (await finishInterruptedRuns(parts)) + (await runDueSchedules(parts));
+      })
       .then((created) => {
         if (created > 0) log.info({ created }, 'scheduled payout requests created');
       })
