@@ -34,7 +34,7 @@ test.describe('users admin', () => {
     // Shown once: the page no longer offers it.
     await admin.reload();
     await expect(
-      admin.getByText('The one-time password was shown to the requester and is not kept.'),
+      admin.getByText('The one-time password was shown to you once and is not kept.', { exact: false }),
     ).toBeVisible();
     await admin.goto('/admin/users');
     await expect(admin.getByRole('cell', { name: email })).toBeVisible();

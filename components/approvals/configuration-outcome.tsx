@@ -1,8 +1,8 @@
 'use client';
-// What a configuration change left on its request page; for a new user, the one-time password, shown once to
-// the admin who asked for the user (it is fetched on demand and then dropped by the server).
+// What a configuration change left on its request page; a secret it made (a new user's one-time password, an API
+// token) is shown once to the admin who asked for it: fetched on demand, then dropped by the server.
 import { KeyRoundIcon } from 'lucide-react';
-import { useState, useTransition } from 'react';
+import { type ReactNode, useState, useTransition } from 'react';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -18,113 +18,102 @@ export interface ConfigurationOutcomeProps {
 }
 
 export function ConfigurationOutcome({ requestId, result, isRequester }: ConfigurationOutcomeProps) {
-  const [password, setPassword] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
   if (!result) return null;
-  const waiting = result.oneTimePassword === 'waiting' && password === null;
   return (
     <Alert>
       <AlertTitle>Change made</AlertTitle>
       <AlertDescription className="grid gap-3">
         <p>{result.message}</p>
-        {result.kind === 'userCreate' && waiting && isRequester ? (
-          <div>
-            <Button
-              type="button"
-              disabled={pending}
-              onClick={() =>
-                startTransition(async () => {
-                  setError(null);
-                  const shown = await revealOneTimePasswordAction({ requestId });
-                  if (shown.ok) setPassword(shown.data.oneTimePassword);
-                  else setError(shown.error);
-                })
-              }
-            >
-              <KeyRoundIcon aria-hidden /> Show the one-time password
-            </Button>
-            <p className="mt-1 text-sm text-muted-foreground">
-              It is shown once: copy it before leaving the page.
-            </p>
-          </div>
-        ) : null}
-        {result.kind === 'userCreate' && waiting && !isRequester ? (
-          <p>The one-time password is shown once, to the admin who asked for this user.</p>
-        ) : null}
-        {password ? (
-          <div className="grid gap-1">
-            <p>
-              One-time password (give it to the person; they choose their own at first sign-in; it is not
-              shown again):
-            </p>
-            <p className="flex items-center gap-2">
-              <code className="rounded bg-muted px-2 py-1 font-mono" data-testid="one-time-password">
-                {password}
-              </code>
-              <CopyButton value={password} label="Copy one-time password" />
-            </p>
-          </div>
-        ) : null}
-        {result.kind === 'userCreate' && result.oneTimePassword === 'shown' && password === null ? (
-          <p>The one-time password was shown to the requester and is not kept.</p>
+        {result.kind === 'userCreate' && result.oneTimePassword ? (
+          <ShownOnce
+            state={result.oneTimePassword}
+            isRequester={isRequester}
+            what="one-time password"
+            whoAsked="the admin who asked for this user"
+            lost="Ask for a new user if it was lost."
+            reveal={() => revealOneTimePasswordAction({ requestId })}
+          >
+            {({ oneTimePassword }) => (
+              <SecretValue
+                intro="One-time password (give it to the person; they choose their own at first sign-in; it is not shown again):"
+                value={oneTimePassword}
+                copyLabel="Copy one-time password"
+                testId="one-time-password"
+              />
+            )}
+          </ShownOnce>
         ) : null}
         {result.tokenSecret ? (
-          <TokenSecret requestId={requestId} state={result.tokenSecret} isRequester={isRequester} />
+          <ShownOnce
+            state={result.tokenSecret}
+            isRequester={isRequester}
+            what="token"
+            whoAsked="the admin who asked for it"
+            lost="If it was lost, ask for a new secret."
+            reveal={() => revealServiceTokenAction({ requestId })}
+          >
+            {({ token, webhookSecret }) => (
+              <>
+                <SecretValue
+                  intro="The token (give it to the system; it is not shown again):"
+                  value={token}
+                  copyLabel="Copy the token"
+                  testId="api-token"
+                />
+                {webhookSecret ? (
+                  <SecretValue
+                    intro="Webhook signing secret (the system checks X-Console-Signature with it):"
+                    value={webhookSecret}
+                    copyLabel="Copy the webhook secret"
+                    testId="api-webhook-secret"
+                  />
+                ) : null}
+              </>
+            )}
+          </ShownOnce>
         ) : null}
-        {error ? <p role="alert">{error}</p> : null}
       </AlertDescription>
     </Alert>
   );
 }
 
-/** A new or rotated API token: shown once to the admin who asked for it, fetched on demand and then dropped. */
-function TokenSecret({
-  requestId,
-  state,
-  isRequester,
-}: {
-  requestId: string;
+type Revealed<T> = { ok: true; data: T } | { ok: false; error: string; stepUp?: { payloadHash: string } };
+
+interface ShownOnceProps<T> {
   state: 'waiting' | 'shown';
   isRequester: boolean;
-}) {
-  const [secret, setSecret] = useState<{ token: string; webhookSecret: string | null } | null>(null);
+  /** "one-time password", "token". */
+  what: string;
+  whoAsked: string;
+  /** What to do once it is gone. */
+  lost: string;
+  reveal: () => Promise<Revealed<T>>;
+  children: (secret: T) => ReactNode;
+}
+
+/** A secret the server keeps until the requester has seen it once (after a fresh second factor). */
+function ShownOnce<T>({ state, isRequester, what, whoAsked, lost, reveal, children }: ShownOnceProps<T>) {
+  const [secret, setSecret] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
-  if (secret)
-    return (
-      <div className="grid gap-2">
-        <p>The token (give it to the system; it is not shown again):</p>
-        <p className="flex items-center gap-2">
-          <code className="min-w-0 break-all rounded bg-muted px-2 py-1 font-mono" data-testid="api-token">
-            {secret.token}
-          </code>
-          <CopyButton value={secret.token} label="Copy the token" />
-        </p>
-        {secret.webhookSecret ? (
-          <>
-            <p>Webhook signing secret (the system checks X-Console-Signature with it):</p>
-            <p className="flex items-center gap-2">
-              <code
-                className="min-w-0 break-all rounded bg-muted px-2 py-1 font-mono"
-                data-testid="api-webhook-secret"
-              >
-                {secret.webhookSecret}
-              </code>
-              <CopyButton value={secret.webhookSecret} label="Copy the webhook secret" />
-            </p>
-          </>
-        ) : null}
-      </div>
-    );
+  if (secret) return <div className="grid gap-2">{children(secret)}</div>;
   if (state === 'shown')
     return isRequester ? (
-      <p>The token was shown to you once and is not kept. If it was lost, ask for a new secret.</p>
+      <p>
+        The {what} was shown to you once and is not kept. {lost}
+      </p>
     ) : (
-      <p>The token was shown to the admin who asked for it and is not kept.</p>
+      <p>
+        The {what} was shown to {whoAsked} and is not kept.
+      </p>
     );
-  if (!isRequester) return <p>The token is shown once, to the admin who asked for it.</p>;
+  if (!isRequester)
+    return (
+      <p>
+        The {what} is shown once, to {whoAsked}.
+      </p>
+    );
   return (
     <div>
       <Button
@@ -133,17 +122,41 @@ function TokenSecret({
         onClick={() =>
           startTransition(async () => {
             setError(null);
-            const shown = await stepUp.withStepUp(() => revealServiceTokenAction({ requestId }));
+            const shown = await stepUp.withStepUp(reveal);
             if (shown.ok) setSecret(shown.data);
             else setError(shown.error);
           })
         }
       >
-        <KeyRoundIcon aria-hidden /> Show the token
+        <KeyRoundIcon aria-hidden /> Show the {what}
       </Button>
       <p className="mt-1 text-sm text-muted-foreground">It is shown once: copy it before leaving the page.</p>
       {error ? <p role="alert">{error}</p> : null}
       {stepUp.dialog}
+    </div>
+  );
+}
+
+function SecretValue({
+  intro,
+  value,
+  copyLabel,
+  testId,
+}: {
+  intro: string;
+  value: string;
+  copyLabel: string;
+  testId: string;
+}) {
+  return (
+    <div className="grid gap-1">
+      <p>{intro}</p>
+      <p className="flex items-center gap-2">
+        <code className="min-w-0 break-all rounded bg-muted px-2 py-1 font-mono" data-testid={testId}>
+          {value}
+        </code>
+        <CopyButton value={value} label={copyLabel} />
+      </p>
     </div>
   );
 }
