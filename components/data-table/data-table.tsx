@@ -162,7 +162,10 @@ export function DataTable<TData extends RowData>({
           {rows.length === 0 ? (
             <tr>
               <td colSpan={columnCount} className="p-0">
-                {empty ?? <p className="p-6 text-center text-muted-foreground">No results.</p>}
+                {/* On a phone the table is wider than its box: the message stays in view, not across the width. */}
+                <div className="sticky left-0 max-w-[calc(100vw-2rem)]">
+                  {empty ?? <p className="p-6 text-center text-muted-foreground">No results.</p>}
+                </div>
               </td>
             </tr>
           ) : virtual ? (
