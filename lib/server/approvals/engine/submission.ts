@@ -3,7 +3,13 @@ import 'server-only';
 // answers is recorded, and a lost or late answer becomes an unknown outcome for reconciliation.
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { CustodyError } from '@/lib/custody';
-import { type OperationRequestRow, operationItems, operationRequests } from '@/lib/db/schema';
+import {
+  type OperationItemRow,
+  type OperationRequestRow,
+  operationEvents,
+  operationItems,
+  operationRequests,
+} from '@/lib/db/schema';
 import { hashPayload } from '../hash';
 import { lookUpTransactions } from '../lookup';
 import { operationType } from '../operations/registry';
@@ -15,7 +21,22 @@ import {
   SubmitRefusal,
 } from '../operations/types';
 import type { RequestStatus } from '../states';
-import { type EngineActor, type EngineContext, log, PAYLOAD_CHANGED, SYSTEM_ACTOR } from './context';
+import {
+  type EngineActor,
+  type EngineContext,
+  type Executor,
+  log,
+  PAYLOAD_CHANGED,
+  SYSTEM_ACTOR,
+} from './context';
+
+/** What the caller of a submission already knows of the request. */
+export interface KnownApproval {
+  /** The request's kind, just read (it never changes). */
+  type?: string;
+  /** The final approval: its `fully_approved` event is written in the claim's transaction. */
+  approved?: { approvals: number; at: Date };
+}
 
 export function createSubmission(ctx: EngineContext) {
   const {
@@ -26,6 +47,7 @@ export function createSubmission(ctx: EngineContext) {
     event,
     notify,
     transition,
+    moved,
     findRequest,
     notFrozen,
     clientFor,
@@ -36,28 +58,50 @@ export function createSubmission(ctx: EngineContext) {
     alerts,
   } = ctx;
 
-  /** Claims an APPROVED request for submission (one conditional update) and sends it; returns the new status. */
+  /**
+   * Claims an APPROVED request for submission (one conditional update) and sends it; returns the new status.
+   * The claim, its `submitting` event and the read of the stored items are one transaction.
+   */
   async function submitApproved(
     id: string,
     actor: EngineActor = SYSTEM_ACTOR,
     twoFactorCode?: string,
+    known: KnownApproval = {},
   ): Promise<string | undefined> {
     // The freeze holds what moves money or signs; a configuration change (lifting the freeze among them) is not.
-    const local = operationType((await findRequest(id))?.type ?? '')?.scope === 'console';
-    const claimed = await transition(
-      id,
-      'APPROVED',
-      'SUBMITTING',
-      {
-        submitAttempts: sql`${operationRequests.submitAttempts} + 1` as never,
-        lastAttemptAt: now(),
-        lastError: null,
-      },
-      local ? undefined : notFrozen,
-    );
-    if (!claimed) return (await findRequest(id))?.status;
-    return runSubmission(claimed, actor, twoFactorCode);
+    const typeKey = known.type ?? (await findRequest(id))?.type ?? '';
+    const local = operationType(typeKey)?.scope === 'console';
+    const claim = await db.transaction(async (tx) => {
+      // The final approval's event, whether or not the request can be sent now (the freeze may hold it).
+      if (known.approved)
+        await tx.insert(operationEvents).values({
+          requestId: id,
+          kind: 'fully_approved',
+          actorEmail: null,
+          detail: { approvals: known.approved.approvals },
+          at: known.approved.at,
+        });
+      const row = await transition(
+        id,
+        'APPROVED',
+        'SUBMITTING',
+        {
+          submitAttempts: sql`${operationRequests.submitAttempts} + 1` as never,
+          lastAttemptAt: now(),
+          lastError: null,
+        },
+        local ? undefined : notFrozen,
+        tx,
+      );
+      if (!row) return undefined;
+      await event(row.id, 'submitting', submittingActor(actor), { attempt: row.submitAttempts }, tx);
+      return { row, items: await itemsOf(row.id, tx) };
+    });
+    if (!claim) return (await findRequest(id))?.status;
+    return runSubmission(claim.row, actor, twoFactorCode, claim);
   }
+
+  const submittingActor = (actor: EngineActor) => (actor.email === SYSTEM_ACTOR.email ? null : actor.email);
 
   async function submitAllApproved(): Promise<number> {
     const rows = await db
@@ -71,14 +115,14 @@ export function createSubmission(ctx: EngineContext) {
     return n;
   }
 
+  /** `claimed`: the claim already wrote the `submitting` event and read the items. */
   async function runSubmission(
     row: OperationRequestRow,
     actor: EngineActor,
     twoFactorCode?: string,
+    claimed?: { items: OperationItemRow[] },
   ): Promise<string> {
-    await event(row.id, 'submitting', actor.email === SYSTEM_ACTOR.email ? null : actor.email, {
-      attempt: row.submitAttempts,
-    });
+    if (!claimed) await event(row.id, 'submitting', submittingActor(actor), { attempt: row.submitAttempts });
     const operation = operationType(row.type)?.parse(row.payload) ?? null;
     if (!operation || hashPayload(row.payload) !== row.payloadHash) {
       await transition(row.id, 'SUBMITTING', 'SUBMIT_FAILED', { lastError: PAYLOAD_CHANGED });
@@ -99,7 +143,7 @@ export function createSubmission(ctx: EngineContext) {
       return 'SUBMIT_FAILED';
     }
     // What was stored at creation is what is sent, every time: reconciliation looks these up.
-    const stored = await itemsOf(row.id);
+    const stored = claimed?.items ?? (await itemsOf(row.id));
     const references = stored.map((i) => i.reference);
     const type = operationType(row.type);
     let outcome: SubmitOutcome;
@@ -250,9 +294,9 @@ export function createSubmission(ctx: EngineContext) {
     return 'SUCCESS';
   }
 
-  async function updateItems(requestId: string, items: SubmitOutcome['items']) {
+  async function updateItems(requestId: string, items: SubmitOutcome['items'], executor: Executor = db) {
     for (const item of items) {
-      await db
+      await executor
         .update(operationItems)
         .set({
           ...(item.transactionId !== undefined ? { transactionId: item.transactionId } : {}),
@@ -272,17 +316,31 @@ export function createSubmission(ctx: EngineContext) {
     actor: EngineActor,
     from: RequestStatus = 'SUBMITTING',
   ) {
-    await updateItems(row.id, outcome.items);
-    const moved = await transition(row.id, from, 'SUBMITTED', {
-      ...(outcome.result ? { result: outcome.result } : {}),
-      ...startFollowing(),
+    // What the service answered, the status change and its event: one transaction.
+    const submitted = await db.transaction(async (tx) => {
+      await updateItems(row.id, outcome.items, tx);
+      const done = await moved(
+        row.id,
+        from,
+        'SUBMITTED',
+        { ...(outcome.result ? { result: outcome.result } : {}), ...startFollowing() },
+        tx,
+      );
+      if (done)
+        await event(
+          row.id,
+          'submitted',
+          null,
+          {
+            transactions: outcome.items
+              .filter((i) => i.transactionId)
+              .map((i) => ({ index: i.index, id: i.transactionId, hash: i.hash ?? null })),
+          },
+          tx,
+        );
+      return done;
     });
-    if (!moved) return;
-    await event(row.id, 'submitted', null, {
-      transactions: outcome.items
-        .filter((i) => i.transactionId)
-        .map((i) => ({ index: i.index, id: i.transactionId, hash: i.hash ?? null })),
-    });
+    if (!submitted) return;
     await audit(actor, `${row.type}.submit`, 'success', row.id, {
       transactions: outcome.items.map((i) => i.transactionId).filter(Boolean),
     });
@@ -295,11 +353,11 @@ export function createSubmission(ctx: EngineContext) {
   }
 
   async function finish(row: OperationRequestRow, outcome: 'SUCCESS' | 'FAILED') {
-    const moved = await transition(row.id, 'SUBMITTED', outcome, {
+    const done = await moved(row.id, 'SUBMITTED', outcome, {
       nextFollowUpAt: null,
       followUpParkedAt: null,
     });
-    if (!moved) return;
+    if (!done) return;
     await event(row.id, outcome === 'SUCCESS' ? 'succeeded' : 'failed', null);
     await audit(SYSTEM_ACTOR, `${row.type}.outcome`, outcome === 'SUCCESS' ? 'success' : 'failed', row.id);
     await notify(
