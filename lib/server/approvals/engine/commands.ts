@@ -118,7 +118,7 @@ export function createCommands(
     configuration,
     alerts,
   } = ctx;
-  const { submitApproved, submitAllApproved, runSubmission, recordSubmitted } = submission;
+  const { claim, submitAllApproved, runSubmission, recordSubmitted } = submission;
   const { lookUpItems, followUpRound } = reconciliation;
   const { abilities, proposalOf } = queries;
 
@@ -597,6 +597,7 @@ export function createCommands(
             .returning({ id: operationRequests.id });
           approved = moved.length === 1;
         }
+        if (approved) current = { ...row, status: 'APPROVED', updatedAt: at };
         return { kind: 'recorded', approvals, approved, rejected: false };
       });
     }
@@ -654,10 +655,24 @@ export function createCommands(
         `A spending limit is now broken: this request needs ${decision.raisedTo} approvals (${current.summary}).`,
       );
     if (!decision.approved) return { ok: true as const, data: { status: 'PENDING_APPROVAL' as string } };
-    // Fully approved now; the event is written with the claim that sends the request.
-    const approved = { approvals: decision.approvals, at: now() };
+    const approved = {
+      requestId: id,
+      kind: 'fully_approved',
+      actorEmail: null,
+      detail: { approvals: decision.approvals },
+      at: now(),
+    };
     await alerts.requestReady(current);
-    const after = await submitApproved(id, SYSTEM_ACTOR, twoFactorCode, { type: current.type, approved });
+    const approvedRow = current;
+    // The final approval's event (whether or not the freeze lets the request go now), and the claim.
+    const claimed = await db.transaction(async (tx) => {
+      await tx.insert(operationEvents).values(approved);
+      return claim(tx, id, approvedRow.type, SYSTEM_ACTOR, approvedRow);
+    });
+    // Not claimed: the freeze holds it, and lifting the freeze sends it.
+    const after = claimed
+      ? await runSubmission(claimed.row, SYSTEM_ACTOR, twoFactorCode, claimed)
+      : (await findRequest(id))?.status;
     return { ok: true as const, data: { status: after ?? 'APPROVED' } };
   }
 

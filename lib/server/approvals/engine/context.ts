@@ -399,6 +399,7 @@ export function createEngineContext(deps: EngineDeps) {
     event,
     notify,
     transition,
+    transitionOf,
     moved,
     findRequest,
     currentRole,

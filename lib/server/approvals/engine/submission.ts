@@ -6,7 +6,6 @@ import { CustodyError } from '@/lib/custody';
 import {
   type OperationItemRow,
   type OperationRequestRow,
-  operationEvents,
   operationItems,
   operationRequests,
 } from '@/lib/db/schema';
@@ -30,12 +29,10 @@ import {
   SYSTEM_ACTOR,
 } from './context';
 
-/** What the caller of a submission already knows of the request. */
-export interface KnownApproval {
-  /** The request's kind, just read (it never changes). */
-  type?: string;
-  /** The final approval: its `fully_approved` event is written in the claim's transaction. */
-  approved?: { approvals: number; at: Date };
+/** A request claimed for submission, with the items to send. */
+export interface Claimed {
+  row: OperationRequestRow;
+  items: OperationItemRow[];
 }
 
 export function createSubmission(ctx: EngineContext) {
@@ -47,6 +44,7 @@ export function createSubmission(ctx: EngineContext) {
     event,
     notify,
     transition,
+    transitionOf,
     moved,
     findRequest,
     notFrozen,
@@ -66,39 +64,55 @@ export function createSubmission(ctx: EngineContext) {
     id: string,
     actor: EngineActor = SYSTEM_ACTOR,
     twoFactorCode?: string,
-    known: KnownApproval = {},
   ): Promise<string | undefined> {
+    const typeKey = (await findRequest(id))?.type ?? '';
+    const claimed = await db.transaction((tx) => claim(tx, id, typeKey, actor));
+    if (!claimed) return (await findRequest(id))?.status;
+    return runSubmission(claimed.row, actor, twoFactorCode, claimed);
+  }
+
+  /**
+   * The claim inside the caller's transaction `tx`: APPROVED to SUBMITTING (one conditional update), its
+   * `submitting` event, and the items to send. `approved` is the request as the caller read it when it became
+   * APPROVED: nothing but a claim changes an approved request, so then only what the claim changes is read back.
+   */
+  async function claim(
+    tx: Executor,
+    id: string,
+    typeKey: string,
+    actor: EngineActor,
+    approved?: OperationRequestRow,
+  ): Promise<Claimed | undefined> {
     // The freeze holds what moves money or signs; a configuration change (lifting the freeze among them) is not.
-    const typeKey = known.type ?? (await findRequest(id))?.type ?? '';
     const local = operationType(typeKey)?.scope === 'console';
-    const claim = await db.transaction(async (tx) => {
-      // The final approval's event, whether or not the request can be sent now (the freeze may hold it).
-      if (known.approved)
-        await tx.insert(operationEvents).values({
-          requestId: id,
-          kind: 'fully_approved',
-          actorEmail: null,
-          detail: { approvals: known.approved.approvals },
-          at: known.approved.at,
-        });
-      const row = await transition(
+    const set = {
+      submitAttempts: sql`${operationRequests.submitAttempts} + 1` as never,
+      lastAttemptAt: now(),
+      lastError: null,
+    };
+    let row: OperationRequestRow | undefined;
+    if (approved) {
+      const [changed] = await transitionOf(
         id,
         'APPROVED',
         'SUBMITTING',
-        {
-          submitAttempts: sql`${operationRequests.submitAttempts} + 1` as never,
-          lastAttemptAt: now(),
-          lastError: null,
-        },
+        set,
         local ? undefined : notFrozen,
         tx,
-      );
-      if (!row) return undefined;
-      await event(row.id, 'submitting', submittingActor(actor), { attempt: row.submitAttempts }, tx);
-      return { row, items: await itemsOf(row.id, tx) };
-    });
-    if (!claim) return (await findRequest(id))?.status;
-    return runSubmission(claim.row, actor, twoFactorCode, claim);
+      ).returning({
+        status: operationRequests.status,
+        submitAttempts: operationRequests.submitAttempts,
+        lastAttemptAt: operationRequests.lastAttemptAt,
+        lastError: operationRequests.lastError,
+        updatedAt: operationRequests.updatedAt,
+      });
+      row = changed && { ...approved, ...changed };
+    } else {
+      row = await transition(id, 'APPROVED', 'SUBMITTING', set, local ? undefined : notFrozen, tx);
+    }
+    if (!row) return undefined;
+    await event(row.id, 'submitting', submittingActor(actor), { attempt: row.submitAttempts }, tx);
+    return { row, items: await itemsOf(row.id, tx) };
   }
 
   const submittingActor = (actor: EngineActor) => (actor.email === SYSTEM_ACTOR.email ? null : actor.email);
@@ -120,7 +134,7 @@ export function createSubmission(ctx: EngineContext) {
     row: OperationRequestRow,
     actor: EngineActor,
     twoFactorCode?: string,
-    claimed?: { items: OperationItemRow[] },
+    claimed?: Claimed,
   ): Promise<string> {
     if (!claimed) await event(row.id, 'submitting', submittingActor(actor), { attempt: row.submitAttempts });
     const operation = operationType(row.type)?.parse(row.payload) ?? null;
@@ -370,7 +384,7 @@ export function createSubmission(ctx: EngineContext) {
     if (outcome === 'FAILED') await alerts.requestFailed(row, 'Your request failed upstream', 'outcome');
   }
 
-  return { submitApproved, submitAllApproved, runSubmission, recordSubmitted, finish };
+  return { submitApproved, claim, submitAllApproved, runSubmission, recordSubmitted, finish };
 }
 
 export type Submission = ReturnType<typeof createSubmission>;
