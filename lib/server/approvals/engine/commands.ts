@@ -665,10 +665,9 @@ export function createCommands(
     await alerts.requestReady(current);
     const approvedRow = current;
     // The final approval's event (whether or not the freeze lets the request go now), and the claim.
-    const claimed = await db.transaction(async (tx) => {
-      await tx.insert(operationEvents).values(approved);
-      return claim(tx, id, approvedRow.type, SYSTEM_ACTOR, approvedRow);
-    });
+    const claimed = await db.transaction((tx) =>
+      claim(tx, id, approvedRow.type, SYSTEM_ACTOR, approvedRow, approved),
+    );
     // Not claimed: the freeze holds it, and lifting the freeze sends it.
     const after = claimed
       ? await runSubmission(claimed.row, SYSTEM_ACTOR, twoFactorCode, claimed)

@@ -6,6 +6,7 @@ import { CustodyError } from '@/lib/custody';
 import {
   type OperationItemRow,
   type OperationRequestRow,
+  operationEvents,
   operationItems,
   operationRequests,
 } from '@/lib/db/schema';
@@ -73,7 +74,7 @@ export function createSubmission(ctx: EngineContext) {
 
   /**
    * The claim inside the caller's transaction `tx`: APPROVED to SUBMITTING (one conditional update), its
-   * `submitting` event, and the items to send. `approved` is the request as the caller read it when it became
+   * `submitting` event (after `before`, when given), and the items to send. `approved` is the request as the caller read it when it became
    * APPROVED: nothing but a claim changes an approved request, so then only what the claim changes is read back.
    */
   async function claim(
@@ -82,6 +83,7 @@ export function createSubmission(ctx: EngineContext) {
     typeKey: string,
     actor: EngineActor,
     approved?: OperationRequestRow,
+    before?: typeof operationEvents.$inferInsert,
   ): Promise<Claimed | undefined> {
     // The freeze holds what moves money or signs; a configuration change (lifting the freeze among them) is not.
     const local = operationType(typeKey)?.scope === 'console';
@@ -110,8 +112,24 @@ export function createSubmission(ctx: EngineContext) {
     } else {
       row = await transition(id, 'APPROVED', 'SUBMITTING', set, local ? undefined : notFrozen, tx);
     }
+    // `before` (the final approval's event) is written whether or not the request was claimed; with the claim's
+    // own event after it, in one insert.
+    const events = [
+      ...(before ? [before] : []),
+      ...(row
+        ? [
+            {
+              requestId: row.id,
+              kind: 'submitting',
+              actorEmail: submittingActor(actor),
+              detail: { attempt: row.submitAttempts },
+              at: now(),
+            },
+          ]
+        : []),
+    ];
+    if (events.length > 0) await tx.insert(operationEvents).values(events);
     if (!row) return undefined;
-    await event(row.id, 'submitting', submittingActor(actor), { attempt: row.submitAttempts }, tx);
     return { row, items: await itemsOf(row.id, tx) };
   }
 
