@@ -31,7 +31,7 @@ import {
 } from './context';
 
 /** A request claimed for submission, with the items to send. */
-export interface Claimed {
+interface Claimed {
   row: OperationRequestRow;
   items: OperationItemRow[];
 }
