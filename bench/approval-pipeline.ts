@@ -12,6 +12,9 @@ import { referenceFor } from '@/lib/server/approvals/hash';
 
 const REQUESTS = Number(process.env.BENCH_APPROVALS ?? 200);
 
+/** Budget for the p95 from the final approval to SUBMITTED ("Fast where it counts", item 4). */
+const BUDGET_P95_MS = { pglite: 600, postgres: 300 } as const;
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
@@ -145,6 +148,7 @@ export async function approvalPipelineBench(): Promise<Record<string, number | s
       approveAllSeconds: Number((approveMs / 1000).toFixed(2)),
       finalApprovalToSubmittedP50Ms: percentile(latencies, 50),
       finalApprovalToSubmittedP95Ms: percentile(latencies, 95),
+      p95BudgetMs: `${BUDGET_P95_MS[handle.kind]}: ${percentile(latencies, 95) < BUDGET_P95_MS[handle.kind] ? 'met' : 'not met'}`,
       exactlyOnce: withdrawCalls === REQUESTS && duplicates === 0 ? 'yes' : 'NO',
     };
   } finally {

@@ -108,6 +108,40 @@ describe('audit chain', () => {
       await fresh.close();
     }
   });
+
+  it('stores entries arriving together in order, and fails alone an entry the database refuses', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      // A database-side refusal of one entry, as a value it cannot store would be.
+      await fresh.db.execute(sql`
+        CREATE FUNCTION refuse_poison() RETURNS trigger AS $$
+        BEGIN
+          IF NEW.action = 'poison' THEN RAISE EXCEPTION 'refused'; END IF;
+          RETURN NEW;
+        END;
+        $$ LANGUAGE plpgsql`);
+      await fresh.db.execute(
+        sql`CREATE TRIGGER refuse_poison BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_poison()`,
+      );
+      const settled = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) =>
+          appendAudit(fresh.db, { ...actor, action: i === 5 ? 'poison' : `g.${i}`, outcome: 'success' }),
+        ),
+      );
+      expect(settled.map((s) => s.status)).toEqual(
+        Array.from({ length: 12 }, (_, i) => (i === 5 ? 'rejected' : 'fulfilled')),
+      );
+      const rows = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+      // Each caller gets its own row, and the ids follow the order the entries were chained in.
+      expect(rows.map((r) => r.action)).toEqual(
+        Array.from({ length: 12 }, (_, i) => `g.${i}`).filter((a) => a !== 'g.5'),
+      );
+      for (let i = 1; i < rows.length; i++) expect(rows[i]!.id).toBeGreaterThan(rows[i - 1]!.id);
+      expect(await verifyAuditChain(fresh.db)).toEqual({ ok: true, entries: 11 });
+    } finally {
+      await fresh.close();
+    }
+  });
 });
 
 describe('audit entries with control characters', () => {

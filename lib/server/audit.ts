@@ -64,12 +64,82 @@ function storable(value: unknown, changed: { yes: boolean }): unknown {
   return value;
 }
 
-/** Appends one entry; serialised by an advisory lock so the chain never forks. */
+/**
+ * Appends one entry and resolves once it is stored; serialised by an advisory lock so the chain never forks.
+ *
+ * Entries that arrive while an append is being written go into the next transaction together (a group
+ * commit): one lock, one read of the previous hash and one insert for all of them, chained in arrival order.
+ * Nothing waits for a batch to fill: an entry arriving when nothing is being written is written at once.
+ */
 export async function appendAudit(db: ConsoleDb, raw: AuditEntryInput): Promise<AuditRow> {
   const changed = { yes: false };
   // Redacted (and depth-bounded) first, then cleaned.
   const entry = storable({ ...raw, input: redactInput(raw.input ?? {}) }, changed) as AuditEntryInput;
   if (changed.yes) entry.input = { ...(entry.input ?? {}), [CONTROL_CHARACTERS_REMOVED]: true };
+  let queue = appendQueues.get(db);
+  if (!queue) {
+    queue = { waiting: [], writing: false };
+    appendQueues.set(db, queue);
+  }
+  const written = new Promise<AuditRow>((resolve, reject) => queue.waiting.push({ entry, resolve, reject }));
+  if (!queue.writing) void drain(db, queue);
+  return written;
+}
+
+interface WaitingEntry {
+  entry: AuditEntryInput;
+  resolve(row: AuditRow): void;
+  reject(error: unknown): void;
+}
+
+/** Entries waiting for the transaction after the one being written, per database. */
+const appendQueues = new WeakMap<ConsoleDb, { waiting: WaitingEntry[]; writing: boolean }>();
+
+/** Most entries one transaction writes (11 parameters each). */
+const MAX_ENTRIES_PER_APPEND = 200;
+
+/** Writes what waits, batch after batch, until nothing does; one writer per database in this process. */
+async function drain(db: ConsoleDb, queue: { waiting: WaitingEntry[]; writing: boolean }) {
+  queue.writing = true;
+  try {
+    while (queue.waiting.length > 0) {
+      const batch = queue.waiting.splice(0, MAX_ENTRIES_PER_APPEND);
+      try {
+        const rows = await writeEntries(
+          db,
+          batch.map((w) => w.entry),
+        );
+        for (const [i, w] of batch.entries()) w.resolve(rows[i]!);
+      } catch (error) {
+        if (batch.length === 1 || !(error instanceof InsertRefused)) {
+          for (const w of batch) w.reject(error instanceof InsertRefused ? error.cause : error);
+          continue;
+        }
+        // The database refused the insert, so nothing of the batch was kept: each entry again on its own, so
+        // that one the database cannot store fails alone.
+        for (const w of batch) {
+          try {
+            w.resolve((await writeEntries(db, [w.entry]))[0]!);
+          } catch (single) {
+            w.reject(single instanceof InsertRefused ? single.cause : single);
+          }
+        }
+      }
+    }
+  } finally {
+    queue.writing = false;
+  }
+}
+
+/** The insert itself failed: the transaction was rolled back, so none of its entries exists. */
+class InsertRefused extends Error {
+  constructor(override readonly cause: unknown) {
+    super('The audit entries could not be stored.');
+  }
+}
+
+/** One transaction: the lock, the last hash, and the entries chained after it in order. */
+async function writeEntries(db: ConsoleDb, entries: AuditEntryInput[]): Promise<AuditRow[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7301)`);
     const [last] = await tx
@@ -77,23 +147,35 @@ export async function appendAudit(db: ConsoleDb, raw: AuditEntryInput): Promise<
       .from(auditLog)
       .orderBy(desc(auditLog.id))
       .limit(1);
-    const prevHash = last?.hash ?? GENESIS_HASH;
-    const fields: ChainFields = {
-      at: new Date().toISOString(),
-      actorId: entry.actorId,
-      actorEmail: entry.actorEmail,
-      role: entry.role,
-      action: entry.action,
-      target: entry.target ?? null,
-      input: redactInput(entry.input ?? {}),
-      outcome: entry.outcome,
-      requestId: entry.requestId ?? null,
-    };
-    const [row] = await tx
-      .insert(auditLog)
-      .values({ ...fields, prevHash, hash: hashEntry(prevHash, fields) })
-      .returning();
-    return row!;
+    let prevHash = last?.hash ?? GENESIS_HASH;
+    const values = entries.map((entry) => {
+      const fields: ChainFields = {
+        at: new Date().toISOString(),
+        actorId: entry.actorId,
+        actorEmail: entry.actorEmail,
+        role: entry.role,
+        action: entry.action,
+        target: entry.target ?? null,
+        input: redactInput(entry.input ?? {}),
+        outcome: entry.outcome,
+        requestId: entry.requestId ?? null,
+      };
+      const row = { ...fields, prevHash, hash: hashEntry(prevHash, fields) };
+      prevHash = row.hash;
+      return row;
+    });
+    let rows: AuditRow[];
+    try {
+      rows = await tx.insert(auditLog).values(values).returning();
+    } catch (error) {
+      throw new InsertRefused(error);
+    }
+    // The chain is read in id order: the ids must follow the order the entries were chained in.
+    const byHash = new Map(rows.map((r) => [r.hash, r]));
+    const ordered = values.map((v) => byHash.get(v.hash));
+    if (ordered.some((r, i) => !r || (i > 0 && r.id <= ordered[i - 1]!.id)))
+      throw new Error('Audit entries were stored out of order; none was kept.');
+    return ordered as AuditRow[];
   });
 }
 

@@ -121,6 +121,13 @@ describe('approval engine against the sandbox', () => {
     expect(view?.approvals.length).toBeLessThanOrEqual(25);
     expect(view?.items[0]?.transactionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(results.filter((r) => !r.ok).length).toBeGreaterThan(0);
+    // The claim's events follow the final approval's, once each.
+    const kinds = view?.events.map((ev) => ev.kind) ?? [];
+    expect(kinds.slice(kinds.indexOf('fully_approved'))).toEqual([
+      'fully_approved',
+      'submitting',
+      'submitted',
+    ]);
     await e.updatePolicy(requester, 'withdraw', { approvals: 1, thresholdUsd: null, expirySeconds: 3600 });
 
     // The transaction settles; following it ends the request in SUCCESS.
@@ -218,10 +225,20 @@ describe('approval engine against the sandbox', () => {
     await e.approve(approver, id);
     await e.tick();
     expect((await e.view(id))?.request.status).toBe('APPROVED');
+    // Fully approved is recorded even though the freeze holds the claim.
+    const held = (await e.view(id))?.events.map((ev) => ev.kind) ?? [];
+    expect(held.slice(held.indexOf('approved'))).toEqual(['approved', 'fully_approved']);
     expect(await upstreamByReference(referenceFor(id, 0))).toHaveLength(0);
     await e.setFreeze(requester, false);
     expect((await e.view(id))?.request.status).toBe('SUBMITTED');
     expect(await upstreamByReference(referenceFor(id, 0))).toHaveLength(1);
+    const kinds = (await e.view(id))?.events.map((ev) => ev.kind) ?? [];
+    expect(kinds.slice(kinds.indexOf('approved'))).toEqual([
+      'approved',
+      'fully_approved',
+      'submitting',
+      'submitted',
+    ]);
   });
 
   it('the list counts the approvals a settled request received, as its detail does', async () => {

@@ -371,8 +371,18 @@ async function loadHistory(
 export async function lockLimits(tx: Db): Promise<boolean> {
   const [any] = await tx.select({ id: spendingLimits.id }).from(spendingLimits).limit(1);
   if (!any) return false;
-  await tx.execute(sql`select pg_advisory_xact_lock(${LIMITS_LOCK_KEY})`);
+  await takeLimitsLock(tx);
   return true;
+}
+
+/** Whether any limit is in force, as a column of a query the caller makes anyway (what `lockLimits` reads first). */
+export function limitsInForce() {
+  return sql<boolean>`exists (select 1 from ${spendingLimits})`.mapWith(Boolean);
+}
+
+/** The limits lock, for a caller that has read `limitsInForce()` in this transaction and found a limit. */
+export async function takeLimitsLock(tx: Db): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${LIMITS_LOCK_KEY})`);
 }
 
 /** The check of a request against every rule, reading the rules and the window's requests through `db`. */

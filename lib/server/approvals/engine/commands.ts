@@ -19,9 +19,18 @@ import {
   users,
 } from '@/lib/db/schema';
 import { WALLET_NOT_CONNECTED } from '../../errors';
+import { can as roleMay } from '../../permissions';
 import { fetchBalances } from '../balances';
 import { hashPayload } from '../hash';
-import { checkLimits, contributionsOf, isLimitedKind, lockLimits, refusalMessage } from '../limits';
+import {
+  checkLimits,
+  contributionsOf,
+  isLimitedKind,
+  limitsInForce,
+  lockLimits,
+  refusalMessage,
+  takeLimitsLock,
+} from '../limits';
 import { operationType } from '../operations/registry';
 import {
   type BuiltReview,
@@ -109,7 +118,7 @@ export function createCommands(
     configuration,
     alerts,
   } = ctx;
-  const { submitApproved, submitAllApproved, runSubmission, recordSubmitted } = submission;
+  const { claim, submitAllApproved, runSubmission, recordSubmitted } = submission;
   const { lookUpItems, followUpRound } = reconciliation;
   const { abilities, proposalOf } = queries;
 
@@ -412,6 +421,8 @@ export function createCommands(
 
   type Decision =
     | { kind: 'missing' }
+    | { kind: 'unknown-type' }
+    | { kind: 'denied' }
     | { kind: 'own' }
     | { kind: 'puppet' }
     | { kind: 'token-holder' }
@@ -427,22 +438,29 @@ export function createCommands(
     reason?: string,
     twoFactorCode?: string,
   ) {
-    const current = await findRequest(id);
-    if (!current) return fail('No such request.', 404);
-    const type = operationType(current.type);
-    if (!type) return fail('Unknown operation type.', 422);
-    // Rejecting is an approver's decision too: the same permission.
-    if (!(await mayAct(actor, type.permissions.approve))) {
-      await audit(actor, `${type.key}.${verdict}`, 'denied', id);
-      return fail('You do not have permission to do this.', 403);
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return fail('No such request.', 404);
+    // An API token's permission is its token's: checked before the decision, as for any other command. A
+    // person's role is read inside the decision's transaction, with the row the decision locks.
+    const token = isTokenActorId(actor.id);
+    if (token) {
+      const before = await findRequest(id);
+      if (!before) return fail('No such request.', 404);
+      const type = operationType(before.type);
+      if (!type) return fail('Unknown operation type.', 422);
+      if (!(await mayAct(actor, type.permissions.approve))) {
+        await audit(actor, `${type.key}.${verdict}`, 'denied', id);
+        return fail('You do not have permission to do this.', 403);
+      }
     }
     const at = now();
+    // The request as the decision read it, under its lock.
+    let current: OperationRequestRow | undefined;
     let decision: Decision;
     try {
       decision = await decideInTransaction();
     } catch (error) {
-      if (!(error instanceof LimitRefused)) throw error;
-      await audit(actor, `${type.key}.${verdict}`, 'refused', id, {
+      if (!(error instanceof LimitRefused) || !current) throw error;
+      await audit(actor, `${current.type}.${verdict}`, 'refused', id, {
         reason: 'spending limit',
         rule: error.check.refusedBy?.ruleId ?? null,
       });
@@ -457,13 +475,37 @@ export function createCommands(
           .where(eq(operationRequests.id, id))
           .for('update');
         if (!row) return { kind: 'missing' };
+        current = row;
+        const type = operationType(row.type);
+        if (!type) return { kind: 'unknown-type' };
+        // The person's role now, from the database (a role removed yesterday cannot approve today), and who
+        // added or promoted them.
+        const [me] = token
+          ? [undefined]
+          : await tx
+              .select({
+                role: users.role,
+                disabledAt: users.disabledAt,
+                createdBy: users.createdBy,
+                roleGrantedBy: users.roleGrantedBy,
+              })
+              .from(users)
+              .where(sql`${users.id}::text = ${actor.id}`)
+              .limit(1);
+        // Rejecting is an approver's decision too: the same permission.
+        if (!token && !(me && !me.disabledAt && roleMay(me.role as never, type.permissions.approve)))
+          return { kind: 'denied' };
         if (row.requesterId === actor.id) return { kind: 'own' };
         // The sock-puppet rule: a person the requester added or promoted is the requester's second account as
         // far as four eyes go, whatever the kind and whatever the page offered.
         if (verdict === 'approve') {
-          const refusal = await standInRefusal(tx, actor, row.requesterId);
-          if (refusal === SOCK_PUPPET_REFUSAL) return { kind: 'puppet' };
-          if (refusal) return { kind: 'token-holder' };
+          const links = {
+            id: actor.id,
+            createdBy: me?.createdBy ?? null,
+            roleGrantedBy: me?.roleGrantedBy ?? null,
+          };
+          if (standIn(links, await peopleBehind(tx, row.requesterId)))
+            return isTokenActorId(row.requesterId) ? { kind: 'token-holder' } : { kind: 'puppet' };
         }
         if (row.status !== 'PENDING_APPROVAL') return { kind: 'not-open', status: row.status };
         if (isExpired(row.expiresAt, at)) {
@@ -503,13 +545,15 @@ export function createCommands(
             .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'PENDING_APPROVAL')));
           return { kind: 'recorded', approvals: 0, approved: false, rejected: true };
         }
+        // The count, and whether any spending limit is in force, in one read.
         const [tally] = await tx
-          .select({ n: count() })
+          .select({ n: count(), limited: limitsInForce() })
           .from(operationApprovals)
           .where(and(eq(operationApprovals.requestId, id), eq(operationApprovals.decision, 'approve')));
         const approvals = Number(tally?.n ?? 0);
         let approved = false;
-        if (approvals >= row.requiredApprovals && isLimitedKind(row.type) && (await lockLimits(tx))) {
+        if (approvals >= row.requiredApprovals && isLimitedKind(row.type) && tally?.limited) {
+          await takeLimitsLock(tx);
           // The last approval checks the limits again, under the lock, against what is committed now: of two
           // requests approved at the same moment, the second sees the first.
           const limits = await checkLimits(
@@ -561,13 +605,17 @@ export function createCommands(
             .returning({ id: operationRequests.id });
           approved = moved.length === 1;
         }
+        if (approved) current = { ...row, status: 'APPROVED', updatedAt: at };
         return { kind: 'recorded', approvals, approved, rejected: false };
       });
     }
-    const auditAction = `${type.key}.${verdict}`;
+    if (decision.kind === 'missing' || !current) return fail('No such request.', 404);
+    if (decision.kind === 'unknown-type') return fail('Unknown operation type.', 422);
+    const auditAction = `${current.type}.${verdict}`;
     switch (decision.kind) {
-      case 'missing':
-        return fail('No such request.', 404);
+      case 'denied':
+        await audit(actor, auditAction, 'denied', id);
+        return fail('You do not have permission to do this.', 403);
       case 'own':
         await audit(actor, auditAction, 'denied', id, { reason: 'own request' });
         return fail('You cannot approve or reject your own request.', 403);
@@ -615,9 +663,23 @@ export function createCommands(
         `A spending limit is now broken: this request needs ${decision.raisedTo} approvals (${current.summary}).`,
       );
     if (!decision.approved) return { ok: true as const, data: { status: 'PENDING_APPROVAL' as string } };
-    await event(id, 'fully_approved', null, { approvals: decision.approvals });
+    const approved = {
+      requestId: id,
+      kind: 'fully_approved',
+      actorEmail: null,
+      detail: { approvals: decision.approvals },
+      at: now(),
+    };
     await alerts.requestReady(current);
-    const after = await submitApproved(id, SYSTEM_ACTOR, twoFactorCode);
+    const approvedRow = current;
+    // The final approval's event (whether or not the freeze lets the request go now), and the claim.
+    const claimed = await db.transaction((tx) =>
+      claim(tx, id, approvedRow.type, SYSTEM_ACTOR, approvedRow, approved),
+    );
+    // Not claimed: the freeze holds it, and lifting the freeze sends it.
+    const after = claimed
+      ? await runSubmission(claimed.row, SYSTEM_ACTOR, twoFactorCode, claimed)
+      : (await findRequest(id))?.status;
     return { ok: true as const, data: { status: after ?? 'APPROVED' } };
   }
 

@@ -107,6 +107,9 @@ function inMemoryCapabilities(): EngineCapabilities {
   };
 }
 
+/** The database, or a transaction on it: a step written inside a caller's transaction takes it. */
+export type Executor = Pick<ConsoleDb, 'select' | 'insert' | 'update'>;
+
 export const FREEZE_KEY = 'freeze';
 export const PAYLOAD_CHANGED =
   'The request changed after it was approved (payload hash mismatch). Nothing was sent; create a new request.';
@@ -198,8 +201,9 @@ export function createEngineContext(deps: EngineDeps) {
     kind: string,
     actorEmail: string | null,
     detail: Record<string, unknown> = {},
+    executor: Executor = db,
   ) {
-    await db.insert(operationEvents).values({ requestId, kind, actorEmail, detail, at: now() });
+    await executor.insert(operationEvents).values({ requestId, kind, actorEmail, detail, at: now() });
   }
 
   async function notify(userId: string, requestId: string, message: string) {
@@ -207,22 +211,48 @@ export function createEngineContext(deps: EngineDeps) {
     await db.insert(notifications).values({ userId, requestId, message, createdAt: now() });
   }
 
-  /** A conditional status change: it happens only if the request is still in `from`. */
+  /** The conditions and columns of a conditional status change. */
+  function transitionOf(
+    id: string,
+    from: RequestStatus | RequestStatus[],
+    to: RequestStatus,
+    set: Partial<typeof operationRequests.$inferInsert>,
+    extra: SQL | undefined,
+    executor: Executor,
+  ) {
+    const sources = Array.isArray(from) ? from : [from];
+    for (const s of sources) assertTransition(s, to);
+    return executor
+      .update(operationRequests)
+      .set({ ...set, status: to, updatedAt: now() })
+      .where(and(eq(operationRequests.id, id), inArray(operationRequests.status, sources), extra));
+  }
+
+  /** A conditional status change: it happens only if the request is still in `from`; the row after it. */
   async function transition(
     id: string,
     from: RequestStatus | RequestStatus[],
     to: RequestStatus,
     set: Partial<typeof operationRequests.$inferInsert> = {},
     extra?: SQL,
+    executor: Executor = db,
   ): Promise<OperationRequestRow | undefined> {
-    const sources = Array.isArray(from) ? from : [from];
-    for (const s of sources) assertTransition(s, to);
-    const [row] = await db
-      .update(operationRequests)
-      .set({ ...set, status: to, updatedAt: now() })
-      .where(and(eq(operationRequests.id, id), inArray(operationRequests.status, sources), extra))
-      .returning();
+    const [row] = await transitionOf(id, from, to, set, extra, executor).returning();
     return row;
+  }
+
+  /** The same conditional change when only whether it happened matters: nothing of the row is read back. */
+  async function moved(
+    id: string,
+    from: RequestStatus | RequestStatus[],
+    to: RequestStatus,
+    set: Partial<typeof operationRequests.$inferInsert> = {},
+    executor: Executor = db,
+  ): Promise<boolean> {
+    const rows = await transitionOf(id, from, to, set, undefined, executor).returning({
+      id: operationRequests.id,
+    });
+    return rows.length > 0;
   }
 
   async function findRequest(id: string) {
@@ -329,8 +359,8 @@ export function createEngineContext(deps: EngineDeps) {
     return row?.enabled === true;
   }
 
-  async function itemsOf(requestId: string) {
-    return db
+  async function itemsOf(requestId: string, executor: Executor = db) {
+    return executor
       .select()
       .from(operationItems)
       .where(eq(operationItems.requestId, requestId))
@@ -369,6 +399,8 @@ export function createEngineContext(deps: EngineDeps) {
     event,
     notify,
     transition,
+    transitionOf,
+    moved,
     findRequest,
     currentRole,
     mayAct,

@@ -3,7 +3,13 @@ import 'server-only';
 // answers is recorded, and a lost or late answer becomes an unknown outcome for reconciliation.
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { CustodyError } from '@/lib/custody';
-import { type OperationRequestRow, operationItems, operationRequests } from '@/lib/db/schema';
+import {
+  type OperationItemRow,
+  type OperationRequestRow,
+  operationEvents,
+  operationItems,
+  operationRequests,
+} from '@/lib/db/schema';
 import { hashPayload } from '../hash';
 import { lookUpTransactions } from '../lookup';
 import { operationType } from '../operations/registry';
@@ -15,7 +21,20 @@ import {
   SubmitRefusal,
 } from '../operations/types';
 import type { RequestStatus } from '../states';
-import { type EngineActor, type EngineContext, log, PAYLOAD_CHANGED, SYSTEM_ACTOR } from './context';
+import {
+  type EngineActor,
+  type EngineContext,
+  type Executor,
+  log,
+  PAYLOAD_CHANGED,
+  SYSTEM_ACTOR,
+} from './context';
+
+/** A request claimed for submission, with the items to send. */
+interface Claimed {
+  row: OperationRequestRow;
+  items: OperationItemRow[];
+}
 
 export function createSubmission(ctx: EngineContext) {
   const {
@@ -26,6 +45,8 @@ export function createSubmission(ctx: EngineContext) {
     event,
     notify,
     transition,
+    transitionOf,
+    moved,
     findRequest,
     notFrozen,
     clientFor,
@@ -36,28 +57,83 @@ export function createSubmission(ctx: EngineContext) {
     alerts,
   } = ctx;
 
-  /** Claims an APPROVED request for submission (one conditional update) and sends it; returns the new status. */
+  /**
+   * Claims an APPROVED request for submission (one conditional update) and sends it; returns the new status.
+   * The claim, its `submitting` event and the read of the stored items are one transaction.
+   */
   async function submitApproved(
     id: string,
     actor: EngineActor = SYSTEM_ACTOR,
     twoFactorCode?: string,
   ): Promise<string | undefined> {
-    // The freeze holds what moves money or signs; a configuration change (lifting the freeze among them) is not.
-    const local = operationType((await findRequest(id))?.type ?? '')?.scope === 'console';
-    const claimed = await transition(
-      id,
-      'APPROVED',
-      'SUBMITTING',
-      {
-        submitAttempts: sql`${operationRequests.submitAttempts} + 1` as never,
-        lastAttemptAt: now(),
-        lastError: null,
-      },
-      local ? undefined : notFrozen,
-    );
+    const typeKey = (await findRequest(id))?.type ?? '';
+    const claimed = await db.transaction((tx) => claim(tx, id, typeKey, actor));
     if (!claimed) return (await findRequest(id))?.status;
-    return runSubmission(claimed, actor, twoFactorCode);
+    return runSubmission(claimed.row, actor, twoFactorCode, claimed);
   }
+
+  /**
+   * The claim inside the caller's transaction `tx`: APPROVED to SUBMITTING (one conditional update), its
+   * `submitting` event (after `before`, when given), and the items to send. `approved` is the request as the caller read it when it became
+   * APPROVED: nothing but a claim changes an approved request, so then only what the claim changes is read back.
+   */
+  async function claim(
+    tx: Executor,
+    id: string,
+    typeKey: string,
+    actor: EngineActor,
+    approved?: OperationRequestRow,
+    before?: typeof operationEvents.$inferInsert,
+  ): Promise<Claimed | undefined> {
+    // The freeze holds what moves money or signs; a configuration change (lifting the freeze among them) is not.
+    const local = operationType(typeKey)?.scope === 'console';
+    const set = {
+      submitAttempts: sql`${operationRequests.submitAttempts} + 1` as never,
+      lastAttemptAt: now(),
+      lastError: null,
+    };
+    let row: OperationRequestRow | undefined;
+    if (approved) {
+      const [changed] = await transitionOf(
+        id,
+        'APPROVED',
+        'SUBMITTING',
+        set,
+        local ? undefined : notFrozen,
+        tx,
+      ).returning({
+        status: operationRequests.status,
+        submitAttempts: operationRequests.submitAttempts,
+        lastAttemptAt: operationRequests.lastAttemptAt,
+        lastError: operationRequests.lastError,
+        updatedAt: operationRequests.updatedAt,
+      });
+      row = changed && { ...approved, ...changed };
+    } else {
+      row = await transition(id, 'APPROVED', 'SUBMITTING', set, local ? undefined : notFrozen, tx);
+    }
+    // `before` (the final approval's event) is written whether or not the request was claimed; with the claim's
+    // own event after it, in one insert.
+    const events = [
+      ...(before ? [before] : []),
+      ...(row
+        ? [
+            {
+              requestId: row.id,
+              kind: 'submitting',
+              actorEmail: submittingActor(actor),
+              detail: { attempt: row.submitAttempts },
+              at: now(),
+            },
+          ]
+        : []),
+    ];
+    if (events.length > 0) await tx.insert(operationEvents).values(events);
+    if (!row) return undefined;
+    return { row, items: await itemsOf(row.id, tx) };
+  }
+
+  const submittingActor = (actor: EngineActor) => (actor.email === SYSTEM_ACTOR.email ? null : actor.email);
 
   async function submitAllApproved(): Promise<number> {
     const rows = await db
@@ -71,14 +147,14 @@ export function createSubmission(ctx: EngineContext) {
     return n;
   }
 
+  /** `claimed`: the claim already wrote the `submitting` event and read the items. */
   async function runSubmission(
     row: OperationRequestRow,
     actor: EngineActor,
     twoFactorCode?: string,
+    claimed?: Claimed,
   ): Promise<string> {
-    await event(row.id, 'submitting', actor.email === SYSTEM_ACTOR.email ? null : actor.email, {
-      attempt: row.submitAttempts,
-    });
+    if (!claimed) await event(row.id, 'submitting', submittingActor(actor), { attempt: row.submitAttempts });
     const operation = operationType(row.type)?.parse(row.payload) ?? null;
     if (!operation || hashPayload(row.payload) !== row.payloadHash) {
       await transition(row.id, 'SUBMITTING', 'SUBMIT_FAILED', { lastError: PAYLOAD_CHANGED });
@@ -99,7 +175,7 @@ export function createSubmission(ctx: EngineContext) {
       return 'SUBMIT_FAILED';
     }
     // What was stored at creation is what is sent, every time: reconciliation looks these up.
-    const stored = await itemsOf(row.id);
+    const stored = claimed?.items ?? (await itemsOf(row.id));
     const references = stored.map((i) => i.reference);
     const type = operationType(row.type);
     let outcome: SubmitOutcome;
@@ -250,9 +326,9 @@ export function createSubmission(ctx: EngineContext) {
     return 'SUCCESS';
   }
 
-  async function updateItems(requestId: string, items: SubmitOutcome['items']) {
+  async function updateItems(requestId: string, items: SubmitOutcome['items'], executor: Executor = db) {
     for (const item of items) {
-      await db
+      await executor
         .update(operationItems)
         .set({
           ...(item.transactionId !== undefined ? { transactionId: item.transactionId } : {}),
@@ -272,17 +348,31 @@ export function createSubmission(ctx: EngineContext) {
     actor: EngineActor,
     from: RequestStatus = 'SUBMITTING',
   ) {
-    await updateItems(row.id, outcome.items);
-    const moved = await transition(row.id, from, 'SUBMITTED', {
-      ...(outcome.result ? { result: outcome.result } : {}),
-      ...startFollowing(),
+    // What the service answered, the status change and its event: one transaction.
+    const submitted = await db.transaction(async (tx) => {
+      await updateItems(row.id, outcome.items, tx);
+      const done = await moved(
+        row.id,
+        from,
+        'SUBMITTED',
+        { ...(outcome.result ? { result: outcome.result } : {}), ...startFollowing() },
+        tx,
+      );
+      if (done)
+        await event(
+          row.id,
+          'submitted',
+          null,
+          {
+            transactions: outcome.items
+              .filter((i) => i.transactionId)
+              .map((i) => ({ index: i.index, id: i.transactionId, hash: i.hash ?? null })),
+          },
+          tx,
+        );
+      return done;
     });
-    if (!moved) return;
-    await event(row.id, 'submitted', null, {
-      transactions: outcome.items
-        .filter((i) => i.transactionId)
-        .map((i) => ({ index: i.index, id: i.transactionId, hash: i.hash ?? null })),
-    });
+    if (!submitted) return;
     await audit(actor, `${row.type}.submit`, 'success', row.id, {
       transactions: outcome.items.map((i) => i.transactionId).filter(Boolean),
     });
@@ -295,11 +385,11 @@ export function createSubmission(ctx: EngineContext) {
   }
 
   async function finish(row: OperationRequestRow, outcome: 'SUCCESS' | 'FAILED') {
-    const moved = await transition(row.id, 'SUBMITTED', outcome, {
+    const done = await moved(row.id, 'SUBMITTED', outcome, {
       nextFollowUpAt: null,
       followUpParkedAt: null,
     });
-    if (!moved) return;
+    if (!done) return;
     await event(row.id, outcome === 'SUCCESS' ? 'succeeded' : 'failed', null);
     await audit(SYSTEM_ACTOR, `${row.type}.outcome`, outcome === 'SUCCESS' ? 'success' : 'failed', row.id);
     await notify(
@@ -312,7 +402,7 @@ export function createSubmission(ctx: EngineContext) {
     if (outcome === 'FAILED') await alerts.requestFailed(row, 'Your request failed upstream', 'outcome');
   }
 
-  return { submitApproved, submitAllApproved, runSubmission, recordSubmitted, finish };
+  return { submitApproved, claim, submitAllApproved, runSubmission, recordSubmitted, finish };
 }
 
 export type Submission = ReturnType<typeof createSubmission>;
