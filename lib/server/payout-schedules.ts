@@ -95,6 +95,7 @@ interface RequestCreator {
     payload: unknown,
     options: { id: string },
   ): Promise<{ ok: true; data: { id: string } } | { ok: false; error: string }>;
+  hasRequest(id: string): Promise<boolean>;
 }
 
 type RunOutcome = { requestId: string; error: null } | { requestId: null; error: string };
@@ -201,7 +202,7 @@ async function finishRun(
   run: { id: string; requestId: string },
 ): Promise<boolean> {
   const outcome = await createRunRequest(db, engine, row, dueAt, run.requestId);
-  const made = outcome.requestId !== null || (await requestExists(db, run.requestId));
+  const made = outcome.requestId !== null || (await engine.hasRequest(run.requestId));
   if (!made)
     await db
       .update(payoutScheduleRuns)
@@ -219,15 +220,6 @@ async function finishRun(
     outcome: made ? 'success' : 'failed',
   });
   return made;
-}
-
-async function requestExists(db: ConsoleDb, id: string): Promise<boolean> {
-  const [found] = await db
-    .select({ id: operationRequests.id })
-    .from(operationRequests)
-    .where(eq(operationRequests.id, id))
-    .limit(1);
-  return Boolean(found);
 }
 
 /** A run taken this long ago whose request does not exist and which recorded no error was interrupted. */

@@ -24,7 +24,9 @@ const IN_PROGRESS_MS = 60_000;
 
 export type TokenRequestOutcome =
   | { ok: true; requestId: string; replayed: boolean }
-  | { ok: false; status: number; code: string; message: string; retryAfterSeconds?: number };
+  | { ok: false; status: number; code: string; message: string; retryAfterSeconds?: number }
+  /** The payload's own check refused the call (its answer as it stands). */
+  | { ok: false; response: Response };
 
 /** What the token's requests of the last 24 hours add up to, in USD (those still counting). */
 async function capUsed(db: Pick<ConsoleDb, 'select'>, actorId: string, at: Date) {
@@ -41,6 +43,11 @@ async function capUsed(db: Pick<ConsoleDb, 'select'>, actorId: string, at: Date)
   return row?.total ?? '0';
 }
 
+/**
+ * A money-moving call of a token: its Idempotency-Key is looked up first, so a repeat answers with the request
+ * the first call made even where the wallet changed since (a balance the first request spent); only then is the
+ * payload checked (`payload`) and the request made, under the id the key's row names.
+ */
 export async function createTokenRequest(input: {
   db: ConsoleDb;
   engine: ApprovalEngine;
@@ -48,7 +55,7 @@ export async function createTokenRequest(input: {
   actor: EngineActor;
   kind: 'withdraw' | 'swap';
   walletId: string;
-  payload: unknown;
+  payload: () => Promise<{ ok: true; payload: unknown } | { ok: false; response: Response }>;
   idempotencyKey: string | null;
   bodyHash: string;
   now: Date;
@@ -83,16 +90,21 @@ export async function createTokenRequest(input: {
           message:
             'This Idempotency-Key was used with a different request body. Use a new key for a new request.',
         };
-      if (await requestExists(db, existing.operationRequestId))
+      if (await engine.hasRequest(existing.operationRequestId))
         return { ok: true, requestId: existing.operationRequestId, replayed: true };
       if (input.now.getTime() - existing.createdAt.getTime() < IN_PROGRESS_MS) return inProgress();
       // The first call stopped before its request was stored: this one makes it, under the same id, so two
-      // late retries still make one request (the id is the request's primary key).
+      // late retries still make one request (the engine answers a second call under one id with the first's).
       id = existing.operationRequestId;
     }
   }
+  const checked = await input.payload();
+  if (!checked.ok) {
+    await freeKey(db, token.id, input.idempotencyKey, id);
+    return checked;
+  }
   let overCap = false;
-  const created = await engine.create(actor, input.kind, input.walletId, input.payload, {
+  const created = await engine.create(actor, input.kind, input.walletId, checked.payload, {
     id,
     minApprovals: token.minApprovals,
     guard: async (tx, request) => {
@@ -119,20 +131,8 @@ export async function createTokenRequest(input: {
       return null;
     },
   });
-  if (created.ok) return { ok: true, requestId: created.data.id, replayed: false };
-  // A concurrent retry under the same key made it first.
-  if (await requestExists(db, id)) return { ok: true, requestId: id, replayed: true };
-  // Nothing was made: the key is freed, so the system may correct the body and send it again.
-  if (input.idempotencyKey)
-    await db
-      .delete(serviceTokenIdempotency)
-      .where(
-        and(
-          eq(serviceTokenIdempotency.tokenId, token.id),
-          eq(serviceTokenIdempotency.key, input.idempotencyKey),
-          eq(serviceTokenIdempotency.operationRequestId, id),
-        ),
-      );
+  if (created.ok) return { ok: true, requestId: created.data.id, replayed: created.data.existing };
+  await freeKey(db, token.id, input.idempotencyKey, id);
   const status = created.status ?? 422;
   return {
     ok: false,
@@ -140,6 +140,20 @@ export async function createTokenRequest(input: {
     code: overCap ? 'daily_cap_exceeded' : status === 403 ? 'forbidden' : 'request_refused',
     message: created.error,
   };
+}
+
+/** Nothing was made: the key is freed, so the system may correct the body and send it again. */
+async function freeKey(db: ConsoleDb, tokenId: string, key: string | null, id: string) {
+  if (!key) return;
+  await db
+    .delete(serviceTokenIdempotency)
+    .where(
+      and(
+        eq(serviceTokenIdempotency.tokenId, tokenId),
+        eq(serviceTokenIdempotency.key, key),
+        eq(serviceTokenIdempotency.operationRequestId, id),
+      ),
+    );
 }
 
 function inProgress(): TokenRequestOutcome {
@@ -150,13 +164,4 @@ function inProgress(): TokenRequestOutcome {
     message: 'A call with this Idempotency-Key is still being handled. Send it again in a moment.',
     retryAfterSeconds: 1,
   };
-}
-
-async function requestExists(db: ConsoleDb, id: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: operationRequests.id })
-    .from(operationRequests)
-    .where(eq(operationRequests.id, id))
-    .limit(1);
-  return Boolean(row);
 }

@@ -104,9 +104,6 @@ async function moneyRequest<B>(
   const parsed = schema.safeParse(read.body);
   if (!parsed.success) return invalid(parsed.error);
   const walletId = ctx.params.walletId ?? '';
-  const checked = await check(parsed.data, walletId, names);
-  if (checked instanceof Response) return checked;
-  if (!checked.ok) return refused(checked, names);
   const outcome = await createTokenRequest({
     db: ctx.db,
     engine: await getApprovalEngine(),
@@ -114,11 +111,17 @@ async function moneyRequest<B>(
     actor: ctx.actor,
     kind,
     walletId,
-    payload: checked.payload,
+    payload: async () => {
+      const checked = await check(parsed.data, walletId, names);
+      if (checked instanceof Response) return { ok: false, response: checked };
+      if (!checked.ok) return { ok: false, response: refused(checked, names) };
+      return { ok: true, payload: checked.payload };
+    },
     idempotencyKey: key,
     bodyHash: hashPayload({ walletId, body: read.body }),
     now: ctx.now,
   });
+  if (!outcome.ok && 'response' in outcome) return outcome.response;
   if (!outcome.ok)
     return apiError(
       outcome.status,

@@ -39,7 +39,7 @@ import {
   type RegisteredOperation,
 } from '../operations/types';
 import { expiryFor, isExpired, type PolicyValues, requiredApprovals } from '../policy';
-import { type PersonLinks, peopleBehind, standIn } from '../stand-ins';
+import { standInRefusal } from '../stand-ins';
 import { assertTransition, type RequestStatus } from '../states';
 import { usdNumber } from '../usd';
 import {
@@ -121,30 +121,6 @@ export function createCommands(
   const { claim, submitAllApproved, runSubmission, recordSubmitted } = submission;
   const { lookUpItems, followUpRound } = reconciliation;
   const { abilities, proposalOf } = queries;
-
-  /** The person's links to who added or promoted them, read through `reader` (a transaction's, or the pool). */
-  async function linksOf(reader: Pick<typeof db, 'select'>, actor: EngineActor): Promise<PersonLinks> {
-    const [me] = await reader
-      .select({ createdBy: users.createdBy, roleGrantedBy: users.roleGrantedBy })
-      .from(users)
-      .where(sql`${users.id}::text = ${actor.id}`)
-      .limit(1);
-    return { id: actor.id, createdBy: me?.createdBy ?? null, roleGrantedBy: me?.roleGrantedBy ?? null };
-  }
-
-  /**
-   * Why this person may not act for the request as its second pair of eyes: they stand behind it (an API token's
-   * holder) or were added or promoted by someone who does (the sock-puppet rule). Null: they may.
-   */
-  async function standInRefusal(
-    reader: Pick<typeof db, 'select'>,
-    actor: EngineActor,
-    requesterId: string,
-  ): Promise<string | null> {
-    const why = standIn(await linksOf(reader, actor), await peopleBehind(reader, requesterId));
-    if (!why) return null;
-    return isTokenActorId(requesterId) ? TOKEN_HOLDER_REFUSAL : SOCK_PUPPET_REFUSAL;
-  }
 
   async function updatePolicy(actor: EngineActor, type: string, values: PolicyValues) {
     if (!operationType(type)) return fail('Unknown operation type.', 422);
@@ -306,6 +282,22 @@ export function createCommands(
     }
   }
 
+  /** The request a caller made before under the id it chose; another requester's id is refused. */
+  async function madeBefore(actor: EngineActor, id: string) {
+    const row = await findRequest(id);
+    if (!row) return null;
+    if (row.requesterId !== actor.id) return fail('That request id is taken.', 409);
+    return {
+      ok: true as const,
+      data: { id, requiredApprovals: row.requiredApprovals, summary: row.summary, existing: true },
+    };
+  }
+
+  /** Whether a request with this id exists (a caller that chose the id looks before making it again). */
+  async function hasRequest(id: string): Promise<boolean> {
+    return Boolean(await findRequest(id));
+  }
+
   async function create(
     actor: EngineActor,
     typeKey: string,
@@ -322,6 +314,11 @@ export function createCommands(
     if (!operation) return fail('The request is not valid.', 422);
     const previewed = takePreview(previewKey(actor, type, walletId, operation.payload));
     const id = options.id ?? previewed?.id ?? randomUUID();
+    // A caller that chose the id (an idempotency key, a schedule's run) may call again: what it made answers.
+    if (options.id) {
+      const made = await madeBefore(actor, options.id);
+      if (made) return made;
+    }
     const references = referencesFor(operation, id);
     const clashes = await referenceClashes(type, walletId, references);
     if (clashes) return clashResult(clashes);
@@ -403,6 +400,11 @@ export function createCommands(
         });
         return limitRefusal(error.check);
       }
+      // Two calls with one chosen id at once: the primary key let the other through.
+      if (options.id) {
+        const made = await madeBefore(actor, options.id);
+        if (made) return made;
+      }
       // Two requests racing for one reference: the unique index lets one through.
       const again = await referenceClashes(type, walletId, references);
       if (again) return clashResult(again);
@@ -416,7 +418,10 @@ export function createCommands(
     });
     const created = await findRequest(id);
     if (created) await alerts.approvalNeeded(created);
-    return { ok: true as const, data: { id, requiredApprovals: needed, summary: built.summary } };
+    return {
+      ok: true as const,
+      data: { id, requiredApprovals: needed, summary: built.summary, existing: false },
+    };
   }
 
   type Decision =
@@ -504,8 +509,8 @@ export function createCommands(
             createdBy: me?.createdBy ?? null,
             roleGrantedBy: me?.roleGrantedBy ?? null,
           };
-          if (standIn(links, await peopleBehind(tx, row.requesterId)))
-            return isTokenActorId(row.requesterId) ? { kind: 'token-holder' } : { kind: 'puppet' };
+          const refusal = await standInRefusal(tx, actor.id, row.requesterId, links);
+          if (refusal) return { kind: refusal === SOCK_PUPPET_REFUSAL ? 'puppet' : 'token-holder' };
         }
         if (row.status !== 'PENDING_APPROVAL') return { kind: 'not-open', status: row.status };
         if (isExpired(row.expiresAt, at)) {
@@ -741,7 +746,7 @@ export function createCommands(
       return fail('You do not have permission to do this.', 403);
     }
     if (row.requesterId === actor.id) return fail('Another approver must resubmit your request.', 403);
-    const standsIn = await standInRefusal(db, actor, row.requesterId);
+    const standsIn = await standInRefusal(db, actor.id, row.requesterId);
     if (standsIn) {
       await audit(actor, `${type.key}.resubmit`, 'denied', id, {
         reason: 'added or promoted by the requester, or shown the requesting token',
@@ -958,7 +963,7 @@ export function createCommands(
       return fail('A second person must confirm the resolution you recorded.', 403);
     if (row.requesterId === actor.id)
       return fail('The requester cannot confirm the resolution of their own request.', 403);
-    const standsIn = await standInRefusal(db, actor, row.requesterId);
+    const standsIn = await standInRefusal(db, actor.id, row.requesterId);
     if (standsIn) return fail(standsIn, 403);
     if (proposal.status !== row.status) return fail('The request changed since the resolution was recorded.');
     const record = {
@@ -1119,6 +1124,7 @@ export function createCommands(
   }
 
   return {
+    hasRequest,
     takeOneTimePassword,
     takeTokenSecret,
     cancelRequestsOf,

@@ -30,6 +30,7 @@ export function createApprovalEngine(deps: EngineDeps) {
     typeOf: queries.typeOf,
     preview: commands.preview,
     create: commands.create,
+    hasRequest: commands.hasRequest,
     takeOneTimePassword: commands.takeOneTimePassword,
     takeTokenSecret: commands.takeTokenSecret,
     approve: commands.approve,

@@ -10,12 +10,11 @@ import {
   operationApprovals,
   operationEvents,
   operationRequests,
-  users,
 } from '@/lib/db/schema';
 import { can } from '../../permissions';
 import { OPERATIONS, operationType } from '../operations/registry';
 import { isExpired } from '../policy';
-import { peopleBehind, standIn } from '../stand-ins';
+import { standInRefusal } from '../stand-ins';
 import type { EngineActor, EngineContext, ResolutionProposal } from './context';
 
 export function createQueries(ctx: EngineContext) {
@@ -40,28 +39,14 @@ export function createQueries(ctx: EngineContext) {
     return { request: row, approvals, items, events };
   }
 
-  async function standsInFor(actor: EngineActor, requesterId: string): Promise<boolean> {
-    if (!isTokenActorId(requesterId)) return false;
-    const [me] = await db
-      .select({ createdBy: users.createdBy, roleGrantedBy: users.roleGrantedBy })
-      .from(users)
-      .where(sql`${users.id}::text = ${actor.id}`)
-      .limit(1);
-    const person = {
-      id: actor.id,
-      createdBy: me?.createdBy ?? null,
-      roleGrantedBy: me?.roleGrantedBy ?? null,
-    };
-    return standIn(person, await peopleBehind(db, requesterId)) !== null;
-  }
-
   /** What this person may do with the request now (the server checks again when they do it). */
   async function abilities(actor: EngineActor, row: OperationRequestRow, decidedBy: string[]) {
     const type = operationType(row.type);
     const mayApprove = type ? await mayAct(actor, type.permissions.approve) : false;
     const own = row.requesterId === actor.id;
     // A person behind an API token's request (shown its secret), or added by one, is not offered to approve it.
-    const holder = await standsInFor(actor, row.requesterId);
+    const holder =
+      isTokenActorId(row.requesterId) && (await standInRefusal(db, actor.id, row.requesterId)) !== null;
     const open = row.status === 'PENDING_APPROVAL' && !isExpired(row.expiresAt, now());
     const proposal = proposalOf(row);
     const windowPassed = now().getTime() >= windowEndOf(row).getTime();
