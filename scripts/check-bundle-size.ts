@@ -1,13 +1,23 @@
 // `npm run check:bundle`: the gzip size (level 9) of each route's first-load JavaScript, from the build's
 // diagnostics (`<dist>/diagnostics/route-bundle-stats.json`, NEXT_DIST_DIR or `.next`), against its budget.
-// Exits 1 when a route is over budget; prints a table, and for routes over budget the libraries that weigh most.
-import { existsSync, readFileSync } from 'node:fs';
+// Prints a table, and for routes over budget the libraries that weigh most.
+//
+// Routes still over their budget have a ceiling in `scripts/bundle-ceilings.json`: the size they had when it was
+// last written, plus CEILING_SLACK for build-to-build noise. The check exits 1 when a route passes its ceiling, or
+// its budget when it has no ceiling (a new route, or one within budget), so a route can only get lighter.
+// `npm run check:bundle -- --write-ceilings` writes the file from this build (after a route got lighter).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const KB = 1000;
 const DEFAULT_BUDGET = 175 * KB;
 const BUDGETS: Record<string, number> = { '/sign-in': 150 * KB };
+const CEILING_SLACK = 2 * KB;
+const CEILINGS_FILE = path.join(import.meta.dirname, 'bundle-ceilings.json');
+const ceilings: Record<string, number> = existsSync(CEILINGS_FILE)
+  ? JSON.parse(readFileSync(CEILINGS_FILE, 'utf8'))
+  : {};
 
 /** Strings that only the named library's code contains, to tell which modules a chunk carries. */
 const MARKERS: Array<[string, RegExp]> = [
@@ -64,15 +74,24 @@ const rows = routes
   .map((r) => {
     const budget = BUDGETS[r.route] ?? DEFAULT_BUDGET;
     const gzip = r.firstLoadChunkPaths.reduce((sum, c) => sum + chunk(c).gzip, 0);
-    return { route: r.route, gzip, budget, over: gzip - budget, chunks: r.firstLoadChunkPaths };
+    const ceiling = ceilings[r.route] ?? budget;
+    return { route: r.route, gzip, budget, over: gzip - budget, ceiling, chunks: r.firstLoadChunkPaths };
   })
   .sort((a, b) => b.gzip - a.gzip);
 
 const width = Math.max(...rows.map((r) => r.route.length), 5);
-console.log(`${'route'.padEnd(width)}  gzip kB  budget kB  result`);
+console.log(`${'route'.padEnd(width)}  gzip kB  budget kB  ceiling kB  result`);
 for (const r of rows) {
-  const result = r.over > 0 ? `OVER by ${kb(r.over)} kB` : 'ok';
-  console.log(`${r.route.padEnd(width)}  ${kb(r.gzip).padStart(7)}  ${kb(r.budget).padStart(9)}  ${result}`);
+  const result =
+    r.gzip > r.ceiling
+      ? `FAILED: over its ceiling by ${kb(r.gzip - r.ceiling)} kB`
+      : r.over > 0
+        ? `over budget by ${kb(r.over)} kB`
+        : 'ok';
+  const ceiling = r.ceiling === r.budget ? '-' : kb(r.ceiling);
+  console.log(
+    `${r.route.padEnd(width)}  ${kb(r.gzip).padStart(7)}  ${kb(r.budget).padStart(9)}  ${ceiling.padStart(10)}  ${result}`,
+  );
 }
 
 const failing = rows.filter((r) => r.over > 0);
@@ -96,5 +115,23 @@ if (failing.length > 0) {
       .join(', ');
     console.log(`  ${r.route}: ${top}`);
   }
-  process.exitCode = 1;
+}
+
+if (process.argv.includes('--write-ceilings')) {
+  const next = Object.fromEntries(
+    rows
+      .filter((r) => r.over > 0)
+      .sort((a, b) => a.route.localeCompare(b.route))
+      .map((r) => [r.route, Math.ceil((r.gzip + CEILING_SLACK) / 100) * 100]),
+  );
+  writeFileSync(CEILINGS_FILE, `${JSON.stringify(next, null, 2)}\n`);
+  console.log(
+    `\nWrote ${Object.keys(next).length} ceilings to ${path.relative(process.cwd(), CEILINGS_FILE)}.`,
+  );
+} else {
+  const broken = rows.filter((r) => r.gzip > r.ceiling);
+  console.log(
+    `\n${rows.length - failing.length} of ${rows.length} routes within budget; ${broken.length} over their ceiling.`,
+  );
+  if (broken.length > 0) process.exitCode = 1;
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# npm test: lint, type-check, unit and contract tests, production build, end-to-end tests in Chromium.
+# npm test: lint, type-check, unit and contract tests, production build, its bundle sizes, end-to-end tests in Chromium.
 # With TEST_DATABASE_URL (a PostgreSQL server): also the database tests on PostgreSQL and two console
 # instances sharing one database (playwright.multi.config.ts).
-# Ends with one line "N passed, M failed" over unit and end-to-end tests (a failed lint or type-check counts as one failure).
+# Ends with one line "N passed, M failed" over unit and end-to-end tests (a failed lint, type-check or bundle-size check counts as one failure).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -48,6 +48,8 @@ fi
 
 echo "== production build"
 if node_modules/.bin/next build; then
+  echo "== first-load JavaScript per route against its budget and ceiling (npm run check:bundle)"
+  if ! node_modules/.bin/tsx scripts/check-bundle-size.ts; then failed=$((failed + 1)); status=1; fi
   echo "== end-to-end tests (Playwright, Chromium)"
   PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" node_modules/.bin/playwright test --reporter=list,json || status=1
   count_playwright "$reports/playwright.json"

@@ -1,22 +1,25 @@
 'use client';
 // Where a person receives alerts outside the console (email, chat webhook) and which events each channel gets.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { type UseFormRegister, useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { toast } from '@/components/ui/toast';
 import { saveAlertSettingsAction, sendTestAlertAction } from '@/lib/actions/alerts';
 import {
   ALERT_EVENT_LABELS,
   ALERT_EVENTS,
   type AlertChannelView,
   type AlertSettingsInput,
-  alertSettingsSchema,
 } from '@/lib/validation/alerts';
+
+const alertSettingsResolver = lazyZodResolver(() =>
+  import('@/lib/validation/alerts').then((m) => m.alertSettingsSchema),
+);
 
 export interface AlertSettingsFormProps {
   channels: AlertChannelView[];
@@ -56,7 +59,7 @@ export function AlertSettingsForm({ channels, emailAvailable }: AlertSettingsFor
   const email = channels.find((c) => c.kind === 'email');
   const chat = channels.find((c) => c.kind === 'chat');
   const form = useForm<AlertSettingsInput>({
-    resolver: zodResolver(alertSettingsSchema),
+    resolver: alertSettingsResolver,
     defaultValues: {
       emailEnabled: email?.enabled ?? false,
       email: email?.hint ?? '',

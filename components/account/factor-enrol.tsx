@@ -1,7 +1,6 @@
 'use client';
 // Adding a second factor: an authenticator app (QR code and secret shown once, confirmed with a first code) or
 // a passkey (the browser's own prompt). With a factor already there, it asks for that one first (step-up).
-import { zodResolver } from '@hookform/resolvers/zod';
 import { KeyRoundIcon, SmartphoneIcon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
@@ -9,6 +8,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { passkeyProblem } from '@/components/auth/second-factor-step';
 import { TotpSecretPanel } from '@/components/auth/totp-secret-panel';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -21,7 +21,14 @@ import {
   startTotpEnrolmentAction,
   type TotpEnrolment,
 } from '@/lib/actions/factors';
-import { factorLabelSchema, stepUpCodeSchema } from '@/lib/validation/factors';
+import type { factorLabelSchema, stepUpCodeSchema } from '@/lib/validation/factors';
+
+const factorLabelResolver = lazyZodResolver(() =>
+  import('@/lib/validation/factors').then((m) => m.factorLabelSchema),
+);
+const stepUpCodeResolver = lazyZodResolver(() =>
+  import('@/lib/validation/factors').then((m) => m.stepUpCodeSchema),
+);
 
 type LabelValues = z.input<typeof factorLabelSchema>;
 type CodeValues = z.input<typeof stepUpCodeSchema>;
@@ -34,11 +41,11 @@ export function FactorEnrol() {
   const [notice, setNotice] = useState<string | null>(null);
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const labelForm = useForm<LabelValues>({
-    resolver: zodResolver(factorLabelSchema),
+    resolver: factorLabelResolver,
     defaultValues: { label: '' },
   });
   const codeForm = useForm<CodeValues>({
-    resolver: zodResolver(stepUpCodeSchema),
+    resolver: stepUpCodeResolver,
     defaultValues: { code: '' },
   });
   const labelError = labelForm.formState.errors.label?.message;

@@ -1,21 +1,25 @@
 'use client';
 // The address book's cooling-off as a policy value: a change is a request a second admin approves.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { requestCoolingOffChangeAction } from '@/lib/actions/address-book';
 import type { RequestedChange } from '@/lib/actions/configuration-request';
-import { coolingOffSchema } from '@/lib/validation/address-book';
+import type { coolingOffSchema } from '@/lib/validation/address-book';
+
+const coolingOffResolver = lazyZodResolver(() =>
+  import('@/lib/validation/address-book').then((m) => m.coolingOffSchema),
+);
 
 export function CoolingOffForm({ coolingOffSeconds }: { coolingOffSeconds: number }) {
   const form = useForm<z.input<typeof coolingOffSchema>, unknown, z.output<typeof coolingOffSchema>>({
-    resolver: zodResolver(coolingOffSchema),
+    resolver: coolingOffResolver,
     defaultValues: { coolingOffMinutes: String(Math.round((coolingOffSeconds / 60) * 1000) / 1000) },
   });
   const { errors } = form.formState;

@@ -1,10 +1,10 @@
 'use client';
 // Adding or changing an entry of a wallet's address book: the change becomes a request a second admin approves.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { PencilIcon, PlusIcon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -23,7 +23,11 @@ import { Textarea } from '@/components/ui/textarea';
 import { requestAddressBookEntryAction } from '@/lib/actions/address-book';
 import type { RequestedChange } from '@/lib/actions/configuration-request';
 import type { AddressBookEntryView } from '@/lib/approvals/address-book';
-import { type AddressBookEntryValues, addressBookEntrySchema } from '@/lib/validation/address-book';
+import type { AddressBookEntryValues } from '@/lib/validation/address-book';
+
+const addressBookEntryResolver = lazyZodResolver(() =>
+  import('@/lib/validation/address-book').then((m) => m.addressBookEntrySchema),
+);
 
 const FIELDS = ['name', 'address', 'chain', 'tags', 'notes'] as const;
 
@@ -50,7 +54,7 @@ export function EntryDialog({ walletId, defaultChain, entry }: EntryDialogProps)
     notes: entry?.notes ?? '',
   };
   const form = useForm<AddressBookEntryValues>({
-    resolver: zodResolver(addressBookEntrySchema),
+    resolver: addressBookEntryResolver,
     defaultValues: defaults,
   });
   const { errors } = form.formState;

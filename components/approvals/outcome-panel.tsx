@@ -2,9 +2,9 @@
 // What the console knows of a submitted request's outcome, what it does next and when, and the safe actions:
 // look now, resubmit (only once "not executed" is established, confirmed in words), or a two-person manual
 // resolution when the service offers no way to settle it.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, useTransition } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -22,7 +22,11 @@ import {
 import { isConfigurationReview } from '@/lib/approvals/configuration';
 import { RESOLUTION_LABELS, RESUBMIT_ACKNOWLEDGEMENT, type RequestDetailDto } from '@/lib/approvals/requests';
 import { formatDateTime } from '@/lib/format';
-import { type ResolutionFormValues, resolutionSchema } from '@/lib/validation/resolution';
+import type { ResolutionFormValues } from '@/lib/validation/resolution';
+
+const resolutionResolver = lazyZodResolver(() =>
+  import('@/lib/validation/resolution').then((m) => m.resolutionSchema),
+);
 
 type ActionOutcome = {
   ok: boolean;
@@ -310,7 +314,7 @@ function ResolutionForm({ data, run }: Pick<OutcomePanelProps, 'data' | 'run'>) 
   const [open, setOpen] = useState(false);
   const [submitting, startTransition] = useTransition();
   const form = useForm<ResolutionFormValues>({
-    resolver: zodResolver(resolutionSchema),
+    resolver: resolutionResolver,
     defaultValues: {
       requestId: data.id,
       verdict: data.can.resolutionVerdicts[0] ?? 'paid',

@@ -1,15 +1,17 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { updatePolicyAction } from '@/lib/actions/policy';
 import type { RequestedChange } from '@/lib/actions/users';
-import { policySchema } from '@/lib/validation/policy';
+import type { policySchema } from '@/lib/validation/policy';
+
+const policyResolver = lazyZodResolver(() => import('@/lib/validation/policy').then((m) => m.policySchema));
 
 export interface PolicyFormProps {
   operationType: string;
@@ -29,7 +31,7 @@ export function PolicyForm({
   expirySeconds,
 }: PolicyFormProps) {
   const form = useForm<z.input<typeof policySchema>, unknown, z.output<typeof policySchema>>({
-    resolver: zodResolver(policySchema),
+    resolver: policyResolver,
     defaultValues: {
       operationType,
       approvals: String(approvals),

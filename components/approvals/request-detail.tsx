@@ -1,11 +1,11 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { SnowflakeIcon } from 'lucide-react';
 import Link from 'next/link';
 import { useState, useTransition } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { ContractPanels, isContractReview } from '@/components/contracts/contract-panels';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { PayoutBatches, PayoutReviewPanel } from '@/components/payouts/payout-review-panel';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { OperationPanels } from '@/components/swaps/operation-panels';
@@ -22,12 +22,7 @@ import { approveRequestAction, cancelRequestAction, rejectRequestAction } from '
 import { isConfigurationReview } from '@/lib/approvals/configuration';
 import { MOVING_STATUSES, type RequestDetailDto } from '@/lib/approvals/requests';
 import { explorerUrl, formatDateTime, formatUsd, shortAddress } from '@/lib/format';
-import {
-  type ApproveFormValues,
-  approveSchema,
-  type RejectFormValues,
-  rejectSchema,
-} from '@/lib/validation/approvals';
+import type { ApproveFormValues, RejectFormValues } from '@/lib/validation/approvals';
 import { ConfigurationOutcome } from './configuration-outcome';
 import { ConfigurationReviewPanel } from './configuration-review-panel';
 import { OutcomePanel } from './outcome-panel';
@@ -35,6 +30,13 @@ import { RetryReviewPanel } from './retry-review-panel';
 import { ReviewPanel } from './review-panel';
 import { SignedTransactions } from './signed-transactions';
 import { StatusBadge } from './status-badge';
+
+const approveResolver = lazyZodResolver(() =>
+  import('@/lib/validation/approvals').then((m) => m.approveSchema),
+);
+const rejectResolver = lazyZodResolver(() =>
+  import('@/lib/validation/approvals').then((m) => m.rejectSchema),
+);
 
 const TIMELINE_LABELS: Record<string, string> = {
   requested: 'Requested',
@@ -144,12 +146,12 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
   const [notice, setNotice] = useState<string | null>(null);
   // The code is held in memory only for the one call that submits, and cleared after it.
   const codeForm = useForm<ApproveFormValues>({
-    resolver: zodResolver(approveSchema),
+    resolver: approveResolver,
     defaultValues: { requestId: initial.id, twoFactorCode: '' },
   });
   const codeError = codeForm.formState.errors.twoFactorCode?.message;
   const rejectForm = useForm<RejectFormValues>({
-    resolver: zodResolver(rejectSchema),
+    resolver: rejectResolver,
     defaultValues: { requestId: initial.id, reason: '' },
   });
   const reasonError = rejectForm.formState.errors.reason?.message;

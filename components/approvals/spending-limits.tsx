@@ -1,11 +1,11 @@
 'use client';
 // Spending limits on the policy page: the rules in force, and a form to ask for a new one. Adding or removing
 // a limit is a request a second admin approves.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, useTransition } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
@@ -18,7 +18,11 @@ import {
   LIMIT_WINDOWS,
   type LimitBreach,
 } from '@/lib/approvals/limits';
-import { type SpendingRuleFormValues, spendingRuleFormSchema } from '@/lib/validation/limits';
+import type { SpendingRuleFormValues, spendingRuleFormSchema } from '@/lib/validation/limits';
+
+const spendingRuleFormResolver = lazyZodResolver(() =>
+  import('@/lib/validation/limits').then((m) => m.spendingRuleFormSchema),
+);
 
 export interface SpendingLimitsProps {
   rules: Array<{ id: string; description: string; onBreach: LimitBreach; extraApprovals: number }>;
@@ -38,7 +42,7 @@ const FIELDS = [
 
 export function SpendingLimits({ rules, wallets }: SpendingLimitsProps) {
   const form = useForm<SpendingRuleFormValues, unknown, z.output<typeof spendingRuleFormSchema>>({
-    resolver: zodResolver(spendingRuleFormSchema),
+    resolver: spendingRuleFormResolver,
     defaultValues: {
       walletId: wallets[0]?.id ?? '',
       scope: 'wallet',

@@ -1,11 +1,12 @@
 'use client';
 import type { RowData } from '@tanstack/react-table';
 import { Check, Columns3 } from 'lucide-react';
-import { DropdownMenu as Menu } from 'radix-ui';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
+  DropdownMenuCheckboxItem,
   DropdownMenuContent,
+  DropdownMenuItemIndicator,
   DropdownMenuLabel,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
@@ -30,7 +31,7 @@ export function DataTableViewOptions<TData extends RowData>({ table }: { table: 
         <DropdownMenuLabel>Visible columns</DropdownMenuLabel>
         <DropdownMenuSeparator />
         {columns.map((column) => (
-          <Menu.CheckboxItem
+          <DropdownMenuCheckboxItem
             key={column.id}
             checked={column.getIsVisible()}
             // Keep the menu open so several columns can be toggled in one go.
@@ -39,12 +40,12 @@ export function DataTableViewOptions<TData extends RowData>({ table }: { table: 
             className="relative flex cursor-default select-none items-center gap-2 rounded-sm py-1.5 pl-8 pr-2 text-sm outline-none focus:bg-accent focus:text-accent-foreground"
           >
             <span className="absolute left-2 flex size-4 items-center justify-center">
-              <Menu.ItemIndicator>
+              <DropdownMenuItemIndicator>
                 <Check aria-hidden className="size-4" />
-              </Menu.ItemIndicator>
+              </DropdownMenuItemIndicator>
             </span>
             {column.columnDef.meta?.label ?? column.id}
-          </Menu.CheckboxItem>
+          </DropdownMenuCheckboxItem>
         ))}
       </DropdownMenuContent>
     </DropdownMenu>

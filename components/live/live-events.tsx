@@ -3,7 +3,7 @@
 // invalidations (open tables and drawers refetch), and shows whether the stream is up.
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/components/ui/toast';
 import { approvalKeys, transactionKeys, walletKeys, webhookKeys } from '@/lib/query-keys';
 import { cn } from '@/lib/utils';
 import { setLiveStatus, useLiveStatus } from './live-status';

@@ -6,7 +6,6 @@ import type { ColumnDef } from '@tanstack/react-table';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { toast } from 'sonner';
 import { StatusBadge } from '@/components/approvals/status-badge';
 import { DataTable } from '@/components/data-table/data-table';
 import { DataTableEmpty } from '@/components/data-table/data-table-empty';
@@ -15,6 +14,7 @@ import { useDataTable } from '@/components/data-table/use-data-table';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { toast } from '@/components/ui/toast';
 import {
   endPayoutScheduleAction,
   pausePayoutScheduleAction,

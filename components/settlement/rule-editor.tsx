@@ -4,7 +4,6 @@ import { PencilIcon, PlusIcon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, useTransition } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import { RecipientPicker } from '@/components/address-book/recipient-picker';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -19,6 +18,7 @@ import {
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
+import { toast } from '@/components/ui/toast';
 import { createAddressRuleAction, updateAddressRuleAction } from '@/lib/actions/settlement';
 import type { BookOption } from '@/lib/approvals/address-book';
 import { type AutoSettlementRule, SETTLEMENT_ORDERS } from '@/lib/custody/schemas';

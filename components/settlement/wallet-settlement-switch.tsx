@@ -1,8 +1,8 @@
 'use client';
 import { useRouter } from 'next/navigation';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { toast } from '@/components/ui/toast';
 import { setWalletSettlementAction } from '@/lib/actions/settlement';
 
 export function WalletSettlementSwitch({

@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { NuqsAdapter } from 'nuqs/adapters/next/app';
 import { useState } from 'react';
-import { Toaster } from '@/components/ui/toaster';
+import { ToasterHost } from '@/components/ui/toaster';
 
 /**
  * Data, URL state and toasts for the signed-in console. Kept out of the root layout so that sign-in, the password
@@ -15,7 +15,7 @@ export function ConsoleProviders({ children }: { children: React.ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <NuqsAdapter>{children}</NuqsAdapter>
-      <Toaster />
+      <ToasterHost />
     </QueryClientProvider>
   );
 }

@@ -1,11 +1,11 @@
 'use client';
 // "Confirm it is you": the second factor again, for one decision whose payload hash the server named.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { KeyRoundIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { passkeyProblem } from '@/components/auth/second-factor-step';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -19,7 +19,11 @@ import {
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { stepUpPasskeyOptionsAction, verifyStepUpAction } from '@/lib/actions/factors';
-import { stepUpCodeSchema } from '@/lib/validation/factors';
+import type { stepUpCodeSchema } from '@/lib/validation/factors';
+
+const stepUpCodeResolver = lazyZodResolver(() =>
+  import('@/lib/validation/factors').then((m) => m.stepUpCodeSchema),
+);
 
 type CodeValues = z.input<typeof stepUpCodeSchema>;
 
@@ -38,7 +42,7 @@ export function StepUpDialog({ payloadHash, onDone }: StepUpDialogProps) {
     setPending(true);
     void work().finally(() => setPending(false));
   };
-  const form = useForm<CodeValues>({ resolver: zodResolver(stepUpCodeSchema), defaultValues: { code: '' } });
+  const form = useForm<CodeValues>({ resolver: stepUpCodeResolver, defaultValues: { code: '' } });
   const codeError = form.formState.errors.code?.message;
 
   const finish = (confirmed: boolean) => {

@@ -2,10 +2,18 @@
 // The detail of one transaction as a side sheet (Radix Dialog: focus trap, Escape closes, focus returns).
 import { XIcon } from 'lucide-react';
 import Link from 'next/link';
-import { Dialog as DialogPrimitive } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { CopyButton } from '@/components/ui/copy-button';
+import {
+  Dialog,
+  DialogClose,
+  DialogOverlay,
+  DialogPortal,
+  DialogPrimitiveContent,
+  DialogPrimitiveDescription,
+  DialogPrimitiveTitle,
+} from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AddressText } from '@/components/wallets/address-text';
 import { AmlBadge } from '@/components/wallets/aml-badge';
@@ -247,10 +255,10 @@ export function TransactionDrawer({
   returnFocusTo,
 }: TransactionDrawerProps) {
   return (
-    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
-      <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/60" />
-        <DialogPrimitive.Content
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogPortal>
+        <DialogOverlay className="fixed inset-0 z-50 bg-black/60" />
+        <DialogPrimitiveContent
           onCloseAutoFocus={(event) => {
             const target = returnFocusTo?.();
             if (target?.isConnected) {
@@ -262,19 +270,19 @@ export function TransactionDrawer({
         >
           <div className="flex items-start justify-between gap-4 border-b p-4">
             <div className="grid gap-1">
-              <DialogPrimitive.Title className="text-lg font-semibold">
+              <DialogPrimitiveTitle className="text-lg font-semibold">
                 {transaction
                   ? `${typeLabel(transaction.type)} of ${amountWithAsset(transaction)}`
                   : 'Transaction'}
-              </DialogPrimitive.Title>
-              <DialogPrimitive.Description className="text-sm text-muted-foreground">
+              </DialogPrimitiveTitle>
+              <DialogPrimitiveDescription className="text-sm text-muted-foreground">
                 {transaction ? `Reference ${transaction.reference}` : 'Details of one transaction'}
-              </DialogPrimitive.Description>
+              </DialogPrimitiveDescription>
             </div>
-            <DialogPrimitive.Close className="rounded-sm p-1 opacity-70 hover:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+            <DialogClose className="rounded-sm p-1 opacity-70 hover:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
               <XIcon className="size-4" aria-hidden />
               <span className="sr-only">Close</span>
-            </DialogPrimitive.Close>
+            </DialogClose>
           </div>
           <div className="flex-1 overflow-y-auto p-4">
             {error ? (
@@ -296,8 +304,8 @@ export function TransactionDrawer({
               </div>
             ) : null}
           </div>
-        </DialogPrimitive.Content>
-      </DialogPrimitive.Portal>
-    </DialogPrimitive.Root>
+        </DialogPrimitiveContent>
+      </DialogPortal>
+    </Dialog>
   );
 }

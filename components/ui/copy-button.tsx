@@ -1,7 +1,7 @@
 'use client';
 import { CheckIcon, CopyIcon } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/components/ui/toast';
 import { Button } from './button';
 
 export interface CopyButtonProps {

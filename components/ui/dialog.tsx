@@ -1,53 +1,29 @@
 'use client';
-import { XIcon } from 'lucide-react';
-import { Dialog as DialogPrimitive } from 'radix-ui';
+// Dialogs whose Radix code loads when one is first opened (`first-use.tsx`); the parts are in `dialog-parts.tsx`.
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
+import { firstUseOverlay } from './first-use';
 
-export const Dialog = DialogPrimitive.Root;
-export const DialogTrigger = DialogPrimitive.Trigger;
-export const DialogClose = DialogPrimitive.Close;
+const overlay = firstUseOverlay(() => import('./dialog-parts'), 'dialog');
 
-export function DialogContent({
-  className,
-  children,
-  ...props
-}: React.ComponentProps<typeof DialogPrimitive.Content>) {
-  return (
-    <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/60" />
-      <DialogPrimitive.Content
-        className={cn(
-          'fixed left-1/2 top-1/2 z-50 grid w-full max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 rounded-lg border bg-background p-6 shadow-lg',
-          className,
-        )}
-        {...props}
-      >
-        {children}
-        <DialogPrimitive.Close className="absolute right-4 top-4 rounded-sm opacity-70 hover:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
-          <XIcon className="size-4" />
-          <span className="sr-only">Close</span>
-        </DialogPrimitive.Close>
-      </DialogPrimitive.Content>
-    </DialogPrimitive.Portal>
-  );
-}
+export const Dialog = overlay.Root;
+export const DialogTrigger = overlay.Trigger;
+export const DialogClose = overlay.part('Close');
+export const DialogContent = overlay.part('Content');
+export const DialogTitle = overlay.part('Title');
+export const DialogDescription = overlay.part('Description');
+/** The unstyled parts, for dialogs laid out differently (a drawer, a side panel). */
+export const DialogPortal = overlay.part('Portal');
+export const DialogOverlay = overlay.part('Overlay');
+export const DialogPrimitiveContent = overlay.part('PrimitiveContent');
+export const DialogPrimitiveTitle = overlay.part('PrimitiveTitle');
+export const DialogPrimitiveDescription = overlay.part('PrimitiveDescription');
+
 export function DialogHeader({ className, ...props }: React.ComponentProps<'div'>) {
   return <div className={cn('flex flex-col gap-1.5', className)} {...props} />;
 }
 export function DialogFooter({ className, ...props }: React.ComponentProps<'div'>) {
   return (
     <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />
-  );
-}
-export function DialogTitle({ className, ...props }: React.ComponentProps<typeof DialogPrimitive.Title>) {
-  return <DialogPrimitive.Title className={cn('text-lg font-semibold', className)} {...props} />;
-}
-export function DialogDescription({
-  className,
-  ...props
-}: React.ComponentProps<typeof DialogPrimitive.Description>) {
-  return (
-    <DialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />
   );
 }

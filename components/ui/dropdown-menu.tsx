@@ -1,43 +1,14 @@
 'use client';
-import { DropdownMenu as Menu } from 'radix-ui';
-import type * as React from 'react';
-import { cn } from '@/lib/utils';
+// Menus whose Radix code loads when one is first opened (`first-use.tsx`); the parts are in `dropdown-menu-parts.tsx`.
+import { firstUseOverlay } from './first-use';
 
-export const DropdownMenu = Menu.Root;
-export const DropdownMenuTrigger = Menu.Trigger;
+const overlay = firstUseOverlay(() => import('./dropdown-menu-parts'), 'menu');
 
-export function DropdownMenuContent({
-  className,
-  sideOffset = 4,
-  ...props
-}: React.ComponentProps<typeof Menu.Content>) {
-  return (
-    <Menu.Portal>
-      <Menu.Content
-        sideOffset={sideOffset}
-        className={cn(
-          'z-50 min-w-48 rounded-md border bg-popover p-1 text-popover-foreground shadow-md',
-          className,
-        )}
-        {...props}
-      />
-    </Menu.Portal>
-  );
-}
-export function DropdownMenuItem({ className, ...props }: React.ComponentProps<typeof Menu.Item>) {
-  return (
-    <Menu.Item
-      className={cn(
-        'relative flex cursor-default select-none items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-none focus:bg-accent focus:text-accent-foreground data-[disabled]:opacity-50 [&_svg]:size-4',
-        className,
-      )}
-      {...props}
-    />
-  );
-}
-export function DropdownMenuLabel({ className, ...props }: React.ComponentProps<typeof Menu.Label>) {
-  return <Menu.Label className={cn('px-2 py-1.5 text-sm font-semibold', className)} {...props} />;
-}
-export function DropdownMenuSeparator({ className, ...props }: React.ComponentProps<typeof Menu.Separator>) {
-  return <Menu.Separator className={cn('-mx-1 my-1 h-px bg-border', className)} {...props} />;
-}
+export const DropdownMenu = overlay.Root;
+export const DropdownMenuTrigger = overlay.Trigger;
+export const DropdownMenuContent = overlay.part('Content');
+export const DropdownMenuItem = overlay.part('Item');
+export const DropdownMenuLabel = overlay.part('Label');
+export const DropdownMenuSeparator = overlay.part('Separator');
+export const DropdownMenuCheckboxItem = overlay.part('CheckboxItem');
+export const DropdownMenuItemIndicator = overlay.part('ItemIndicator');

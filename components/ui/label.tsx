@@ -1,8 +1,7 @@
-'use client';
-import { Label as LabelPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
 
-export function Label({ className, ...props }: React.ComponentProps<typeof LabelPrimitive.Root>) {
-  return <LabelPrimitive.Root className={cn('text-sm font-medium leading-none', className)} {...props} />;
+export function Label({ className, ...props }: React.ComponentProps<'label'>) {
+  // biome-ignore lint/a11y/noLabelWithoutControl: the caller names the control with htmlFor or by nesting it
+  return <label className={cn('text-sm font-medium leading-none', className)} {...props} />;
 }

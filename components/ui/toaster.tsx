@@ -1,26 +1,24 @@
 'use client';
-import { useTheme } from 'next-themes';
-import type { CSSProperties } from 'react';
-import { Toaster as Sonner } from 'sonner';
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
+import { isToasterWanted, loadToaster, subscribeToasterWanted } from './toast';
 
-// Sonner's light rich colors put text below 4.5:1 on their tinted backgrounds (axe color-contrast);
-// darker text keeps toasts readable, and accessibility checks pass while a live toast is on screen.
-const LIGHT_RICH_TEXT = {
-  '--success-text': 'hsl(140, 100%, 22%)',
-  '--error-text': 'hsl(360, 100%, 38%)',
-  '--warning-text': 'hsl(31, 92%, 28%)',
-  '--info-text': 'hsl(210, 92%, 35%)',
-} as CSSProperties;
+const Toaster = lazy(() => import('./toaster-impl'));
 
-export function Toaster() {
-  const { resolvedTheme } = useTheme();
+/** Mounts Sonner's toaster once the page is idle after loading, or at the first toast, whichever comes first. */
+export function ToasterHost() {
+  const wanted = useSyncExternalStore(subscribeToasterWanted, isToasterWanted, () => false);
+  useEffect(() => {
+    if (typeof window.requestIdleCallback !== 'function') {
+      const timer = setTimeout(loadToaster, 1_000);
+      return () => clearTimeout(timer);
+    }
+    const idle = window.requestIdleCallback(() => void loadToaster(), { timeout: 3_000 });
+    return () => window.cancelIdleCallback(idle);
+  }, []);
+  if (!wanted) return null;
   return (
-    <Sonner
-      theme={resolvedTheme === 'dark' ? 'dark' : 'light'}
-      richColors
-      closeButton
-      position="top-right"
-      style={resolvedTheme === 'dark' ? undefined : LIGHT_RICH_TEXT}
-    />
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
   );
 }

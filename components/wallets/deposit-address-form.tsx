@@ -1,20 +1,21 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { CircleCheckIcon } from 'lucide-react';
 import Link from 'next/link';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { toast } from '@/components/ui/toast';
 import { AddressFlagsFieldset, MetadataField } from '@/components/wallets/address-option-fields';
 import { createDepositAddressAction, type DepositAddressResult } from '@/lib/actions/deposit-addresses';
-import {
-  type DepositAddressForm as DepositAddressValues,
-  depositAddressFormSchema,
-} from '@/lib/validation/settlement';
+import type { DepositAddressForm as DepositAddressValues } from '@/lib/validation/settlement';
+
+const depositAddressFormResolver = lazyZodResolver(() =>
+  import('@/lib/validation/settlement').then((m) => m.depositAddressFormSchema),
+);
 
 const EMPTY: DepositAddressValues = {
   name: '',
@@ -29,7 +30,7 @@ export function DepositAddressForm({ walletId }: { walletId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<DepositAddressResult | null>(null);
   const form = useForm<DepositAddressValues>({
-    resolver: zodResolver(depositAddressFormSchema),
+    resolver: depositAddressFormResolver,
     defaultValues: EMPTY,
   });
   const { errors } = form.formState;

@@ -1,9 +1,9 @@
 'use client';
 import { Trash2Icon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { toast } from '@/components/ui/toast';
 import { removeWhitelistedAddressAction } from '@/lib/actions/whitelist';
 
 export interface RemoveWhitelistedButtonProps {

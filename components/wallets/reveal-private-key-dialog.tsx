@@ -1,9 +1,9 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { KeyRoundIcon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -20,7 +20,11 @@ import {
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { revealPrivateKeyAction } from '@/lib/actions/addresses';
-import { revealPrivateKeySchema } from '@/lib/validation/wallets';
+import type { revealPrivateKeySchema } from '@/lib/validation/wallets';
+
+const revealPrivateKeyResolver = lazyZodResolver(() =>
+  import('@/lib/validation/wallets').then((m) => m.revealPrivateKeySchema),
+);
 
 type RevealValues = z.input<typeof revealPrivateKeySchema>;
 
@@ -41,7 +45,7 @@ export function RevealPrivateKeyDialog({ walletId, addressId, addressName }: Rev
   const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
   const empty: RevealValues = { walletId, addressId, password: '' };
-  const form = useForm<RevealValues>({ resolver: zodResolver(revealPrivateKeySchema), defaultValues: empty });
+  const form = useForm<RevealValues>({ resolver: revealPrivateKeyResolver, defaultValues: empty });
   const passwordError = form.formState.errors.password?.message;
 
   const close = (next: boolean) => {

@@ -1,5 +1,4 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   ArrowDownToLineIcon,
@@ -10,17 +9,22 @@ import {
 } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
+import { toast } from '@/components/ui/toast';
 import { sweepStateOf } from '@/components/wallets/deposit-sweep';
 import { useAddressTransaction } from '@/components/wallets/queries';
 import { simulateDepositAction } from '@/lib/actions/addresses';
 import type { Transaction } from '@/lib/custody/schemas';
 import { transactionKeys, walletKeys } from '@/lib/query-keys';
-import { type SimulateDepositInput, simulateDepositSchema } from '@/lib/validation/wallets';
+import type { SimulateDepositInput } from '@/lib/validation/wallets';
+
+const simulateDepositResolver = lazyZodResolver(() =>
+  import('@/lib/validation/wallets').then((m) => m.simulateDepositSchema),
+);
 
 export interface SimulateDepositFormProps {
   walletId: string;
@@ -49,7 +53,7 @@ export function SimulateDepositForm({
   const [followed, setFollowed] = useState<FollowedDeposit | null>(null);
   const [pending, startTransition] = useTransition();
   const form = useForm<SimulateDepositInput>({
-    resolver: zodResolver(simulateDepositSchema),
+    resolver: simulateDepositResolver,
     defaultValues: { walletId, addressId, assetId: assets[0]?.id ?? '', amount: '' },
   });
   const { errors } = form.formState;

@@ -3,7 +3,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Send, XCircle } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import {
@@ -15,6 +14,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
+import { toast } from '@/components/ui/toast';
 import { type ResendOutcome, resendWebhooksAction } from '@/lib/actions/webhooks';
 import type { WebhookDeliveryGroup } from '@/lib/validation/webhooks';
 import { refreshDeliveriesSoon } from './resend-webhook-button';

@@ -2,9 +2,9 @@
 // Resend of one transaction's webhook (#2), for support and admin; the log then shows it as a new send.
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { Send } from 'lucide-react';
-import { toast } from 'sonner';
 import { Button, type ButtonProps } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { toast } from '@/components/ui/toast';
 import { resendWebhookAction } from '@/lib/actions/webhooks';
 import { webhookKeys } from '@/lib/query-keys';
 

@@ -1,18 +1,22 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { ShieldCheckIcon } from 'lucide-react';
 import Link from 'next/link';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { toast } from '@/components/ui/toast';
 import { AddressFlagsFieldset, MetadataField } from '@/components/wallets/address-option-fields';
 import { type WhitelistResult, whitelistAddressAction } from '@/lib/actions/whitelist';
-import { type WhitelistForm as WhitelistFormValues, whitelistFormSchema } from '@/lib/validation/settlement';
+import type { WhitelistForm as WhitelistFormValues } from '@/lib/validation/settlement';
+
+const whitelistFormResolver = lazyZodResolver(() =>
+  import('@/lib/validation/settlement').then((m) => m.whitelistFormSchema),
+);
 
 const EMPTY: WhitelistFormValues = {
   address: '',
@@ -29,7 +33,7 @@ export function WhitelistForm({ walletId }: { walletId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<WhitelistResult | null>(null);
   const form = useForm<WhitelistFormValues>({
-    resolver: zodResolver(whitelistFormSchema),
+    resolver: whitelistFormResolver,
     defaultValues: EMPTY,
   });
   const { errors } = form.formState;

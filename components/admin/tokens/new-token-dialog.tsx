@@ -1,12 +1,11 @@
 'use client';
 // Asks for an API token: what it may do, on which wallets, up to what a day, from where, until when. A second
 // admin approves; the token is then shown once to the admin who asked, on the request page.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { PlusIcon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -22,15 +21,16 @@ import {
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/components/ui/toast';
 import { requestServiceTokenAction } from '@/lib/actions/service-tokens';
 import type { RequestedChange } from '@/lib/actions/users';
 import { SCOPE_WORDS, SERVICE_TOKEN_SCOPES } from '@/lib/approvals/service-tokens';
-import {
-  type ServiceTokenFormInput,
-  type ServiceTokenFormValues,
-  serviceTokenFormSchema,
-} from '@/lib/validation/service-tokens';
+import type { ServiceTokenFormInput, ServiceTokenFormValues } from '@/lib/validation/service-tokens';
 import { CheckboxGroup } from './checkbox-group';
+
+const serviceTokenFormResolver = lazyZodResolver(() =>
+  import('@/lib/validation/service-tokens').then((m) => m.serviceTokenFormSchema),
+);
 
 const DEFAULTS: ServiceTokenFormInput = {
   name: '',
@@ -51,7 +51,7 @@ export function NewTokenDialog({ wallets }: { wallets: Array<{ id: string; name:
   const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
   const form = useForm<ServiceTokenFormInput, unknown, ServiceTokenFormValues>({
-    resolver: zodResolver(serviceTokenFormSchema),
+    resolver: serviceTokenFormResolver,
     defaultValues: DEFAULTS,
   });
   const { errors } = form.formState;

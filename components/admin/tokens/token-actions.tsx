@@ -4,11 +4,11 @@
 import { BanIcon, KeyRoundIcon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { toast } from '@/components/ui/toast';
 import { revokeServiceTokenAction, rotateServiceTokenAction } from '@/lib/actions/service-tokens';
 import type { RequestedChange } from '@/lib/actions/users';
 

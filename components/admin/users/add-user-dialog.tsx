@@ -1,11 +1,10 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { CopyIcon, UserPlusIcon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import type { z } from 'zod';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -19,9 +18,12 @@ import {
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
+import { toast } from '@/components/ui/toast';
 import { type AddUserOutcome, addUserAction } from '@/lib/actions/users';
 import { ROLES } from '@/lib/roles';
-import { addUserSchema } from '@/lib/validation/users';
+import type { addUserSchema } from '@/lib/validation/users';
+
+const addUserResolver = lazyZodResolver(() => import('@/lib/validation/users').then((m) => m.addUserSchema));
 
 type FormValues = z.input<typeof addUserSchema>;
 
@@ -32,7 +34,7 @@ export function AddUserDialog({ mayBootstrap = false }: { mayBootstrap?: boolean
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const form = useForm<FormValues>({
-    resolver: zodResolver(addUserSchema),
+    resolver: addUserResolver,
     defaultValues: { email: '', name: '', role: 'viewer' },
   });
   const { errors } = form.formState;

@@ -1,9 +1,9 @@
 'use client';
 // An admin ends every session of one user: each browser signed in as them is signed out at once.
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { toast } from '@/components/ui/toast';
 import { endUserSessionsAction } from '@/lib/actions/sessions';
 
 export interface EndSessionsButtonProps {

@@ -1,7 +1,6 @@
 'use client';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState, useTransition } from 'react';
-import { toast } from 'sonner';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { DataTable } from '@/components/data-table/data-table';
 import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
@@ -9,6 +8,7 @@ import { useDataTable } from '@/components/data-table/use-data-table';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/input';
+import { toast } from '@/components/ui/toast';
 import {
   changeUserRoleAction,
   disableUserAction,

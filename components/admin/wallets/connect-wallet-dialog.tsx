@@ -1,10 +1,9 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { PlugIcon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -18,9 +17,14 @@ import {
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { toast } from '@/components/ui/toast';
 import type { RequestedChange } from '@/lib/actions/users';
 import { connectWalletAction } from '@/lib/actions/wallet-connections';
-import { type ConnectWalletInput, connectWalletSchema } from '@/lib/validation/wallets';
+import type { ConnectWalletInput } from '@/lib/validation/wallets';
+
+const connectWalletResolver = lazyZodResolver(() =>
+  import('@/lib/validation/wallets').then((m) => m.connectWalletSchema),
+);
 
 /** Adds a wallet by id and API key; the console reads the wallet with the key before storing anything. */
 export function ConnectWalletDialog() {
@@ -29,7 +33,7 @@ export function ConnectWalletDialog() {
   const [requested, setRequested] = useState<RequestedChange | null>(null);
   const [pending, startTransition] = useTransition();
   const form = useForm<ConnectWalletInput>({
-    resolver: zodResolver(connectWalletSchema),
+    resolver: connectWalletResolver,
     defaultValues: { walletId: '', apiKey: '' },
   });
   const { errors } = form.formState;

@@ -1,7 +1,6 @@
 'use client';
 import { Trash2Icon } from 'lucide-react';
 import { useState, useTransition } from 'react';
-import { toast } from 'sonner';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -14,6 +13,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
+import { toast } from '@/components/ui/toast';
 import type { RequestedChange } from '@/lib/actions/users';
 import { removeWalletAction } from '@/lib/actions/wallet-connections';
 

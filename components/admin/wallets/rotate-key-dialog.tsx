@@ -1,11 +1,10 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { KeyRoundIcon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import type { z } from 'zod';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -19,9 +18,14 @@ import {
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { toast } from '@/components/ui/toast';
 import type { RequestedChange } from '@/lib/actions/users';
 import { rotateWalletKeyAction } from '@/lib/actions/wallet-connections';
-import { rotateWalletKeySchema } from '@/lib/validation/wallets';
+import type { rotateWalletKeySchema } from '@/lib/validation/wallets';
+
+const rotateWalletKeyResolver = lazyZodResolver(() =>
+  import('@/lib/validation/wallets').then((m) => m.rotateWalletKeySchema),
+);
 
 type RotateKeyValues = z.input<typeof rotateWalletKeySchema>;
 
@@ -33,7 +37,7 @@ export function RotateKeyDialog({ walletId, walletName }: { walletId: string; wa
   const [pending, startTransition] = useTransition();
   const inputId = `rotate-key-${walletId}`;
   const form = useForm<RotateKeyValues>({
-    resolver: zodResolver(rotateWalletKeySchema),
+    resolver: rotateWalletKeyResolver,
     defaultValues: { walletId, apiKey: '' },
   });
   const { errors } = form.formState;

@@ -3,8 +3,8 @@
 // console cannot do without each one.
 import { CheckIcon, RefreshCwIcon, XIcon } from 'lucide-react';
 import { useTransition } from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/toast';
 import { recheckCapabilitiesAction } from '@/lib/actions/wallet-connections';
 import { formatDateTime } from '@/lib/format';
 
