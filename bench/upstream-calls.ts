@@ -40,7 +40,7 @@ export async function upstreamCallsBench(): Promise<Record<string, number | stri
       '@/lib/server/approvals'
     );
     const { probeCapabilities } = await import('@/lib/server/capabilities');
-    const { parseAddressFilters } = await import('@/lib/validation/wallets');
+    const { parseAddressFilters } = await import('@/lib/validation/address-search');
     const { filtersOf, parseTransactionSearch } = await import('@/lib/validation/transactions');
     const { parseWebhookLogQuery } = await import('@/lib/validation/webhooks');
     const { validateWithdrawal } = await import('@/lib/validation/withdrawals');

@@ -1,10 +1,10 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { PencilIcon, PlusIcon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, useTransition } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { RecipientPicker } from '@/components/address-book/recipient-picker';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -21,8 +21,9 @@ import { Input, NativeSelect } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
 import { createAddressRuleAction, updateAddressRuleAction } from '@/lib/actions/settlement';
 import type { BookOption } from '@/lib/approvals/address-book';
-import { type AutoSettlementRule, SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
-import { ORDER_EXPLANATIONS, type RuleForm, ruleFormSchemaFor } from '@/lib/validation/settlement';
+import { ORDER_EXPLANATIONS, SETTLEMENT_ORDERS } from '@/lib/custody/constants';
+import type { AutoSettlementRule } from '@/lib/custody/schemas';
+import type { RuleForm } from '@/lib/validation/settlement';
 
 // The custody API's "no bound" / "no limit" for rule amounts and slippage; people choose it, never type it.
 const NO_LIMIT = '-1';
@@ -78,8 +79,16 @@ export function RuleEditor(props: RuleEditorProps) {
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   // The wallet's own assets and blockchain: the action holds the rule to the same choices.
-  const schema = useMemo(() => ruleFormSchemaFor({ symbols, chains: [chainSlug] }), [symbols, chainSlug]);
-  const form = useForm<RuleForm>({ resolver: zodResolver(schema), defaultValues: defaults(props) });
+  const resolver = useMemo(
+    () =>
+      lazyZodResolver(() =>
+        import('@/lib/validation/settlement').then((m) =>
+          m.ruleFormSchemaFor({ symbols, chains: [chainSlug] }),
+        ),
+      ),
+    [symbols, chainSlug],
+  );
+  const form = useForm<RuleForm>({ resolver, defaultValues: defaults(props) });
   const { errors } = form.formState;
   const chains = [chainSlug];
   const idp = rule ? `rule-${rule.id}` : 'rule-new';

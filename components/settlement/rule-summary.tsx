@@ -1,7 +1,7 @@
 import { Badge } from '@/components/ui/badge';
+import { ORDER_EXPLANATIONS } from '@/lib/custody/constants';
 import type { AutoSettlementRule } from '@/lib/custody/schemas';
 import { formatAmountRange, formatSignificant, shortAddress } from '@/lib/format';
-import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
 
 // The custody API writes an open bound or slippage as -1.
 const open = (value: string) => (value.trim() === '-1' ? null : value);

@@ -17,9 +17,9 @@ import {
   previewSwapAction,
   swapBalancesAction,
 } from '@/lib/actions/swaps';
+import { ORDER_EXPLANATIONS } from '@/lib/custody/constants';
 import { formatAssetAmount, formatUsd } from '@/lib/format';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';
-import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
 import {
   SWAP_ORDERS,
   type SwapFormValues,

@@ -18,12 +18,8 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { RetryTransactionButton } from '@/components/webhooks/retry-transaction-button';
 import { TransactionDeliveries } from '@/components/webhooks/transaction-deliveries';
-import {
-  TRANSACTION_FILTER_TYPES,
-  TRANSACTION_STATUSES,
-  TRANSACTION_TYPES,
-  type Transaction,
-} from '@/lib/custody/schemas';
+import { TRANSACTION_FILTER_TYPES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@/lib/custody/constants';
+import type { Transaction } from '@/lib/custody/schemas';
 import { formatDateTime } from '@/lib/format';
 import { transactionKeys } from '@/lib/query-keys';
 import {

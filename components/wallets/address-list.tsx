@@ -12,9 +12,14 @@ import { Button } from '@/components/ui/button';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
-import { ADDRESS_TYPES, type Address } from '@/lib/custody/schemas';
+import { ADDRESS_TYPES } from '@/lib/custody/constants';
+import type { Address } from '@/lib/custody/schemas';
 import { formatDate } from '@/lib/format';
-import { ADDRESS_PAGE_SIZES, type AddressFilters, addressListSearchParams } from '@/lib/validation/wallets';
+import {
+  ADDRESS_PAGE_SIZES,
+  type AddressFilters,
+  addressListSearchParams,
+} from '@/lib/validation/address-search';
 import type { AddressPage } from '@/lib/wallet-view';
 import { AddressText } from './address-text';
 import { AmlBadge } from './aml-badge';

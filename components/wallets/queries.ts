@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useLiveRefetchInterval } from '@/components/live';
 import type { Transaction } from '@/lib/custody/schemas';
 import { addressKeys, transactionKeys, walletKeys } from '@/lib/query-keys';
-import { type AddressFilters, addressFiltersToQuery } from '@/lib/validation/wallets';
+import { type AddressFilters, addressFiltersToQuery } from '@/lib/validation/address-search';
 import type { AddressBalances, AddressPage, AddressTransactionPage, WalletView } from '@/lib/wallet-view';
 import type { AddressTransactionView } from './address-search-params';
 

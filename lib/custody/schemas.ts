@@ -1,36 +1,22 @@
-// The custody API's resources (shared/spec/custody-api.md) as zod schemas. No `server-only`: forms and
-// client components import the types and request schemas from here.
+// The custody API's resources (shared/spec/custody-api.md) as zod schemas. No `server-only`: forms import the
+// types and request schemas from here (the enumerations alone are in `constants.ts`, without zod).
 import { z } from 'zod';
+import {
+  ADDRESS_TYPES,
+  SETTLEMENT_ORDERS,
+  TRANSACTION_FILTER_TYPES,
+  TRANSACTION_SORT_FIELDS,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+} from './constants';
+
+export type { SortOrder, TransactionFilterType, TransactionSortField, TransactionStatus } from './constants';
+export { TRANSACTION_FILTER_TYPES, TRANSACTION_SORT_FIELDS };
 
 const NETWORKS = ['testnet', 'mainnet'] as const;
-export const TRANSACTION_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
-export const TRANSACTION_TYPES = [
-  'DEPOSIT',
-  'WITHDRAW',
-  'SALVAGE',
-  'SWAP',
-  'CUSTOM_SMART_CONTRACT',
-  'SIGNED',
-] as const;
-/** Values the `type` filter of the transaction lists accepts (spec #3). */
-export const TRANSACTION_FILTER_TYPES = ['DEPOSIT', 'WITHDRAW', 'SALVAGE'] as const;
-export const SORT_ORDERS = ['ASC', 'DESC'] as const;
-/**
- * Fields the wallet-wide transaction list (extension) sorts by with `sort`; #3 sorts by date only. Amounts
- * compare as numbers, missing values come last in both directions, ties fall back to date, then id.
- */
-export const TRANSACTION_SORT_FIELDS = ['createdAt', 'amount', 'amountUSD', 'type', 'status'] as const;
-export const ADDRESS_TYPES = ['INTERNAL', 'EXTERNAL'] as const;
-/** Routing preference of swaps (#20) and auto-settlement rules (#10, #11). */
-export const SETTLEMENT_ORDERS = ['RECOMMENDED', 'FASTEST', 'CHEAPEST', 'NO_SLIPPAGE'] as const;
 const WEBHOOK_LOG_STATUSES = ['success', 'failed'] as const;
 /** Limits: contract calls and withdraw network-fee estimates take 1 to 20 operations. */
 const MAX_BATCH_SIZE = 20;
-
-export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
-export type TransactionFilterType = (typeof TRANSACTION_FILTER_TYPES)[number];
-export type SortOrder = (typeof SORT_ORDERS)[number];
-export type TransactionSortField = (typeof TRANSACTION_SORT_FIELDS)[number];
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const POSITIVE_DECIMAL = /^\d+(\.\d+)?$/;

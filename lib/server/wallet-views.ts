@@ -3,7 +3,7 @@ import 'server-only';
 // redacted before it is returned. Failures are values: the pages render the upstream's message.
 import { type CustodyClient, CustodyError } from '@/lib/custody';
 import type { Address, AutoSettlementRule, Beneficiary, WalletAutoSettlement } from '@/lib/custody/schemas';
-import type { AddressFilters } from '@/lib/validation/wallets';
+import type { AddressFilters } from '@/lib/validation/address-search';
 import type {
   AddressBalances,
   AddressPage,

@@ -1,17 +1,11 @@
 // The auto-settlement rule form (#10, #11): one schema for the form and the action.
 import { createLoader, createParser, createSerializer } from 'nuqs/server';
 import { z } from 'zod';
-import { SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
+import { SETTLEMENT_ORDERS } from '@/lib/custody/constants';
 import { checkEvmAddress } from './addresses';
 import { plainText } from './text';
 
 /** One line per order, shown next to the choice. */
-export const ORDER_EXPLANATIONS: Record<(typeof SETTLEMENT_ORDERS)[number], string> = {
-  RECOMMENDED: 'Balanced choice of route between cost and speed.',
-  FASTEST: 'Settles as quickly as possible, whatever the fee.',
-  CHEAPEST: 'Lowest fee, even if settlement takes longer.',
-  NO_SLIPPAGE: 'Only routes that deliver the exact quoted amount.',
-};
 
 const NONE = '-1';
 const bound = (what: string) =>

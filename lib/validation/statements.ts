@@ -2,7 +2,6 @@
 // server page, the client controls and the CSV route), and the statement's shape. Amounts are decimal strings
 // formatted from base units on the server; nothing here does arithmetic on money.
 import { createLoader, createSerializer, parseAsString } from 'nuqs/server';
-import { z } from 'zod';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -57,17 +56,6 @@ export function parseStatementSearch(
 ): StatementSearch {
   return loadStatementSearch(input);
 }
-
-/** The CSV route's query: the same fields, checked the same way. */
-export const statementQuerySchema = z.object({
-  from: z.string().max(10).optional().default(''),
-  to: z.string().max(10).optional().default(''),
-  asset: z
-    .string()
-    .regex(/^[A-Za-z0-9.]{1,16}$/, 'Choose an asset')
-    .optional()
-    .default(''),
-});
 
 /** One transaction of the period as it moves the asset, with where its figures come from. */
 export interface StatementLine {

@@ -2,7 +2,7 @@
 // the server actions: the same input gets the same message in both places.
 import { createLoader, parseAsString } from 'nuqs/server';
 import { z } from 'zod';
-import { SETTLEMENT_ORDERS } from '@/lib/custody/schemas';
+import { SETTLEMENT_ORDERS } from '@/lib/custody/constants';
 import { formatAssetAmount } from '@/lib/format';
 import { checkAmount, decimalsMessage, exceedsBalance } from './amounts';
 import { plainText } from './text';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { transactionSearchSchema } from './transaction-search-schema';
 import {
   clampPage,
   classifyTransactionSearch,
@@ -8,7 +9,6 @@ import {
   parseTransactionSearch,
   parseTransactionSearchStrict,
   serializeTransactionSearch,
-  transactionSearchSchema,
   upstreamPagesFor,
 } from './transactions';
 

@@ -8,7 +8,6 @@ import {
   type inferParserType,
   parseAsStringLiteral,
 } from 'nuqs/server';
-import { z } from 'zod';
 import {
   SORT_ORDERS,
   type SortOrder,
@@ -17,7 +16,7 @@ import {
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
   type TransactionSortField,
-} from '@/lib/custody/schemas';
+} from '@/lib/custody/constants';
 import { hasControlCharacters } from './text';
 
 export { TRANSACTION_SORT_FIELDS, type TransactionSortField };
@@ -172,7 +171,7 @@ function firstValue(input: SearchInput, key: string): string | undefined {
 }
 
 /** The fields whose value the parsers refuse (an empty value counts as absent, not as bad). */
-function badFields(input: SearchInput): string[] {
+export function badFields(input: SearchInput): string[] {
   const errors: string[] = [];
   for (const [key, parser] of Object.entries(transactionSearchParsers)) {
     const value = firstValue(input, key);
@@ -191,17 +190,6 @@ export function parseTransactionSearchStrict(
   if (errors.length > 0) return { ok: false, error: errors.join('; ') };
   return { ok: true, data: parseTransactionSearch(input) };
 }
-
-/** Strict schema of the query (route handlers: `withPermission('read', handler, transactionSearchSchema)`). */
-export const transactionSearchSchema = z
-  .record(z.string(), z.string())
-  .transform((raw, ctx): TransactionSearch => {
-    for (const error of badFields(raw)) {
-      const [path = '', message = ''] = error.split(': ');
-      ctx.addIssue({ code: 'custom', path: [path], message });
-    }
-    return parseTransactionSearch(raw);
-  });
 
 // #3 (per address) filters by DEPOSIT, WITHDRAW and SALVAGE only and has no `reference`; rather than send
 // a filter the endpoint refuses, drop it.

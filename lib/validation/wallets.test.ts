@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addressFiltersSchema,
-  addressFiltersToQuery,
-  connectWalletSchema,
-  parseAddressFilters,
-  simulateDepositSchema,
-} from './wallets';
+import { addressFiltersToQuery, parseAddressFilters } from './address-search';
+import { addressFiltersSchema, connectWalletSchema, simulateDepositSchema } from './wallets';
 
 describe('address list URL state', () => {
   it('round-trips filters through the query string', () => {

@@ -7,7 +7,7 @@ import {
   TRANSACTION_SORT_FIELDS,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
-} from '@/lib/custody/schemas';
+} from '@/lib/custody/constants';
 import type { OperationApprovalRow, OperationItemRow, OperationRequestRow } from '@/lib/db/schema';
 import { SWAP_ORDERS } from '@/lib/validation/swaps';
 import { TRANSACTION_PAGE_SIZES } from '@/lib/validation/transactions';

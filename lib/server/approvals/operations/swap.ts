@@ -11,9 +11,9 @@ import type {
   SwapReview,
 } from '@/lib/approvals/swaps';
 import { type CustodyClient, CustodyError } from '@/lib/custody';
+import { ORDER_EXPLANATIONS } from '@/lib/custody/constants';
 import { formatAssetAmount } from '@/lib/format';
 import { exceedsBalance, subtractDecimal } from '@/lib/validation/amounts';
-import { ORDER_EXPLANATIONS } from '@/lib/validation/settlement';
 import { expectedRate, expectedToAmount, SWAP_ORDERS, type SwapPayload } from '@/lib/validation/swaps';
 import { pricesFrom } from '../balances';
 import type { ReviewContext, SubmitContext } from '../types';

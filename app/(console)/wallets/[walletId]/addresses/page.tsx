@@ -5,7 +5,7 @@ import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
 import { loadAddresses } from '@/lib/server/wallet-views';
 import { findWalletConnection } from '@/lib/server/wallets';
-import { parseAddressFilters } from '@/lib/validation/wallets';
+import { parseAddressFilters } from '@/lib/validation/address-search';
 
 export const metadata: Metadata = { title: 'Addresses' };
 

@@ -2,7 +2,8 @@
 import { walletNotConnected, withPermission } from '@/lib/server/route';
 import { listTransactionPage, withTransactionSource } from '@/lib/server/transactions';
 import { custodyFor } from '@/lib/server/wallets';
-import { filtersOf, transactionSearchSchema } from '@/lib/validation/transactions';
+import { transactionSearchSchema } from '@/lib/validation/transaction-search-schema';
+import { filtersOf } from '@/lib/validation/transactions';
 
 export const dynamic = 'force-dynamic';
 

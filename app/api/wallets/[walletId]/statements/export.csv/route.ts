@@ -1,10 +1,23 @@
 // A statement as CSV; every file generated has its SHA-256 written to the audit chain, so it can be proven
 // unchanged later.
+
+import { z } from 'zod';
 import { walletNotConnected, withPermission } from '@/lib/server/route';
 import { currentDb } from '@/lib/server/services';
 import { auditStatementFile, loadStatements, statementCsv, statementFileName } from '@/lib/server/statements';
 import { custodyFor } from '@/lib/server/wallets';
-import { statementPeriodOf, statementQuerySchema } from '@/lib/validation/statements';
+import { statementPeriodOf } from '@/lib/validation/statements';
+
+/** The route's query: the statement page's fields, checked as the page checks them. */
+const statementQuerySchema = z.object({
+  from: z.string().max(10).optional().default(''),
+  to: z.string().max(10).optional().default(''),
+  asset: z
+    .string()
+    .regex(/^[A-Za-z0-9.]{1,16}$/, 'Choose an asset')
+    .optional()
+    .default(''),
+});
 
 export const dynamic = 'force-dynamic';
 
