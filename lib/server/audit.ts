@@ -5,7 +5,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, lte, or, type SQL, sql } f
 import { auditActionsMatching } from '@/lib/audit-actions';
 import type { ChainVerdict } from '@/lib/audit-verdict';
 import { type AuditRow, auditLog, type ConsoleDb } from '@/lib/db/schema';
-import { withoutControlCharacters } from '@/lib/validation/text';
+import { withoutControlCharacters } from '@/lib/validation/control-characters';
 import { redactInput } from './redaction';
 
 export const GENESIS_HASH = '0'.repeat(64);

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
-import { hasControlCharacters, jsonTextProblem } from '@/lib/validation/text';
+import { hasControlCharacters, jsonTextProblem } from '@/lib/validation/control-characters';
 import { describeFailure, WALLET_NOT_CONNECTED } from './errors';
 import { type Actor, authorize } from './guard';
 import type { Action } from './permissions';

@@ -7,7 +7,7 @@ import {
   parseAsStringLiteral,
 } from 'nuqs/server';
 import { ADDRESS_TYPES } from '@/lib/custody/constants';
-import { hasControlCharacters } from './text';
+import { hasControlCharacters } from './control-characters';
 
 /**
  * URL state of the addresses list (`/wallets/[walletId]/addresses?search=&type=&page=&limit=`), defined once

@@ -1,7 +1,7 @@
 // The audit log's filters as URL state, parsed once with nuqs: the page and the CSV export read them with
 // the loader, the filter form writes them with `useQueryStates` on the same parsers.
 import { createLoader, createParser, createSerializer, parseAsInteger } from 'nuqs/server';
-import { hasControlCharacters } from './text';
+import { hasControlCharacters } from './control-characters';
 
 const MAX_TEXT = 200;
 

@@ -17,7 +17,7 @@ import {
   TRANSACTION_TYPES,
   type TransactionSortField,
 } from '@/lib/custody/constants';
-import { hasControlCharacters } from './text';
+import { hasControlCharacters } from './control-characters';
 
 export { TRANSACTION_SORT_FIELDS, type TransactionSortField };
 

@@ -6,8 +6,8 @@ import { formatUnits } from 'viem';
 import { formatAssetAmount } from '@/lib/format';
 import { addressKey, checkRecipientAddress } from '@/lib/validation/addresses';
 import { checkAmount, exceedsBalance } from '@/lib/validation/amounts';
+import { hasControlCharacters } from '@/lib/validation/control-characters';
 import type { PayoutItemPayload } from '@/lib/validation/payouts';
-import { hasControlCharacters } from '@/lib/validation/text';
 import { type AssetOption, REFERENCE, type SourceBalanceMap } from '@/lib/validation/withdrawals';
 import type { PayoutFileRow } from './file';
 
