@@ -1,12 +1,23 @@
 'use client';
 import { AlertCircleIcon, LoaderCircleIcon } from 'lucide-react';
+import dynamic from 'next/dynamic';
 import { useActionState, useTransition } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { type SignInState, signInAction } from '@/lib/actions/auth';
-import { SecondFactorStep } from './second-factor-step';
+
+// The second step (codes, passkeys, enrolment) loads when the password is sent, not with the page.
+const loadSecondStep = () => import('./second-factor-step');
+const SecondFactorStep = dynamic(() => loadSecondStep().then((m) => m.SecondFactorStep), {
+  loading: () => (
+    <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+      <LoaderCircleIcon aria-hidden className="size-4 animate-spin" />
+      Checking…
+    </p>
+  ),
+});
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const [state, action, actionPending] = useActionState<SignInState, FormData>(signInAction, {});
@@ -24,7 +35,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
     );
   }
   return (
-    <form action={action} className="grid gap-4" noValidate>
+    <form action={action} onSubmit={() => void loadSecondStep()} className="grid gap-4" noValidate>
       {state.error ? (
         <Alert variant="destructive">
           <AlertCircleIcon aria-hidden />
