@@ -109,6 +109,8 @@ interface Sample {
   htmlKb: number;
   htmlTransferKb: number;
   jsTransferKb: number;
+  /** Lighthouse's measure of how fast this machine ran at that moment (higher is faster; ~1000+ is a quiet desktop). */
+  benchmarkIndex: number;
 }
 
 async function audit(url: string, port: number, cookie: string, report: string): Promise<Sample> {
@@ -142,6 +144,7 @@ async function audit(url: string, port: number, cookie: string, report: string):
     tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
     htmlKb: kb(documentRequest?.resourceSize ?? Number.NaN),
     htmlTransferKb: kb(documentRequest?.transferSize ?? Number.NaN),
+    benchmarkIndex: lhr.environment.benchmarkIndex,
     jsTransferKb: kb(
       items.filter((r) => r.resourceType === 'Script').reduce((sum, r) => sum + (r.transferSize ?? 0), 0),
     ),
@@ -193,6 +196,7 @@ export async function lighthouseBench(): Promise<Record<string, number | string>
         `${of('htmlKb').toFixed(1)} / ${of('htmlTransferKb').toFixed(1)}`;
       table[`${name} JavaScript sent kB`] = of('jsTransferKb').toFixed(1);
       table[`${name} scores of the runs`] = samples.map((s) => s.score).join(', ');
+      table[`${name} CPU benchmark index (median)`] = Math.round(of('benchmarkIndex'));
     }
     table['budget (every page)'] = verdict(allMet);
     // Lighthouse scales the CPU time it observes: a busy machine inflates TBT (and so the score).
