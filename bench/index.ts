@@ -2,6 +2,7 @@
 // With DATABASE_URL set, the database-bound figures run on PGlite and again on that PostgreSQL server (each run in
 // a database of its own, dropped afterwards). BENCH_ONLY=word,word runs the figures whose name contains a word.
 import { approvalPipelineBench } from './approval-pipeline';
+import { lighthouseBench } from './lighthouse';
 import { freshPostgresDatabase } from './postgres';
 import { readPathBench } from './read-path';
 import { distDir } from './server';
@@ -43,6 +44,7 @@ const FIGURES: Array<[string, Figure]> = [
   [`start-up, PGlite (next start, build in ${distDir})`, startupBench],
   [`read path, PGlite (console JSON routes vs the sandbox's own, build in ${distDir})`, readPathBench],
   ...(postgresUrl ? ([['read path, PostgreSQL', onPostgres(readPathBench)]] as Array<[string, Figure]>) : []),
+  [`lighthouse, mobile (overview, transactions, approvals; build in ${distDir})`, lighthouseBench],
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);

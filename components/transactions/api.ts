@@ -2,9 +2,10 @@
 // server). Errors carry the server's message, which for upstream failures is the upstream's own.
 import type { PageMeta, Transaction } from '@/lib/custody/schemas';
 import { serializeTransactionSearch, type TransactionFilterState } from '@/lib/validation/transactions';
+import type { TransactionRow } from '@/lib/wallet-view';
 
 export interface TransactionPageData {
-  data: Transaction[];
+  data: TransactionRow[];
   /** `currentPage` is the page served: the last one when the asked page was past the end. */
   meta: PageMeta;
   scope?: 'wallet' | 'child-addresses';

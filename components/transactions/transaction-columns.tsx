@@ -2,12 +2,13 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTableColumnHeader } from '@/components/data-table/data-table-column-header';
 import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
-import type { SortOrder, Transaction } from '@/lib/custody/schemas';
+import type { SortOrder } from '@/lib/custody/schemas';
 import { explorerUrl, formatAmount, formatDateTime, formatUsd, shortAddress } from '@/lib/format';
 import { FIRST_SORT_ORDER } from '@/lib/validation/transactions';
+import type { TransactionRow } from '@/lib/wallet-view';
 import { TransactionStatusBadge } from './transaction-status-badge';
 
-const helper = createDataTableColumnHelper<Transaction>();
+const helper = createDataTableColumnHelper<TransactionRow>();
 
 function amountNumber(value: string | null): number | undefined {
   if (value === null) return undefined;
@@ -33,12 +34,12 @@ export function typeLabel(type: string): string {
 }
 
 /** The amount with the asset's decimals and symbol, e.g. "1,250.5 USDC". */
-export function amountWithAsset(tx: Pick<Transaction, 'amount' | 'asset' | 'currency'>): string {
+export function amountWithAsset(tx: Pick<TransactionRow, 'amount' | 'asset' | 'currency'>): string {
   const symbol = tx.asset?.symbol ?? tx.currency ?? '';
   return `${formatAmount(tx.amount, tx.asset?.decimals ?? 18)}${symbol ? ` ${symbol}` : ''}`;
 }
 
-function HashLink({ tx }: { tx: Transaction }) {
+function HashLink({ tx }: { tx: TransactionRow }) {
   if (!tx.hash) return <span className="text-muted-foreground">—</span>;
   const url = explorerUrl(tx.blockchain?.slug, tx.network, 'tx', tx.hash);
   const text = <code className="font-mono text-xs">{shortAddress(tx.hash, 4)}</code>;
@@ -62,9 +63,10 @@ function HashLink({ tx }: { tx: Transaction }) {
  * Columns of the transactions table. The sortable ones (ids = the URL's `sort` values) are sorted by the
  * server over the whole result; the table does not reorder the loaded page.
  */
-export function transactionColumns(
+export function transactionColumns<Row extends TransactionRow = TransactionRow>(
   dateOrderOnly?: DateOrderOnly,
-): ColumnDef<DataTableFeatures, Transaction, unknown>[] {
+): ColumnDef<DataTableFeatures, Row, unknown>[] {
+  // The cells read only `TransactionRow`'s fields, which every `Row` has (the address page's whole records too).
   const columns = helper.columns([
     helper.accessor('createdAt', {
       id: 'createdAt',
@@ -160,7 +162,7 @@ export function transactionColumns(
       header: 'Confirmations',
       cell: ({ getValue }) => getValue() ?? '—',
     }),
-  ]) as ColumnDef<DataTableFeatures, Transaction, unknown>[];
+  ]) as unknown as ColumnDef<DataTableFeatures, Row, unknown>[];
   if (!dateOrderOnly) return columns;
   // The Date header drives the server's order itself; the table sorts nothing, so one arrow shows.
   return columns.map((c) => ({ ...c, enableSorting: false }));

@@ -17,23 +17,23 @@ import {
 import { Skeleton } from '@/components/ui/skeleton';
 import { AddressText } from '@/components/wallets/address-text';
 import { AmlBadge } from '@/components/wallets/aml-badge';
-import type { Transaction } from '@/lib/custody/schemas';
 import { formatAmount, formatDateTime, formatUsd } from '@/lib/format';
+import type { TransactionRow } from '@/lib/wallet-view';
 import { amountWithAsset, typeLabel } from './transaction-columns';
 import { TransactionStatusBadge } from './transaction-status-badge';
 
 export interface TransactionDrawerProps {
   walletId: string;
   /** Null while loading or when nothing is open. */
-  transaction: Transaction | null;
+  transaction: TransactionRow | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   isLoading?: boolean;
   error?: string | null;
   /** Webhook deliveries of the transaction (the webhooks feature renders them). */
-  renderDeliveries?: (tx: Transaction) => ReactNode;
+  renderDeliveries?: (tx: TransactionRow) => ReactNode;
   /** Actions on the transaction, e.g. retry for a FAILED one. */
-  renderActions?: (tx: Transaction) => ReactNode;
+  renderActions?: (tx: TransactionRow) => ReactNode;
   /** Where focus goes back on close (the row that opened it); Radix only knows its own triggers. */
   returnFocusTo?: () => HTMLElement | null;
 }
@@ -75,7 +75,7 @@ function OnChain({
 }: {
   value: string | null | undefined;
   what: string;
-  tx: Transaction;
+  tx: TransactionRow;
   kind: 'tx' | 'address';
 }) {
   if (!value) return null;
@@ -98,7 +98,7 @@ function TransactionDetail({
   renderActions,
 }: {
   walletId: string;
-  tx: Transaction;
+  tx: TransactionRow;
   renderDeliveries?: TransactionDrawerProps['renderDeliveries'];
   renderActions?: TransactionDrawerProps['renderActions'];
 }) {

@@ -19,7 +19,6 @@ import { Button } from '@/components/ui/button';
 import { RetryTransactionButton } from '@/components/webhooks/retry-transaction-button';
 import { TransactionDeliveries } from '@/components/webhooks/transaction-deliveries';
 import { TRANSACTION_FILTER_TYPES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@/lib/custody/constants';
-import type { Transaction } from '@/lib/custody/schemas';
 import { formatDateTime } from '@/lib/format';
 import { transactionKeys } from '@/lib/query-keys';
 import {
@@ -33,6 +32,7 @@ import {
   type TransactionFilterState,
   type TransactionSortField,
 } from '@/lib/validation/transactions';
+import type { TransactionRow } from '@/lib/wallet-view';
 import {
   fetchTransaction,
   fetchTransactionPage,
@@ -61,7 +61,7 @@ export interface TransactionsTableProps {
   canResend?: boolean;
 }
 
-const EMPTY: Transaction[] = [];
+const EMPTY: TransactionRow[] = [];
 const TRANSACTION_COLUMNS = transactionColumns();
 
 function isSortField(id: string): id is TransactionSortField {

@@ -92,7 +92,7 @@ export function AddressTransactions({
     [view.order, setSearch],
   );
   const columns = useMemo(() => {
-    const base = transactionColumns({ order: view.order, onToggleOrder: toggleOrder });
+    const base = transactionColumns<Transaction>({ order: view.order, onToggleOrder: toggleOrder });
     const sweep = helper.accessor((tx) => SWEEP_LABEL[sweepStateOf(tx, addressSweeps)], {
       id: 'sweep',
       meta: { label: 'Sweep' },

@@ -3,7 +3,12 @@ import type { CustodyClient } from '@/lib/custody';
 import type { Transaction } from '@/lib/custody/schemas';
 import { transaction } from '@/lib/custody/test-fixtures';
 import { DEFAULT_TRANSACTION_SEARCH, filtersOf } from '@/lib/validation/transactions';
-import { listTransactionPage, openTransactionCsvStream, TRANSACTION_CSV_HEADER } from './transactions';
+import {
+  listTransactionPage,
+  openTransactionCsvStream,
+  TRANSACTION_CSV_HEADER,
+  toTransactionRow,
+} from './transactions';
 
 function tx(n: number, overrides: Record<string, unknown> = {}): Transaction {
   const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -87,6 +92,35 @@ describe('listTransactionPage', () => {
     });
     const page = await listTransactionPage(fakeClient([secret]), 'w', filtersOf(DEFAULT_TRANSACTION_SEARCH));
     expect(JSON.stringify(page.data)).not.toContain('abandon');
+  });
+});
+
+describe('toTransactionRow', () => {
+  it('keeps every field the table and drawer show and only the names and decimals of nested objects', () => {
+    const whole = tx(1, { beneficiary: { id: 'b', name: 'Acme', address: '0xabc' } });
+    const row = toTransactionRow(whole);
+    expect(row).toMatchObject({
+      id: whole.id,
+      reference: whole.reference,
+      hash: whole.hash,
+      status: whole.status,
+      amount: whole.amount,
+      senderAddress: whole.senderAddress,
+      createdAt: whole.createdAt,
+      addressId: whole.addressId,
+      beneficiary: { name: 'Acme' },
+    });
+    expect(row.asset).toEqual(whole.asset && { symbol: whole.asset.symbol, decimals: whole.asset.decimals });
+    expect(row.blockchain).toEqual(
+      whole.blockchain && {
+        name: whole.blockchain.name,
+        slug: whole.blockchain.slug,
+        symbol: whole.blockchain.symbol,
+      },
+    );
+    expect(Object.keys(row)).not.toContain('wallet');
+    expect(Object.keys(row)).not.toContain('response');
+    expect(JSON.stringify(row).length).toBeLessThan(JSON.stringify(whole).length / 2);
   });
 });
 

@@ -16,6 +16,7 @@ import {
   UPSTREAM_MAX_PAGE_SIZE,
   upstreamPagesFor,
 } from '@/lib/validation/transactions';
+import type { TransactionRow } from '@/lib/wallet-view';
 import {
   type CapabilityName,
   capabilitiesOf,
@@ -409,6 +410,70 @@ export async function listTransactionPage(
     },
     scope: 'wallet',
   };
+}
+
+/** A page of the console's transactions table: its rows cut to what the table and drawer render. */
+export type TransactionRowPage = Omit<TransactionPage, 'data'> & { data: TransactionRow[] };
+
+/**
+ * What the browser gets of a (redacted) transaction for the table and its drawer: the fields they render, and of
+ * the nested asset, chain, address and beneficiary only the names and decimals shown.
+ */
+export function toTransactionRow(tx: Transaction): TransactionRow {
+  return {
+    id: tx.id,
+    reference: tx.reference,
+    hash: tx.hash,
+    type: tx.type,
+    status: tx.status,
+    confirmed: tx.confirmed,
+    confirmations: tx.confirmations,
+    amount: tx.amount,
+    amountPaid: tx.amountPaid,
+    amountUSD: tx.amountUSD,
+    currency: tx.currency,
+    rate: tx.rate,
+    rateUSD: tx.rateUSD,
+    toAmount: tx.toAmount,
+    toCurrency: tx.toCurrency,
+    gasFee: tx.gasFee,
+    gasPrice: tx.gasPrice,
+    gasUsed: tx.gasUsed,
+    blockHash: tx.blockHash,
+    blockNumber: tx.blockNumber,
+    chainId: tx.chainId,
+    network: tx.network,
+    note: tx.note,
+    reason: tx.reason,
+    metadata: tx.metadata,
+    recipientAddress: tx.recipientAddress,
+    senderAddress: tx.senderAddress,
+    tokenAddress: tx.tokenAddress,
+    ...(tx.createdChannel === undefined ? {} : { createdChannel: tx.createdChannel }),
+    createdAt: tx.createdAt,
+    updatedAt: tx.updatedAt,
+    amlScreening: tx.amlScreening,
+    asset: tx.asset && { symbol: tx.asset.symbol, decimals: tx.asset.decimals },
+    toAsset: tx.toAsset && { symbol: tx.toAsset.symbol, decimals: tx.toAsset.decimals },
+    blockchain: tx.blockchain && {
+      name: tx.blockchain.name,
+      slug: tx.blockchain.slug,
+      symbol: tx.blockchain.symbol,
+    },
+    address: tx.address && { name: tx.address.name },
+    addressId: tx.addressId,
+    assetSwept: tx.assetSwept,
+    assetSweptAmount: tx.assetSweptAmount,
+    assetSweptGasFee: tx.assetSweptGasFee,
+    assetSweptAt: tx.assetSweptAt,
+    assetSweptHash: tx.assetSweptHash,
+    assetSweptRecipientAddress: tx.assetSweptRecipientAddress,
+    beneficiary: tx.beneficiary && { name: tx.beneficiary.name },
+  };
+}
+
+export function toTransactionRowPage(page: TransactionPage): TransactionRowPage {
+  return { ...page, data: page.data.map(toTransactionRow) };
 }
 
 /**

@@ -8,7 +8,12 @@ import { capabilitiesOf } from '@/lib/server/capabilities';
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
-import { listTransactionPage, type TransactionPage, withTransactionSource } from '@/lib/server/transactions';
+import {
+  listTransactionPage,
+  type TransactionRowPage,
+  toTransactionRowPage,
+  withTransactionSource,
+} from '@/lib/server/transactions';
 import { custodyFor, findWalletConnection } from '@/lib/server/wallets';
 import {
   filtersOf,
@@ -86,7 +91,8 @@ async function TransactionsSection({
     withTransactionSource(client, walletId, (source) =>
       listTransactionPage(client, walletId, filters, source),
     ).then(
-      (data): { ok: true; data: TransactionPage } => ({ ok: true, data }),
+      // Only what the table and its drawer render crosses to the browser.
+      (data): { ok: true; data: TransactionRowPage } => ({ ok: true, data: toTransactionRowPage(data) }),
       (error: unknown) => ({
         ok: false as const,
         error: describeFailure(error, requestId, `transactions of ${walletId}`).message,

@@ -1,6 +1,7 @@
-// One page of a wallet's (or one address's) transactions for the client table; same filters as the URL.
+// One page of a wallet's (or one address's) transactions for the client table; same filters as the URL. The rows
+// carry what the table and its drawer render (the API for other programs, /api/v1, answers whole records).
 import { walletNotConnected, withPermission } from '@/lib/server/route';
-import { listTransactionPage, withTransactionSource } from '@/lib/server/transactions';
+import { listTransactionPage, toTransactionRowPage, withTransactionSource } from '@/lib/server/transactions';
 import { custodyFor } from '@/lib/server/wallets';
 import { transactionSearchSchema } from '@/lib/validation/transaction-search-schema';
 import { filtersOf } from '@/lib/validation/transactions';
@@ -18,7 +19,7 @@ export const GET = withPermission(
     const page = await withTransactionSource(client, walletId, (source) =>
       listTransactionPage(client, walletId, filters, source),
     );
-    return Response.json(page, { headers: { 'cache-control': 'no-store' } });
+    return Response.json(toTransactionRowPage(page), { headers: { 'cache-control': 'no-store' } });
   },
   transactionSearchSchema,
 );
