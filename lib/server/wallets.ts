@@ -1,5 +1,6 @@
 import 'server-only';
 import { asc, eq } from 'drizzle-orm';
+import { cache } from 'react';
 import { decryptSecret, encryptSecret } from '@/lib/crypto/aead';
 import { type CustodyClient, createCustodyClient } from '@/lib/custody';
 import { type ConsoleDb, type WalletConnectionRow, walletConnections } from '@/lib/db/schema';
@@ -128,6 +129,17 @@ export function toSummary(row: WalletConnectionRow): WalletSummary {
 export async function listWalletConnections(db?: ConsoleDb): Promise<WalletConnectionRow[]> {
   const database = db ?? (await currentServices()).database.db;
   return database.select().from(walletConnections).orderBy(asc(walletConnections.name));
+}
+
+/**
+ * The connected wallets as one render reads them: the console layout (its command palette) and a wallet's layout
+ * (its header) share one query.
+ */
+export const walletConnectionsOfRender = cache(() => listWalletConnections());
+
+/** A connected wallet's row from the render's list (undefined when the console does not know it). */
+export async function walletConnectionOfRender(walletId: string): Promise<WalletConnectionRow | undefined> {
+  return (await walletConnectionsOfRender()).find((row) => row.id === walletId);
 }
 
 export async function findWalletConnection(walletId: string, db?: ConsoleDb) {
