@@ -15,7 +15,7 @@ import { getApprovalEngine } from '@/lib/server/approvals';
 import { currentActor } from '@/lib/server/guard';
 import { navFor } from '@/lib/server/navigation';
 import { can } from '@/lib/server/permissions';
-import { listWalletConnections } from '@/lib/server/wallets';
+import { walletConnectionsOfRender } from '@/lib/server/wallets';
 
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
   const actor = await currentActor();
@@ -24,7 +24,7 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
     ? await (await getApprovalEngine()).countNeedingApproval(actor).catch(() => 0)
     : 0;
   // Only what this role may open reaches the browser; the palette never decides permissions itself.
-  const wallets = can(actor.role, 'read') ? await listWalletConnections().catch(() => []) : [];
+  const wallets = can(actor.role, 'read') ? await walletConnectionsOfRender().catch(() => []) : [];
   const commands = paletteCommandsFor(
     actor.role,
     wallets.map((w) => ({ id: w.id, name: w.name })),

@@ -1,6 +1,7 @@
 import 'server-only';
 import { headers } from 'next/headers';
-import NextAuth, { CredentialsSignin, type DefaultSession } from 'next-auth';
+import NextAuth, { CredentialsSignin, type DefaultSession, type Session } from 'next-auth';
+import type { JWT } from 'next-auth/jwt';
 import Credentials from 'next-auth/providers/credentials';
 import { getConfig } from '@/lib/config';
 import type { Role, UserRow } from '@/lib/db/schema';
@@ -13,6 +14,7 @@ import { requiresSecondFactor } from './factors/store';
 import { logger } from './logger';
 import { currentDb as getDb } from './services';
 import { type ConsoleToken, SESSION_IDLE_MS, validateToken } from './session';
+import { decodeSessionToken, secureCookiesFor, sessionCookieName, sessionTokenOf } from './session-token';
 import { endSession, startSession } from './sessions';
 import { checkCredentials } from './users';
 
@@ -68,7 +70,31 @@ function sessionUser(user: UserRow) {
   };
 }
 
-export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+/** A session that already exists stands only while the server says so (its row, the user's version, idle time). */
+async function revalidate(token: JWT): Promise<JWT | null> {
+  const valid = await validateToken(await getDb(), token as ConsoleToken);
+  return valid ? { ...token, ...valid } : null;
+}
+
+/** What server code reads of the session: the token's person, role and session row. */
+function sessionOf(session: { user?: DefaultSession['user']; expires: string }, token: JWT): Session {
+  const t = token as ConsoleToken;
+  return {
+    ...session,
+    user: {
+      ...session.user,
+      id: t.uid ?? '',
+      email: t.email ?? '',
+      name: t.name ?? '',
+      role: t.role ?? 'viewer',
+      mustChangePassword: Boolean(t.mcp),
+      sessionVersion: t.sv ?? 0,
+      sessionId: t.sid ?? '',
+    },
+  };
+}
+
+const nextAuth = NextAuth(() => ({
   secret: getConfig().authSecret,
   trustHost: true,
   session: { strategy: 'jwt', maxAge: SESSION_IDLE_MS / 1000 },
@@ -144,7 +170,6 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   ],
   callbacks: {
     async jwt({ token, user }) {
-      const t = token as ConsoleToken & typeof token;
       if (user) {
         if (!user.id) return null;
         const now = Date.now();
@@ -170,22 +195,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
           lastSeen: now,
         };
       }
-      const valid = await validateToken(await getDb(), t);
-      return valid ? { ...token, ...valid } : null;
+      return revalidate(token);
     },
     session({ session, token }) {
-      const t = token as ConsoleToken;
-      session.user = {
-        ...session.user,
-        id: t.uid ?? '',
-        email: t.email ?? '',
-        name: t.name ?? '',
-        role: t.role ?? 'viewer',
-        mustChangePassword: Boolean(t.mcp),
-        sessionVersion: t.sv ?? 0,
-        sessionId: t.sid ?? '',
-      };
-      return session;
+      return sessionOf(session, token);
     },
   },
   events: {
@@ -196,6 +209,47 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     },
   },
 }));
+
+export const { handlers, signIn, signOut } = nextAuth;
+
+/**
+ * The current request's session, as Auth.js's session endpoint would answer it (the same cookie, decryption,
+ * `jwt` and `session` callbacks, and no session on any error), without its round trip: no CSRF token minted and
+ * no cookie re-encrypted that server code could not set anyway. The proxy, which does set it, refreshes it.
+ */
+async function requestSession(): Promise<Session | null> {
+  const requestHeaders = await headers();
+  try {
+    const cookieName = sessionCookieName(secureCookiesFor(requestHeaders, process.env));
+    const raw = await sessionTokenOf(requestHeaders.get('cookie') ?? '', cookieName);
+    if (!raw) return null;
+    const payload = await decodeSessionToken(raw, getConfig().authSecret, cookieName);
+    if (!payload) throw new Error('Invalid JWT');
+    const token = await revalidate(payload);
+    if (!token) return null;
+    const expires = new Date(Date.now() + SESSION_IDLE_MS).toISOString();
+    return sessionOf(
+      { user: { name: token.name, email: token.email, image: token.picture }, expires },
+      token,
+    );
+  } catch (error) {
+    // What Auth.js logs for a session it cannot read (JWTSessionError); the person is signed out.
+    logger.error(
+      { err: { name: 'JWTSessionError', message: error instanceof Error ? error.message : String(error) } },
+      'auth error',
+    );
+    return null;
+  }
+}
+
+/**
+ * Without an argument, the current request's session (pages, layouts, actions and route handlers); with a
+ * handler, Auth.js's own wrapper (the proxy, which refreshes the cookie).
+ */
+export const auth = ((...args: unknown[]) =>
+  args.length === 0
+    ? requestSession()
+    : (nextAuth.auth as (...wrapped: unknown[]) => unknown)(...args)) as typeof nextAuth.auth;
 
 /** The signing-in browser's user agent and network address, when there is a request to read them from. */
 async function requestOrigin(): Promise<{ userAgent: string | null; ipAddress: string | null }> {

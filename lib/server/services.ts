@@ -31,7 +31,10 @@ export interface CustodyEndpoint {
 export interface CustodyConnections {
   /** The transport options for a connected wallet, with its key; null when the console does not know it. */
   connectionFor(walletId: string, options?: ConnectionOptions): Promise<TransportOptions | null>;
-  /** The custody client of a connected wallet; null when the console does not know it. */
+  /**
+   * The custody client of a connected wallet; null when the console does not know it. Without options the
+   * client is kept briefly (CONNECTION_TTL_MS in ./wallets), so a request does not read and open the key again.
+   */
   clientFor(walletId: string, options?: ConnectionOptions): Promise<CustodyClient | null>;
   /** A custody client for a key that is not stored yet (verified before a wallet is connected). */
   clientWithKey(apiKey: string): CustodyClient;

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { Wallet } from '@/lib/custody/schemas';
 import { walletConnections } from '@/lib/db/schema';
 import type { ConsoleServices } from './services';
-import { PREVIOUS_KEY_GRACE_MS, sealApiKey } from './wallets';
+import { forgetWalletConnection, PREVIOUS_KEY_GRACE_MS, sealApiKey } from './wallets';
 
 /** What changing the list needs: the database, and the configuration's key that seals API keys. */
 type Runtime = Pick<ConsoleServices, 'config' | 'database'>;
@@ -31,6 +31,7 @@ export async function insertWalletConnection(
     })
     .onConflictDoNothing()
     .returning();
+  forgetWalletConnection(wallet.id);
   return row;
 }
 
@@ -40,7 +41,7 @@ export async function insertWalletConnection(
  */
 export async function replaceWalletKey(runtime: Runtime, walletId: string, apiKey: string, now = new Date()) {
   const { db } = runtime.database;
-  return db.transaction(async (tx) => {
+  const row = await db.transaction(async (tx) => {
     const [current] = await tx
       .select()
       .from(walletConnections)
@@ -60,10 +61,13 @@ export async function replaceWalletKey(runtime: Runtime, walletId: string, apiKe
       .returning();
     return row;
   });
+  forgetWalletConnection(walletId);
+  return row;
 }
 
 export async function deleteWalletConnection(runtime: Runtime, walletId: string) {
   const { db } = runtime.database;
   const [row] = await db.delete(walletConnections).where(eq(walletConnections.id, walletId)).returning();
+  forgetWalletConnection(walletId);
   return row;
 }

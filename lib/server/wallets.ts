@@ -1,5 +1,6 @@
 import 'server-only';
 import { asc, eq } from 'drizzle-orm';
+import { cache } from 'react';
 import { decryptSecret, encryptSecret } from '@/lib/crypto/aead';
 import { type CustodyClient, createCustodyClient } from '@/lib/custody';
 import { type ConsoleDb, type WalletConnectionRow, walletConnections } from '@/lib/db/schema';
@@ -36,9 +37,31 @@ function directFetch(runtime: EndpointParts): CustodyEndpoint['fetch'] {
   return runtime.sandbox ? runtime.sandbox.fetch : (input: string, init: RequestInit) => fetch(input, init);
 }
 
+/**
+ * How long a wallet's usual client (its row read, its key opened, the client built) is reused by this process.
+ * Changes made through this process take effect at once (`forgetWalletConnection`); a key rotated or a wallet
+ * removed by another console instance on the same database, within this window.
+ */
+export const CONNECTION_TTL_MS = 5_000;
+
+type KeptClients = Map<string, { at: number; client: Promise<CustodyClient | null> }>;
+// Kept on globalThis: the modules that change connections and those that read them may be bundled apart.
+const KEPT_CLIENTS = Symbol.for('custody-console.wallet-clients');
+type ClientsHolder = { [KEPT_CLIENTS]?: Set<KeptClients> };
+const clientsHolder = globalThis as ClientsHolder;
+clientsHolder[KEPT_CLIENTS] ??= new Set();
+const ALL_KEPT_CLIENTS = clientsHolder[KEPT_CLIENTS];
+
+/** Drops every kept client of a wallet: its connection was added, changed or removed. */
+export function forgetWalletConnection(walletId: string): void {
+  for (const clients of ALL_KEPT_CLIENTS) clients.delete(walletId);
+}
+
 /** The console's custody connections: every client and transport to a wallet's service is built here. */
 export function createCustodyConnections(runtime: ConnectionParts): CustodyConnections {
   const db = runtime.database.db;
+  const kept: KeptClients = new Map();
+  ALL_KEPT_CLIENTS.add(kept);
   async function connectionFor(walletId: string, options: ConnectionOptions = {}) {
     const row = await findWalletConnection(walletId, db);
     if (!row) return null;
@@ -50,11 +73,27 @@ export function createCustodyConnections(runtime: ConnectionParts): CustodyConne
       apiKey: openApiKey(runtime, row.id, row.apiKeySealed),
     };
   }
+  async function buildClient(walletId: string, options?: ConnectionOptions) {
+    const connection = await connectionFor(walletId, options);
+    return connection ? createCustodyClient(connection) : null;
+  }
   return {
     connectionFor,
-    async clientFor(walletId, options) {
-      const connection = await connectionFor(walletId, options);
-      return connection ? createCustodyClient(connection) : null;
+    clientFor(walletId, options) {
+      if (options && Object.keys(options).length > 0) return buildClient(walletId, options);
+      // The usual client is kept briefly: every page and route reads it, often several times per request.
+      const now = Date.now();
+      const hit = kept.get(walletId);
+      if (hit && now >= hit.at && now - hit.at < CONNECTION_TTL_MS) return hit.client;
+      const client = buildClient(walletId);
+      const entry = { at: now, client };
+      kept.set(walletId, entry);
+      // An unknown wallet and a failed read are not kept: the next request asks again.
+      const drop = () => {
+        if (kept.get(walletId) === entry) kept.delete(walletId);
+      };
+      client.then((found) => found ?? drop(), drop);
+      return client;
     },
     clientWithKey: (apiKey) => createCustodyClient({ ...custodyTransport(runtime), apiKey }),
   };
@@ -90,6 +129,17 @@ export function toSummary(row: WalletConnectionRow): WalletSummary {
 export async function listWalletConnections(db?: ConsoleDb): Promise<WalletConnectionRow[]> {
   const database = db ?? (await currentServices()).database.db;
   return database.select().from(walletConnections).orderBy(asc(walletConnections.name));
+}
+
+/**
+ * The connected wallets as one render reads them: the console layout (its command palette) and a wallet's layout
+ * (its header) share one query.
+ */
+export const walletConnectionsOfRender = cache(() => listWalletConnections());
+
+/** A connected wallet's row from the render's list (undefined when the console does not know it). */
+export async function walletConnectionOfRender(walletId: string): Promise<WalletConnectionRow | undefined> {
+  return (await walletConnectionsOfRender()).find((row) => row.id === walletId);
 }
 
 export async function findWalletConnection(walletId: string, db?: ConsoleDb) {

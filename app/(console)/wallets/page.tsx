@@ -6,13 +6,13 @@ import { WalletCard } from '@/components/wallets/wallet-card';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
 import { loadWalletView } from '@/lib/server/wallet-views';
-import { listWalletConnections } from '@/lib/server/wallets';
+import { walletConnectionsOfRender } from '@/lib/server/wallets';
 
 export const metadata: Metadata = { title: 'Wallets' };
 
 export default async function WalletsPage() {
   const actor = await requirePage('read');
-  const connections = await listWalletConnections();
+  const connections = await walletConnectionsOfRender();
   // Read every wallet at once; one failing read leaves the others standing.
   const views = await Promise.all(connections.map((c) => loadWalletView(c.id, actor.requestId)));
   return (

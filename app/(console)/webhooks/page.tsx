@@ -7,7 +7,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
-import { custodyFor, listWalletConnections } from '@/lib/server/wallets';
+import { custodyFor, walletConnectionsOfRender } from '@/lib/server/wallets';
 import { groupDeliveries } from '@/lib/server/webhook-groups';
 import { runPool } from '@/lib/server/webhooks';
 import { parseWebhookLogQuery, webhookLogSearch } from '@/lib/validation/webhooks';
@@ -39,7 +39,7 @@ export default async function WebhooksPage() {
 }
 
 async function WalletDeliverySummary({ requestId }: { requestId: string | null }) {
-  const wallets = await listWalletConnections();
+  const wallets = await walletConnectionsOfRender();
   if (wallets.length === 0) {
     return (
       <p className="rounded-md border p-6 text-center text-muted-foreground">No wallets connected yet.</p>

@@ -9,7 +9,7 @@ import { getApprovalEngine } from '@/lib/server/approvals';
 import { OPERATION_TYPES } from '@/lib/server/approvals/registry';
 import { requirePage } from '@/lib/server/page-guard';
 import { getDb } from '@/lib/server/runtime';
-import { listWalletConnections } from '@/lib/server/wallets';
+import { walletConnectionsOfRender } from '@/lib/server/wallets';
 
 export const metadata: Metadata = { title: 'Approval policy' };
 
@@ -20,7 +20,7 @@ export default async function PolicyPage() {
     engine.isFrozen(),
     getDb().then(coolingOffSeconds),
     engine.spendingLimits(),
-    listWalletConnections(),
+    walletConnectionsOfRender(),
     Promise.all(
       Object.values(OPERATION_TYPES).map(async (type) => ({
         type: type.key,

@@ -5,14 +5,14 @@ import { WalletConnectionsTable } from '@/components/admin/wallets/wallet-connec
 import { PageHeader } from '@/components/shell/page-header';
 import { CAPABILITY_NAMES, EXTENSION_CAPABILITIES, toCapabilities } from '@/lib/server/capabilities';
 import { requirePage } from '@/lib/server/page-guard';
-import { listWalletConnections, toSummary } from '@/lib/server/wallets';
+import { toSummary, walletConnectionsOfRender } from '@/lib/server/wallets';
 
 export const metadata: Metadata = { title: 'Wallet connections' };
 
 export default async function WalletConnectionsPage() {
   await requirePage('wallets.manage');
   // toSummary: the browser gets the last four characters of each key, never the key.
-  const rows = await listWalletConnections();
+  const rows = await walletConnectionsOfRender();
   const wallets = rows.map(toSummary);
   const capabilities = rows.map((r) => ({
     id: r.id,

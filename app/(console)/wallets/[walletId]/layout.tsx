@@ -4,7 +4,7 @@ import { NetworkBadge } from '@/components/wallets/network-badge';
 import { TabNav, type TabNavItem } from '@/components/wallets/tab-nav';
 import { requirePage } from '@/lib/server/page-guard';
 import { type Action, can } from '@/lib/server/permissions';
-import { findWalletConnection } from '@/lib/server/wallets';
+import { walletConnectionOfRender } from '@/lib/server/wallets';
 
 interface WalletLayoutProps {
   children: React.ReactNode;
@@ -35,7 +35,7 @@ const WALLET_TABS: Array<{ path: string; label: string; action: Action; exact?: 
 export default async function WalletLayout({ children, params }: WalletLayoutProps) {
   const actor = await requirePage('read');
   const { walletId } = await params;
-  const connection = await findWalletConnection(walletId);
+  const connection = await walletConnectionOfRender(walletId);
   if (!connection) notFound();
   const base = `/wallets/${encodeURIComponent(walletId)}`;
   const tabs: TabNavItem[] = WALLET_TABS.filter((t) => can(actor.role, t.action)).map((t) => ({
