@@ -2,6 +2,9 @@
 // starts the sandbox in the background, so the server answers (health says "starting") while that runs.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // First of all: PGlite's WebAssembly compiles on background threads while the rest below loads. Only a
+  // head start; the database is opened by the runtime, with the validated configuration.
+  if (!process.env.DATABASE_URL) void (await import('@/lib/db/connection')).preparePglite();
   // The loopback-only internal route reads each request's socket address from here.
   const { trackPeerAddresses } = await import('@/lib/server/peer-address');
   trackPeerAddresses();

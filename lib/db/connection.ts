@@ -1,5 +1,7 @@
 // Opens the database: PGlite files under the data directory by default, PostgreSQL when a URL is given.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { AnyDb } from './types';
@@ -43,6 +45,7 @@ export async function openDatabase<S extends Record<string, unknown> = Record<st
     const db = drizzle({ client: pool, schema });
     return { db, kind: 'postgres', client: pool, close: () => pool.end() };
   }
+  const files = preparePglite();
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   let target = dataDir ?? 'memory://';
@@ -50,9 +53,36 @@ export async function openDatabase<S extends Record<string, unknown> = Record<st
     target = path.resolve(/*turbopackIgnore: true*/ target);
     mkdirSync(target, { recursive: true, mode: 0o700 });
   }
-  const client = await PGlite.create(target);
+  const client = await PGlite.create(target, (await files) ?? {});
   const db = drizzle({ client, schema });
   return { db, kind: 'pglite', client, close: () => client.close() };
+}
+
+type PgliteFiles = { pgliteWasmModule: WebAssembly.Module; fsBundle: Blob };
+const PGLITE_FILES = Symbol.for('custody-console.pglite-files');
+type FilesHolder = { [PGLITE_FILES]?: Promise<PgliteFiles | undefined> };
+
+/**
+ * Starts reading PGlite's WebAssembly module and file-system bundle and compiling the module, once per
+ * process; openDatabase hands them to PGlite. The compilation runs on V8's background threads, so a server
+ * that calls this first thing compiles while its main thread is still loading code. Undefined (PGlite then
+ * reads its files itself) when they cannot be found.
+ */
+export function preparePglite(): Promise<PgliteFiles | undefined> {
+  const holder = globalThis as FilesHolder;
+  holder[PGLITE_FILES] ??= (async () => {
+    // The package PGlite's own import resolves to: from the working directory, as Node resolves externals.
+    const entry = createRequire(path.join(/*turbopackIgnore: true*/ process.cwd(), 'package.json')).resolve(
+      /*turbopackIgnore: true*/ '@electric-sql/pglite',
+    );
+    const dist = path.dirname(entry);
+    const [wasm, data] = await Promise.all([
+      readFile(path.join(/*turbopackIgnore: true*/ dist, 'pglite.wasm')),
+      readFile(path.join(/*turbopackIgnore: true*/ dist, 'pglite.data')),
+    ]);
+    return { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([data]) };
+  })().catch(() => undefined);
+  return holder[PGLITE_FILES];
 }
 
 /** Advisory lock key that serializes migrations across instances sharing one PostgreSQL database. */
@@ -63,6 +93,8 @@ export async function runMigrations(
   migrationsFolder: string,
   migrationsTable = '__drizzle_migrations',
 ): Promise<void> {
+  // A start on a current database reads one row instead of running the migrator's schema and table DDL.
+  if (await migrationsApplied(handle, migrationsFolder, migrationsTable)) return;
   const config = { migrationsFolder, migrationsTable, migrationsSchema: 'public' };
   if (handle.kind === 'postgres') {
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
@@ -80,6 +112,40 @@ export async function runMigrations(
     const { migrate } = await import('drizzle-orm/pglite/migrator');
     // biome-ignore lint/suspicious/noExplicitAny: as above.
     await migrate(handle.db as any, config);
+  }
+}
+
+/**
+ * Whether every migration in the folder's journal is recorded as applied. Drizzle's migrator applies exactly
+ * the migrations newer than the latest recorded one, so "the latest recorded is at least the journal's
+ * newest" means it would apply nothing. False when the table is missing or anything else goes wrong: the
+ * migrator then runs and decides.
+ */
+export async function migrationsApplied(
+  handle: DatabaseHandle,
+  migrationsFolder: string,
+  migrationsTable: string,
+): Promise<boolean> {
+  let newest: number;
+  try {
+    const journal = JSON.parse(
+      readFileSync(path.join(/*turbopackIgnore: true*/ migrationsFolder, 'meta/_journal.json'), 'utf8'),
+    ) as { entries: Array<{ when: number }> };
+    newest = Math.max(...journal.entries.map((entry) => entry.when));
+  } catch {
+    return false;
+  }
+  if (!Number.isFinite(newest)) return false;
+  // The table name is one of two constants of this module's callers, never input.
+  const query = `select max(created_at) as latest from "public"."${migrationsTable.replaceAll('"', '""')}"`;
+  try {
+    const { sql } = await import('drizzle-orm');
+    // Both drivers answer `execute` with `rows`.
+    const result = (await handle.db.execute(sql.raw(query))) as { rows?: Array<{ latest: unknown }> };
+    const latest = result.rows?.[0]?.latest;
+    return latest !== null && latest !== undefined && Number(latest) >= newest;
+  } catch {
+    return false;
   }
 }
 

@@ -202,5 +202,6 @@ export function loadKeyRing(
 ): { keys: KeyRing; totpSecret: string } {
   const mnemonic = decryptSecret(secrets.mnemonic, encryptionKey, 'sandbox-mnemonic');
   const totpSecret = decryptSecret(secrets.totpSecret, encryptionKey, 'sandbox-totp');
-  return { keys: new KeyRing(mnemonicToRootKey(mnemonic)), totpSecret };
+  // The root key (PBKDF2 and a secp256k1 key) is computed on first use: opening the sandbox needs none.
+  return { keys: new KeyRing(() => mnemonicToRootKey(mnemonic)), totpSecret };
 }

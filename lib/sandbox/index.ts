@@ -5,7 +5,7 @@ import path from 'node:path';
 import { asc, eq, isNull } from 'drizzle-orm';
 import { untilAborted } from '@/lib/custody/abort';
 import type { DatabaseHandle } from '@/lib/db/connection';
-import { runMigrations } from '@/lib/db/connection';
+import { migrationsApplied, runMigrations } from '@/lib/db/connection';
 import type { AnyDb } from '@/lib/db/types';
 import { countUnsettled, mineBlock, processPending } from './chain';
 import { Catalog, HttpError, type Logger, loadKeyRing, type SealedSecrets } from './context';
@@ -116,6 +116,7 @@ export interface Sandbox {
 }
 
 const CREDENTIALS_FILE = 'sandbox-credentials.json';
+const SANDBOX_MIGRATIONS_TABLE = '__sandbox_migrations';
 
 const DROPPED = Symbol('answer dropped');
 
@@ -131,14 +132,16 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     client: undefined,
     close: async () => {},
   } as DatabaseHandle;
+  const migrationsFolder = options.migrationsFolder ?? path.join(process.cwd(), 'lib/sandbox/db/migrations');
+  // A database already migrated and seeded (every start but the first) needs no migrator: two cheap reads.
+  const current =
+    (await migrationsApplied(handle, migrationsFolder, SANDBOX_MIGRATIONS_TABLE)) &&
+    (await isSeeded(options.db));
   // Instances starting together on one empty database must neither migrate nor seed twice: the second
   // waits for the first, then finds the schema current and the seed marker present.
   await withDatabaseLock(options.db, options.dbKind, SEED_LOCK_KEY, 'wait', async () => {
-    await runMigrations(
-      handle,
-      options.migrationsFolder ?? path.join(process.cwd(), 'lib/sandbox/db/migrations'),
-      '__sandbox_migrations',
-    );
+    if (current) return;
+    await runMigrations(handle, migrationsFolder, SANDBOX_MIGRATIONS_TABLE);
     if (await isSeeded(options.db)) return;
     await seedSandbox({
       db: options.db,
@@ -414,6 +417,14 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         tick().catch((error) => logger.error({ err: error }, 'sandbox tick failed'));
       }, options.blockTimeMs);
       timer.unref?.();
+      // Computed now rather than on the first signature; opening the sandbox did not need it.
+      setImmediate(() => {
+        try {
+          keys.prepare();
+        } catch (error) {
+          logger.error({ err: error }, 'sandbox key ring could not be prepared');
+        }
+      });
     },
     async stop() {
       if (timer) clearInterval(timer);

@@ -22,10 +22,24 @@ export function childPath(accountIndex: number, addressIndex: number): string {
   return `m/44'/60'/${accountIndex}'/0/${addressIndex}`;
 }
 
-/** Derives accounts from one root key, caching by path (deriving is cheap, but signing paths repeat). */
+/**
+ * Derives accounts from one root key, caching by path (deriving is cheap, but signing paths repeat). The root
+ * may be given as a function: it is then computed on first use, so a start that signs nothing does not pay it.
+ */
 export class KeyRing {
   private readonly cache = new Map<string, PrivateKeyAccount>();
-  constructor(private readonly root: HDKey) {}
+  private rootKey: HDKey | undefined;
+  constructor(private readonly rootSource: HDKey | (() => HDKey)) {}
+
+  private get root(): HDKey {
+    this.rootKey ??= typeof this.rootSource === 'function' ? this.rootSource() : this.rootSource;
+    return this.rootKey;
+  }
+
+  /** Computes the root now (after start-up), so the first signature does not wait for it. */
+  prepare(): void {
+    void this.root;
+  }
 
   account(path: string): PrivateKeyAccount {
     let account = this.cache.get(path);

@@ -4,23 +4,31 @@ import 'server-only';
 import { getConfig } from '@/lib/config';
 import { CONSOLE_MIGRATIONS, openDatabase, runMigrations } from '@/lib/db/connection';
 import { type ConsoleDb, schema } from '@/lib/db/schema';
-import { startAlerts } from './alerts';
-import { getApprovalEngine, startApprovalsLoop } from './approvals';
-import { probeCapabilities } from './capabilities';
 import { logger } from './logger';
-import { startPayoutSchedules } from './payout-schedules';
 import { writeServerNote } from './server-lock';
 import { type ConsoleServices, provideServices } from './services';
-import { startStatementSchedule } from './statement-schedule';
 import { seedDemoUsers } from './users';
 import { connectSandboxWallets, createCustodyConnections } from './wallets';
 
 export type Runtime = ConsoleServices;
 
 const RUNTIME = Symbol.for('custody-console.runtime');
+/** How long after ready the loops, schedules and probes start. */
+const BACKGROUND_DELAY_MS = 1_000;
 type Holder = { [RUNTIME]?: Promise<Runtime> };
 
-async function boot(): Promise<Runtime> {
+/** What boot leaves for after ready: the sandbox wallets to probe. */
+interface Booted {
+  runtime: Runtime;
+  walletIds: string[];
+}
+
+/**
+ * Everything a request needs, and nothing more: the database opened and migrated, the sandbox started and
+ * seeded, the custody connections. Loops, schedules, the sandbox's block timer and the capability probes
+ * start after (startBackgroundWork), so health says ready as soon as requests can be served.
+ */
+async function boot(): Promise<Booted> {
   const config = getConfig();
   const log = logger.child({ component: 'runtime' });
   if (config.generatedSecretsAt) {
@@ -29,7 +37,7 @@ async function boot(): Promise<Runtime> {
       'generated local session secret and encryption key (sandbox mode)',
     );
   }
-  const database = await openDatabase({
+  const opening = openDatabase({
     url: config.env.DATABASE_URL,
     dataDir: `${config.dataDir}/pglite`,
     schema,
@@ -37,37 +45,68 @@ async function boot(): Promise<Runtime> {
     onConnectionError: (error) =>
       log.warn({ reason: error.message }, 'a pooled database connection broke; it is replaced'),
   });
+  // Loaded only in sandbox mode: against the real service the embedded one is never part of the process.
+  // Its modules load while PGlite reads and compiles its files, which happens off the main thread.
+  const [database, sandboxBoot] = await Promise.all([
+    opening,
+    config.sandboxMode ? import('./sandbox-boot') : undefined,
+  ]);
   await runMigrations(database, CONSOLE_MIGRATIONS);
   log.info({ database: database.kind, sandboxMode: config.sandboxMode }, 'database ready');
-  // Loaded only in sandbox mode: against the real service the embedded one is never part of the process.
-  const sandbox = config.sandboxMode
-    ? await (await import('./sandbox-boot')).startSandbox(config, database)
-    : undefined;
+  const sandbox = sandboxBoot ? await sandboxBoot.startSandbox(config, database) : undefined;
   const parts = { config, database, sandbox };
   const runtime: Runtime = { ...parts, custody: createCustodyConnections(parts) };
+  let walletIds: string[] = [];
   if (sandbox) {
-    const walletIds = await connectSandboxWallets(runtime);
-    // Not awaited: start-up does not wait for the probes; a page that needs one before it ends joins it.
-    void Promise.all(walletIds.map((id) => probeCapabilities(id, runtime)));
+    walletIds = await connectSandboxWallets(runtime);
     await seedDemoUsers(database.db);
   }
+  if (database.kind === 'pglite') runtime.serverNote = writeServerNote(config.dataDir, config.env.PORT);
+  return { runtime, walletIds };
+}
+
+/**
+ * Work that no request waits for, started once the runtime is ready: the approval loop, alerts, the
+ * statement and payout schedules, the sandbox's block timer and the wallets' capability probes (a page that
+ * needs a probe before it ends joins it). Their modules load here too, after ready.
+ */
+async function startBackgroundWork({ runtime, walletIds }: Booted): Promise<void> {
+  const [{ startAlerts }, { getApprovalEngine, startApprovalsLoop }, capabilities, payouts, statements] =
+    await Promise.all([
+      import('./alerts'),
+      import('./approvals'),
+      import('./capabilities'),
+      import('./payout-schedules'),
+      import('./statement-schedule'),
+    ]);
+  runtime.sandbox?.start();
+  void Promise.all(walletIds.map((id) => capabilities.probeCapabilities(id, runtime)));
   startApprovalsLoop(runtime);
   startAlerts(runtime);
-  startStatementSchedule(runtime);
-  startPayoutSchedules(runtime, getApprovalEngine);
-  if (database.kind === 'pglite') runtime.serverNote = writeServerNote(config.dataDir, config.env.PORT);
-  return runtime;
+  statements.startStatementSchedule(runtime);
+  payouts.startPayoutSchedules(runtime, getApprovalEngine);
 }
 
 /** The process-wide runtime: database opened and migrated, sandbox started. One per process. */
 export function getRuntime(): Promise<Runtime> {
   const holder = globalThis as Holder;
   if (!holder[RUNTIME]) {
-    const started = boot().catch((error) => {
-      holder[RUNTIME] = undefined;
-      provideServices(undefined);
-      throw error;
-    });
+    const started = boot().then(
+      (booted) => {
+        // A moment later: the requests that waited for the start go first (one process, one event loop).
+        setTimeout(() => {
+          startBackgroundWork(booted).catch((error) =>
+            logger.error({ err: error }, 'the console could not start its background work'),
+          );
+        }, BACKGROUND_DELAY_MS).unref?.();
+        return booted.runtime;
+      },
+      (error) => {
+        holder[RUNTIME] = undefined;
+        provideServices(undefined);
+        throw error;
+      },
+    );
     holder[RUNTIME] = started;
     // Library modules that app code calls with plain arguments wait for this same start.
     provideServices(started);

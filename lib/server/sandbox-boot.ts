@@ -3,7 +3,10 @@ import type { ConsoleConfig } from '@/lib/config';
 import type { DatabaseHandle } from '@/lib/db/connection';
 import { createSandbox, type Sandbox } from '@/lib/sandbox';
 
-/** Starts the embedded custody service on the console's database (sandbox mode only). */
+/**
+ * Opens the embedded custody service on the console's database (sandbox mode only); the runtime starts its
+ * block timer once the console is ready.
+ */
 export async function startSandbox(config: ConsoleConfig, database: DatabaseHandle): Promise<Sandbox> {
   const env = config.env;
   const sandbox = await createSandbox({
@@ -20,6 +23,5 @@ export async function startSandbox(config: ConsoleConfig, database: DatabaseHand
     dataDir: config.dataDir,
     specOnly: env.SANDBOX_SPEC_ONLY,
   });
-  sandbox.start();
   return sandbox;
 }
