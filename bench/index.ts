@@ -6,6 +6,7 @@ import { freshPostgresDatabase } from './postgres';
 import { readPathBench } from './read-path';
 import { distDir } from './server';
 import { startupBench } from './startup';
+import { transactionsViewBench } from './transactions-view';
 import { upstreamCallsBench } from './upstream-calls';
 
 type Figure = () => Promise<Record<string, number | string>>;
@@ -43,6 +44,7 @@ const FIGURES: Array<[string, Figure]> = [
   [`start-up, PGlite (next start, build in ${distDir})`, startupBench],
   [`read path, PGlite (console JSON routes vs the sandbox's own, build in ${distDir})`, readPathBench],
   ...(postgresUrl ? ([['read path, PostgreSQL', onPostgres(readPathBench)]] as Array<[string, Figure]>) : []),
+  [`transactions view, PGlite (50,000 rows, Chromium, build in ${distDir})`, transactionsViewBench],
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
