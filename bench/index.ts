@@ -7,6 +7,7 @@ import { freshPostgresDatabase } from './postgres';
 import { readPathBench } from './read-path';
 import { distDir } from './server';
 import { startupBench } from './startup';
+import { transactionsViewBench } from './transactions-view';
 import { upstreamCallsBench } from './upstream-calls';
 
 type Figure = () => Promise<Record<string, number | string>>;
@@ -45,6 +46,7 @@ const FIGURES: Array<[string, Figure]> = [
   [`read path, PGlite (console JSON routes vs the sandbox's own, build in ${distDir})`, readPathBench],
   ...(postgresUrl ? ([['read path, PostgreSQL', onPostgres(readPathBench)]] as Array<[string, Figure]>) : []),
   [`lighthouse, mobile (overview, transactions, approvals; build in ${distDir})`, lighthouseBench],
+  [`transactions view, PGlite (50,000 rows, Chromium, build in ${distDir})`, transactionsViewBench],
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);

@@ -39,7 +39,9 @@ async function answer(url: string): Promise<number | null> {
 }
 
 /** Starts a server on a data directory (a new one unless given) and waits for it to be ready. */
-export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}) {
+export async function startServer(
+  options: { dataDir?: string; env?: Record<string, string>; readyWithinMs?: number } = {},
+) {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'bench-console-'));
   const port = nextPort++;
   const origin = `http://127.0.0.1:${port}`;
@@ -76,12 +78,13 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
   let firstAnswerMs = Number.NaN;
   let staticMs = Number.NaN;
   let readyMs = Number.NaN;
-  const deadline = started + 120_000;
+  const readyWithinMs = options.readyWithinMs ?? 120_000;
+  const deadline = started + readyWithinMs;
   while (Number.isNaN(readyMs)) {
     if (exited) throw new Error(`the server stopped while starting:\n${stderr.slice(-2000)}`);
     if (performance.now() > deadline) {
       await stop();
-      throw new Error('the server was not ready within 120 s');
+      throw new Error(`the server was not ready within ${readyWithinMs / 1000} s`);
     }
     const [health, icon] = await Promise.all([answer(`${origin}/api/health`), answer(`${origin}/icon.svg`)]);
     const now = performance.now() - started;

@@ -1,7 +1,7 @@
 'use client';
-import type { Row, RowData } from '@tanstack/react-table';
+import type { Cell, Row, RowData } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type MouseEvent, type ReactNode, useRef } from 'react';
+import { type KeyboardEvent, type MouseEvent, memo, type ReactElement, type ReactNode, useRef } from 'react';
 import { cn } from '@/lib/utils';
 import type { DataTableFeatures } from './features';
 import type { DataTableInstance } from './use-data-table';
@@ -43,6 +43,77 @@ function fromInteractiveChild(event: MouseEvent | KeyboardEvent): boolean {
   return interactive !== null && interactive !== event.currentTarget;
 }
 
+interface DataTableRowProps<TData extends RowData> {
+  row: Row<DataTableFeatures, TData>;
+  /** The row's visible cells: the same array until the row or the column visibility changes. */
+  cells: Cell<DataTableFeatures, TData, unknown>[];
+  selected: boolean;
+  /** Position in a virtualized body. */
+  index?: number;
+  virtual: boolean;
+  measure: (node: Element | null) => void;
+  onRowActivate?: (row: TData) => void;
+  rowLabel?: (row: TData) => string;
+  FlexRender: DataTableInstance<TData>['FlexRender'];
+}
+
+/**
+ * One body row, rendered again only when one of its props changes. A virtualized body renders on every
+ * scroll event; the rows already on screen are then left alone and only those scrolling in render, which
+ * keeps a scroll frame short however many columns a row has.
+ */
+const DataTableRow = memo(function DataTableRow<TData extends RowData>({
+  row,
+  cells,
+  selected,
+  index,
+  virtual,
+  measure,
+  onRowActivate,
+  rowLabel,
+  FlexRender,
+}: DataTableRowProps<TData>) {
+  const activatable = Boolean(onRowActivate);
+  return (
+    <tr
+      data-index={index}
+      aria-rowindex={virtual && index !== undefined ? index + 2 : undefined}
+      ref={virtual ? measure : undefined}
+      data-state={selected ? 'selected' : undefined}
+      tabIndex={activatable ? 0 : undefined}
+      aria-label={activatable && rowLabel ? rowLabel(row.original) : undefined}
+      className={cn(
+        'border-b transition-colors hover:bg-muted/50 data-[state=selected]:bg-muted',
+        activatable &&
+          'cursor-pointer focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring',
+      )}
+      onClick={
+        activatable
+          ? (event) => {
+              if (!fromInteractiveChild(event)) onRowActivate?.(row.original);
+            }
+          : undefined
+      }
+      onKeyDown={
+        activatable
+          ? (event) => {
+              if ((event.key === 'Enter' || event.key === ' ') && event.target === event.currentTarget) {
+                event.preventDefault();
+                onRowActivate?.(row.original);
+              }
+            }
+          : undefined
+      }
+    >
+      {cells.map((cell) => (
+        <td key={cell.id} className={cn('px-3 py-2 align-middle', cell.column.columnDef.meta?.className)}>
+          <FlexRender cell={cell} />
+        </td>
+      ))}
+    </tr>
+  );
+}) as <TData extends RowData>(props: DataTableRowProps<TData>) => ReactElement;
+
 export function DataTable<TData extends RowData>({
   table,
   label,
@@ -66,48 +137,20 @@ export function DataTable<TData extends RowData>({
   });
   const columnCount = table.getVisibleLeafColumns().length;
 
-  const renderRow = (row: Row<DataTableFeatures, TData>, index?: number) => {
-    const activatable = Boolean(onRowActivate);
-    return (
-      <tr
-        key={row.id}
-        data-index={index}
-        aria-rowindex={virtual && index !== undefined ? index + 2 : undefined}
-        ref={virtual ? virtualizer.measureElement : undefined}
-        data-state={row.getIsSelected() ? 'selected' : undefined}
-        tabIndex={activatable ? 0 : undefined}
-        aria-label={activatable && rowLabel ? rowLabel(row.original) : undefined}
-        className={cn(
-          'border-b transition-colors hover:bg-muted/50 data-[state=selected]:bg-muted',
-          activatable &&
-            'cursor-pointer focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring',
-        )}
-        onClick={
-          activatable
-            ? (event) => {
-                if (!fromInteractiveChild(event)) onRowActivate?.(row.original);
-              }
-            : undefined
-        }
-        onKeyDown={
-          activatable
-            ? (event) => {
-                if ((event.key === 'Enter' || event.key === ' ') && event.target === event.currentTarget) {
-                  event.preventDefault();
-                  onRowActivate?.(row.original);
-                }
-              }
-            : undefined
-        }
-      >
-        {row.getVisibleCells().map((cell) => (
-          <td key={cell.id} className={cn('px-3 py-2 align-middle', cell.column.columnDef.meta?.className)}>
-            <table.FlexRender cell={cell} />
-          </td>
-        ))}
-      </tr>
-    );
-  };
+  const renderRow = (row: Row<DataTableFeatures, TData>, index?: number) => (
+    <DataTableRow
+      key={row.id}
+      row={row}
+      cells={row.getVisibleCells()}
+      selected={row.getIsSelected()}
+      index={index}
+      virtual={virtual}
+      measure={virtualizer.measureElement}
+      onRowActivate={onRowActivate}
+      rowLabel={rowLabel}
+      FlexRender={table.FlexRender}
+    />
+  );
 
   const items = virtual ? virtualizer.getVirtualItems() : [];
   const paddingTop = items.length > 0 ? (items[0]?.start ?? 0) : 0;

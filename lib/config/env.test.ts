@@ -22,6 +22,7 @@ describe('parseEnv', () => {
     expect(env.UNKNOWN_OUTCOME_WINDOW_MS).toBe(600_000);
     expect(env.CUSTODY_READ_BUDGET_MS).toBe(8_000);
     expect(env.SANDBOX_SPEC_ONLY).toBe(false);
+    expect(env.SANDBOX_SEED_TRANSACTIONS).toBe(0);
   });
 
   it('treats empty variables as unset, as copied from .env.example', () => {
@@ -68,6 +69,8 @@ describe('parseEnv', () => {
     [{ CUSTODY_API_URL: 'http://127.0.0.1:3000/sandbox/v1/' }, 'drop the /v1'],
     [{ UNKNOWN_OUTCOME_WINDOW_MS: '0' }, 'UNKNOWN_OUTCOME_WINDOW_MS must be greater than zero'],
     [{ SANDBOX_SPEC_ONLY: 'yes' }, 'SANDBOX_SPEC_ONLY must be 1 or 0'],
+    [{ SANDBOX_SEED_TRANSACTIONS: '-1' }, 'SANDBOX_SEED_TRANSACTIONS must be 0 or more'],
+    [{ SANDBOX_SEED_TRANSACTIONS: 'many' }, 'SANDBOX_SEED_TRANSACTIONS must be a whole number'],
     [{ SMTP_URL: 'mail.example.com' }, 'SMTP_URL must be an SMTP URL'],
     [{ ALERT_FROM: 'not an address' }, 'ALERT_FROM must be an email address'],
     [{ ALERT_WEBHOOK_CIDRS: '10.0.0.0/33' }, 'ALERT_WEBHOOK_CIDRS must be a comma-separated list'],

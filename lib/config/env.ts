@@ -141,6 +141,13 @@ const envSchema = z.object({
   /** Tries per alert and channel before it is given up; retries back off from 5 s, doubling, at most 10 min apart. */
   ALERT_MAX_ATTEMPTS: positiveInt('ALERT_MAX_ATTEMPTS', 8),
   SANDBOX_SEED: z.string().min(1).default('custody-console-sandbox'),
+  /** Sandbox only: this many more historical transactions for the first wallet when it seeds an empty database. */
+  SANDBOX_SEED_TRANSACTIONS: z.coerce
+    .number({ message: 'SANDBOX_SEED_TRANSACTIONS must be a whole number' })
+    .int({ message: 'SANDBOX_SEED_TRANSACTIONS must be a whole number' })
+    .min(0, { message: 'SANDBOX_SEED_TRANSACTIONS must be 0 or more' })
+    .max(1_000_000, { message: 'SANDBOX_SEED_TRANSACTIONS must be at most 1000000' })
+    .default(0),
   SANDBOX_BLOCK_TIME_MS: positiveInt('SANDBOX_BLOCK_TIME_MS', 1000),
   SANDBOX_QUOTE_TTL_MS: positiveInt('SANDBOX_QUOTE_TTL_MS', 60_000),
   SANDBOX_WEBHOOK_URL: optionalUrl('SANDBOX_WEBHOOK_URL'),

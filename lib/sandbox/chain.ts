@@ -27,7 +27,14 @@ export async function processPending(core: SandboxCore): Promise<void> {
   const pending = await core.db
     .select()
     .from(sandboxTransactions)
-    .where(eq(sandboxTransactions.status, 'PENDING'))
+    // The seeded history's stuck rows never move: left to the database (sandbox_tx_unsettled_idx), so a large
+    // history (SANDBOX_SEED_TRANSACTIONS) costs a block nothing.
+    .where(
+      and(
+        eq(sandboxTransactions.status, 'PENDING'),
+        sql`coalesce(${sandboxTransactions.plan} ->> 'kind', 'stuck') <> 'stuck'`,
+      ),
+    )
     .orderBy(asc(sandboxTransactions.createdAt), asc(sandboxTransactions.id));
   for (const row of pending) {
     const plan = row.plan as Plan | null;

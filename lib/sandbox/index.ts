@@ -63,6 +63,11 @@ export interface SandboxOptions {
   migrationsFolder?: string;
   /** SANDBOX_SPEC_ONLY: every wallet starts with the extension endpoints off (POST /control/faults turns them on). */
   specOnly?: boolean;
+  /**
+   * SANDBOX_SEED_TRANSACTIONS: historical transactions added to the first wallet when the sandbox seeds an
+   * empty database (a large list for performance work); default 0. A database seeded before keeps its data.
+   */
+  seedTransactions?: number;
 }
 
 export interface SandboxCredentials {
@@ -150,6 +155,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       webhookUrl: options.webhookUrl,
       now: now(),
       confirmations: options.confirmations ?? 3,
+      extraTransactions: options.seedTransactions ?? 0,
     });
   });
   const catalog = new Catalog();

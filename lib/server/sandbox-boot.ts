@@ -22,6 +22,7 @@ export async function startSandbox(config: ConsoleConfig, database: DatabaseHand
     baseUrl: `${config.origin}/sandbox`,
     dataDir: config.dataDir,
     specOnly: env.SANDBOX_SPEC_ONLY,
+    seedTransactions: env.SANDBOX_SEED_TRANSACTIONS,
   });
   return sandbox;
 }

@@ -1,5 +1,7 @@
 // The sandbox's own tables in the console's database (prefix sandbox_, migrations table __sandbox_migrations).
+import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   index,
@@ -173,6 +175,14 @@ export const sandboxBeneficiaries = pgTable(
   (t) => [index('sandbox_beneficiaries_wallet_idx').on(t.walletId, t.createdAt)],
 );
 
+// Amounts are decimal strings and sort as numbers; a missing or malformed one has no key. The list's ORDER BY
+// and its indexes use these same expressions, so the planner can match them.
+const DECIMAL = sql.raw(`'^-?[0-9]+([.][0-9]+)?$'`);
+export const amountSortKey = (amount: AnyPgColumn) =>
+  sql`(case when ${amount} ~ ${DECIMAL} then ${amount}::numeric end)`;
+export const amountUsdSortKey = (body: AnyPgColumn) =>
+  sql`(case when (${body} ->> 'amountUSD') ~ ${DECIMAL} then (${body} ->> 'amountUSD')::numeric end)`;
+
 export const sandboxTransactions = pgTable(
   'sandbox_transactions',
   {
@@ -196,9 +206,45 @@ export const sandboxTransactions = pgTable(
     ...stamps,
   },
   (t) => [
-    index('sandbox_tx_wallet_idx').on(t.walletId, t.createdAt),
+    // The wallet-wide list (handlers/transactions.ts) orders by a key, then date, then id, both in the asked
+    // direction, and counts what its filters match: each order and filter has an index that hands over one
+    // page without sorting the wallet's whole history (50,000 rows: SANDBOX_SEED_TRANSACTIONS).
+    index('sandbox_tx_wallet_idx').on(t.walletId, t.createdAt, t.id),
+    index('sandbox_tx_wallet_status_idx').on(t.walletId, t.status, t.createdAt, t.id),
+    index('sandbox_tx_wallet_type_idx').on(t.walletId, t.type, t.createdAt, t.id),
+    index('sandbox_tx_wallet_asset_idx').on(t.walletId, t.assetId, t.createdAt, t.id),
+    // Missing amounts come last in both directions, which one index scanned backwards cannot give: two each.
+    index('sandbox_tx_wallet_amount_asc_idx').on(
+      t.walletId,
+      sql`${amountSortKey(t.amount)} asc nulls last`,
+      t.createdAt,
+      t.id,
+    ),
+    index('sandbox_tx_wallet_amount_desc_idx').on(
+      t.walletId,
+      sql`${amountSortKey(t.amount)} desc nulls last`,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('sandbox_tx_wallet_amount_usd_asc_idx').on(
+      t.walletId,
+      sql`${amountUsdSortKey(t.body)} asc nulls last`,
+      t.createdAt,
+      t.id,
+    ),
+    index('sandbox_tx_wallet_amount_usd_desc_idx').on(
+      t.walletId,
+      sql`${amountUsdSortKey(t.body)} desc nulls last`,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('sandbox_tx_address_idx').on(t.addressId, t.createdAt),
     index('sandbox_tx_status_idx').on(t.status),
+    // What every block looks at (lib/sandbox/chain.ts): a few rows, not the whole settled history.
+    index('sandbox_tx_unsettled_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'PENDING' and coalesce(${t.plan} ->> 'kind', 'stuck') <> 'stuck'`),
+    index('sandbox_tx_unswept_idx').on(t.createdAt).where(sql`${t.plan} ->> 'sweep' = 'pending'`),
   ],
 );
 

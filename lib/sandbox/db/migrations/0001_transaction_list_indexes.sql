@@ -1,0 +1,11 @@
+DROP INDEX "sandbox_tx_wallet_idx";--> statement-breakpoint
+CREATE INDEX "sandbox_tx_wallet_status_idx" ON "sandbox_transactions" USING btree ("wallet_id","status","created_at","id");--> statement-breakpoint
+CREATE INDEX "sandbox_tx_wallet_type_idx" ON "sandbox_transactions" USING btree ("wallet_id","type","created_at","id");--> statement-breakpoint
+CREATE INDEX "sandbox_tx_wallet_asset_idx" ON "sandbox_transactions" USING btree ("wallet_id","asset_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "sandbox_tx_wallet_amount_asc_idx" ON "sandbox_transactions" USING btree ("wallet_id",(case when "amount" ~ '^-?[0-9]+([.][0-9]+)?$' then "amount"::numeric end) asc nulls last,"created_at","id");--> statement-breakpoint
+CREATE INDEX "sandbox_tx_wallet_amount_desc_idx" ON "sandbox_transactions" USING btree ("wallet_id",(case when "amount" ~ '^-?[0-9]+([.][0-9]+)?$' then "amount"::numeric end) desc nulls last,"created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "sandbox_tx_wallet_amount_usd_asc_idx" ON "sandbox_transactions" USING btree ("wallet_id",(case when ("body" ->> 'amountUSD') ~ '^-?[0-9]+([.][0-9]+)?$' then ("body" ->> 'amountUSD')::numeric end) asc nulls last,"created_at","id");--> statement-breakpoint
+CREATE INDEX "sandbox_tx_wallet_amount_usd_desc_idx" ON "sandbox_transactions" USING btree ("wallet_id",(case when ("body" ->> 'amountUSD') ~ '^-?[0-9]+([.][0-9]+)?$' then ("body" ->> 'amountUSD')::numeric end) desc nulls last,"created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "sandbox_tx_unsettled_idx" ON "sandbox_transactions" USING btree ("created_at","id") WHERE "sandbox_transactions"."status" = 'PENDING' and coalesce("sandbox_transactions"."plan" ->> 'kind', 'stuck') <> 'stuck';--> statement-breakpoint
+CREATE INDEX "sandbox_tx_unswept_idx" ON "sandbox_transactions" USING btree ("created_at") WHERE "sandbox_transactions"."plan" ->> 'sweep' = 'pending';--> statement-breakpoint
+CREATE INDEX "sandbox_tx_wallet_idx" ON "sandbox_transactions" USING btree ("wallet_id","created_at","id");
