@@ -2,6 +2,7 @@
 // With DATABASE_URL set, the database-bound figures run on PGlite and again on that PostgreSQL server (each run in
 // a database of its own, dropped afterwards). BENCH_ONLY=word,word runs the figures whose name contains a word.
 import { approvalPipelineBench } from './approval-pipeline';
+import { bundlesBench } from './bundles';
 import { lighthouseBench } from './lighthouse';
 import { freshPostgresDatabase } from './postgres';
 import { readPathBench } from './read-path';
@@ -42,6 +43,7 @@ const FIGURES: Array<[string, Figure]> = [
     'upstream calls (custody requests per page and per withdrawal request, sandbox in-process)',
     upstreamCallsBench,
   ],
+  [`client JavaScript, first load per route (gzip, build in ${distDir})`, bundlesBench],
   [`start-up, PGlite (next start, build in ${distDir})`, startupBench],
   [`read path, PGlite (console JSON routes vs the sandbox's own, build in ${distDir})`, readPathBench],
   ...(postgresUrl ? ([['read path, PostgreSQL', onPostgres(readPathBench)]] as Array<[string, Figure]>) : []),

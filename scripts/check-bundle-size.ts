@@ -6,18 +6,9 @@
 // last written, plus CEILING_SLACK for build-to-build noise. The check exits 1 when a route passes its ceiling, or
 // its budget when it has no ceiling (a new route, or one within budget), so a route can only get lighter.
 // `npm run check:bundle -- --write-ceilings` writes the file from this build (after a route got lighter).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
-
-const KB = 1000;
-const DEFAULT_BUDGET = 175 * KB;
-const BUDGETS: Record<string, number> = { '/sign-in': 150 * KB };
-const CEILING_SLACK = 2 * KB;
-const CEILINGS_FILE = path.join(import.meta.dirname, 'bundle-ceilings.json');
-const ceilings: Record<string, number> = existsSync(CEILINGS_FILE)
-  ? JSON.parse(readFileSync(CEILINGS_FILE, 'utf8'))
-  : {};
+import { bundleStatsFile, CEILING_SLACK, CEILINGS_FILE, KB, kb, measureRouteBundles } from './bundle-sizes';
 
 /** Strings that only the named library's code contains, to tell which modules a chunk carries. */
 const MARKERS: Array<[string, RegExp]> = [
@@ -34,50 +25,14 @@ const MARKERS: Array<[string, RegExp]> = [
   ['react-dom + next (framework)', /__reactContainer|react-dom|__NEXT|next-router/],
 ];
 
-interface RouteStats {
-  route: string;
-  firstLoadChunkPaths: string[];
-}
-
 const distDir = process.env.NEXT_DIST_DIR || '.next';
-const statsFile = path.join(distDir, 'diagnostics', 'route-bundle-stats.json');
-if (!existsSync(statsFile)) {
-  console.error(`No ${statsFile}: build first (NEXT_DIST_DIR=${distDir} node_modules/.bin/next build).`);
+if (!bundleStatsFile(distDir)) {
+  console.error(
+    `No route bundle stats in ${distDir}: build first (NEXT_DIST_DIR=${distDir} node_modules/.bin/next build).`,
+  );
   process.exit(2);
 }
-const routes = JSON.parse(readFileSync(statsFile, 'utf8')) as RouteStats[];
-
-/** The chunk's file: paths in the stats name `.next/...` whatever the build directory is. */
-function chunkFile(chunk: string): string {
-  if (existsSync(chunk)) return chunk;
-  return path.join(distDir, chunk.replace(/^\.next[\\/]/, ''));
-}
-
-const gzipCache = new Map<string, { gzip: number; modules: Array<{ text: string; gzip: number }> }>();
-function chunk(file: string) {
-  let entry = gzipCache.get(file);
-  if (!entry) {
-    const text = readFileSync(chunkFile(file));
-    // Turbopack chunks list `moduleId, factory` pairs; each factory is counted on its own for the attribution.
-    const modules = text
-      .toString('utf8')
-      .split(/,(?=\d+,(?:\([\w$,]*\)|[\w$]+)=>)/)
-      .map((part) => ({ text: part, gzip: gzipSync(part, { level: 9 }).length }));
-    entry = { gzip: gzipSync(text, { level: 9 }).length, modules };
-    gzipCache.set(file, entry);
-  }
-  return entry;
-}
-
-const kb = (bytes: number) => (bytes / KB).toFixed(1);
-const rows = routes
-  .map((r) => {
-    const budget = BUDGETS[r.route] ?? DEFAULT_BUDGET;
-    const gzip = r.firstLoadChunkPaths.reduce((sum, c) => sum + chunk(c).gzip, 0);
-    const ceiling = ceilings[r.route] ?? budget;
-    return { route: r.route, gzip, budget, over: gzip - budget, ceiling, chunks: r.firstLoadChunkPaths };
-  })
-  .sort((a, b) => b.gzip - a.gzip);
+const { rows, chunk } = measureRouteBundles(distDir);
 
 const width = Math.max(...rows.map((r) => r.route.length), 5);
 console.log(`${'route'.padEnd(width)}  gzip kB  budget kB  ceiling kB  result`);
