@@ -10,21 +10,13 @@ import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import { demoTotpSecret } from '@/lib/server/factors/demo';
 import { totpCodeAt } from '@/lib/server/factors/totp';
+import { chromiumLaunchOptions } from '../e2e/browser';
 import { buildMissing, median, sandboxWallets, startServer } from './server';
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const REPORTS = process.env.BENCH_LIGHTHOUSE_REPORTS;
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROMIUM = chromiumLaunchOptions.executablePath;
+const CHROMIUM_FLAGS = ['--headless=new', ...chromiumLaunchOptions.args];
 const BUDGET = { score: 95, lcpMs: 2500, tbtMs: 150 };
 // Approvals need withdraw.approve: a finance demo user, whose sign-in asks for a code after the password.
 const USER = { email: 'finance@example.com', password: 'custody-demo' };

@@ -8,6 +8,7 @@
 // thread while the loaded rows scroll by.
 import { rmSync } from 'node:fs';
 import { type Browser, chromium, type Page } from '@playwright/test';
+import { chromiumLaunchOptions } from '../e2e/browser';
 import { buildMissing, median, sandboxWallets, startServer } from './server';
 
 const SEEDED = Number(process.env.BENCH_ROWS_SEED ?? 50_000);
@@ -213,18 +214,7 @@ export async function transactionsViewBench(): Promise<Record<string, number | s
     readyWithinMs: 600_000,
   });
   const readySeconds = (performance.now() - seedStarted) / 1000;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const wallet = sandboxWallets(server.dataDir)[0];
     if (!wallet) throw new Error('the sandbox seeded no wallet');
