@@ -42,7 +42,7 @@ export async function replayAction(
 
 /**
  * Approves on a request page: Approve opens a confirmation that says what happens next, confirmed once.
- * Retries the first click until the page has hydrated.
+ * Retries the first click until the page has hydrated. Returns once the server has answered the approval.
  */
 export async function approveOnPage(page: Page): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Approve this request?' });
@@ -51,6 +51,13 @@ export async function approveOnPage(page: Page): Promise<void> {
       await page.getByRole('button', { name: 'Approve', exact: true }).click({ timeout: 2_000 });
     await expect(dialog).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
+  // The dialog closes at once and the action runs after it: wait for its answer, so that a context closed
+  // next does not cut the approval off before it reached the server.
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && Boolean(r.request().headers()['next-action']),
+    { timeout: 60_000 },
+  );
   await dialog.getByRole('button', { name: /^(Approve and send|Confirm approval)$/ }).click();
   await expect(dialog).toHaveCount(0);
+  expect((await answered).status()).toBe(200);
 }
