@@ -148,3 +148,24 @@ test('the address book exports as CSV and fits a phone', async ({ browser }) => 
   expect(text).toContain(',whitelisted,');
   await context.close();
 });
+
+test('a pasted CSV is checked line by line before an import can be requested', async ({ browser }) => {
+  const { page, context } = await contextAs(browser, 'admin');
+  await page.goto(`/wallets/${wallet.id}/address-book`);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import address book entries' });
+  await expect(dialog).toBeVisible();
+  const paste = dialog.getByLabel('Or paste CSV');
+  const request = dialog.getByRole('button', { name: 'Request import' });
+  const good = randomAddress();
+  // The reader (and the entry schema it checks each row with) loads with the first text read.
+  await paste.fill(`name,address\nPayroll one,${good}\nPayroll two,0x1234`);
+  await expect(dialog.getByRole('list', { name: 'CSV errors' })).toContainText('Line 3: address:');
+  await expect(request).toBeDisabled();
+  await paste.fill(`name,address\nPayroll one,${good}\nPayroll two,${randomAddress()}`);
+  await expect(dialog.getByText('2 entries ready.')).toBeVisible();
+  await expect(dialog.getByRole('list', { name: 'CSV errors' })).toHaveCount(0);
+  await expect(request).toBeEnabled();
+  await expectAccessible(page);
+  await context.close();
+});

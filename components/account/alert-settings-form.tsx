@@ -18,7 +18,7 @@ import {
 } from '@/lib/validation/alerts';
 
 const alertSettingsResolver = lazyZodResolver(() =>
-  import('@/lib/validation/alerts').then((m) => m.alertSettingsSchema),
+  import('@/lib/validation/alert-schema').then((m) => m.alertSettingsSchema),
 );
 
 export interface AlertSettingsFormProps {

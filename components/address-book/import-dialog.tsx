@@ -2,7 +2,7 @@
 // A CSV file of address book entries: checked in the browser with the server's own reader, then every row
 // becomes one request a second admin approves.
 import { UploadIcon } from 'lucide-react';
-import { useState, useTransition } from 'react';
+import { useRef, useState, useTransition } from 'react';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -20,7 +20,10 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { importAddressBookAction } from '@/lib/actions/address-book';
 import type { RequestedChange } from '@/lib/actions/configuration-request';
-import { type AddressBookCsv, parseAddressBookCsv } from '@/lib/validation/address-book';
+import type { AddressBookCsv } from '@/lib/validation/address-book';
+
+/** The CSV reader checks each row with the entry form's schema: it loads (with zod) at the first text read. */
+const loadCsvReader = () => import('@/lib/validation/address-book').then((m) => m.parseAddressBookCsv);
 
 export interface ImportDialogProps {
   walletId: string;
@@ -37,10 +40,23 @@ export function ImportDialog({ walletId, defaultChain, isEvmCompatible }: Import
   const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
 
+  // The text whose check is shown: a check that comes back after newer text was read is dropped.
+  const latestText = useRef('');
   const read = (text: string) => {
     setCsv(text);
     setError(null);
-    setChecked(text.trim() ? parseAddressBookCsv(text, { chain: { isEvmCompatible }, defaultChain }) : null);
+    latestText.current = text;
+    if (!text.trim()) {
+      setChecked(null);
+      return;
+    }
+    loadCsvReader().then(
+      (parseAddressBookCsv) => {
+        if (latestText.current === text)
+          setChecked(parseAddressBookCsv(text, { chain: { isEvmCompatible }, defaultChain }));
+      },
+      () => setError('The CSV could not be checked: the page lost its connection. Paste or choose it again.'),
+    );
   };
 
   const submit = () =>

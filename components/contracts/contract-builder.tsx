@@ -26,7 +26,6 @@ import type { FeeOutcome, ReadOutcome } from '@/lib/approvals/contracts';
 import {
   type ContractRequestKind,
   type ContractRequestValues,
-  contractRequestSchema,
   ERC20_PRESET,
   isReadMethod,
   MAX_CONTRACT_CALLS,
@@ -129,7 +128,7 @@ export function ContractBuilder({
   // The form's `calls` hold the batch; the schema keeps what is sent, the wire calls (typed token units never
   // leave the browser).
   const flow = useOperationRequest<ContractRequestValues>({
-    schema: contractRequestSchema,
+    schema: () => import('@/lib/validation/contract-schema').then((m) => m.contractRequestSchema),
     defaultValues: {
       walletId,
       kind: 'contractWrite',

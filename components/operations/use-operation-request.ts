@@ -1,7 +1,6 @@
 'use client';
 // The state of one money-moving request: the form, the preview the server builds for review, and the create
 // call. Every request form (withdraw, swap, typed-data signature, contract write) goes through it.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import {
@@ -14,6 +13,7 @@ import {
   useForm,
 } from 'react-hook-form';
 import type { z } from 'zod';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import type { OperationReview } from '@/lib/approvals/kinds';
 
 type Result<T> =
@@ -26,8 +26,11 @@ export type RequestInput<I> =
   | { ok: false; fieldErrors: Record<string, string>; error?: string };
 
 export interface OperationRequestOptions<V extends FieldValues, I> {
-  /** The schema the action parses (or the part of it the form holds). */
-  schema: z.ZodType<V, V>;
+  /**
+   * The schema the action parses (or the part of it the form holds), loaded at the form's first validation
+   * so that zod and the schema are not part of the page's first load: `() => import('…').then((m) => m.schema)`.
+   */
+  schema: () => Promise<z.ZodType<V, V>>;
   defaultValues: DefaultValues<V>;
   mode?: Mode;
   /**
@@ -73,8 +76,10 @@ export function useOperationRequest<I, V extends I & FieldValues>(
   options: OperationRequestOptions<V, I>,
 ): OperationRequest<V, I> {
   const router = useRouter();
+  // The form keeps its first resolver (react-hook-form reads it on every validation).
+  const [resolver] = useState(() => lazyZodResolver(options.schema));
   const form = useForm<V>({
-    resolver: zodResolver(options.schema),
+    resolver,
     mode: options.mode ?? 'onSubmit',
     defaultValues: options.defaultValues,
   });

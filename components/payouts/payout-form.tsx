@@ -18,7 +18,6 @@ import {
   MAX_PAYOUT_ROWS,
   PAYOUT_FILE_TOO_LARGE,
   type PayoutFileValues,
-  payoutFileSchema,
 } from '@/lib/validation/payouts';
 import { PayoutProblemsTable } from './payout-tables';
 import { reviewOfRowCheck } from './row-check';
@@ -44,7 +43,7 @@ export function PayoutForm({ walletId, sources, limits }: PayoutFormProps) {
   const [problems, setProblems] = useState<Problems | null>(null);
   const [reading, setReading] = useState(false);
   const flow = useOperationRequest<PayoutFileValues>({
-    schema: payoutFileSchema,
+    schema: () => import('@/lib/validation/payout-schema').then((m) => m.payoutFileSchema),
     defaultValues: { walletId, source: 'master', fileName: '', content: '' },
     preview: async (input) =>
       reviewOfRowCheck(await checkPayoutFileAction(input), setProblems, {

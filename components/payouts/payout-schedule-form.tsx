@@ -24,7 +24,6 @@ import {
   MAX_SCHEDULE_ROWS,
   type PayoutScheduleValues,
   parseRecipientLines,
-  payoutScheduleSchema,
   type ScheduleRecipientValues,
   scheduleTimingOf,
 } from '@/lib/validation/payout-schedules';
@@ -64,7 +63,7 @@ export function PayoutScheduleForm({ walletId, sources, assets }: PayoutSchedule
   const [pasted, setPasted] = useState('');
   const [pasteError, setPasteError] = useState<string | null>(null);
   const flow = useOperationRequest<PayoutScheduleValues>({
-    schema: payoutScheduleSchema,
+    schema: () => import('@/lib/validation/payout-schedule-schema').then((m) => m.payoutScheduleSchema),
     defaultValues: {
       walletId,
       name: '',

@@ -2,7 +2,7 @@
 import { useRouter } from 'next/navigation';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/input';
-import { serializeSettlementSearch } from '@/lib/validation/settlement';
+import { serializeSettlementSearch } from '@/lib/validation/settlement-search';
 
 export function AddressPicker({
   walletId,

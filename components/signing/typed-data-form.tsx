@@ -20,7 +20,6 @@ import {
   type TypedDataCheck,
   type TypedDataFormValues,
   type TypedDataRequest,
-  typedDataFormSchema,
 } from '@/lib/validation/typed-data';
 
 export interface TypedDataFormProps {
@@ -123,7 +122,7 @@ export function TypedDataForm({
   const signerOf = (addressId: string) => addresses.find((a) => a.id === addressId)?.address ?? '';
   const decimalsOf = (token: string) => tokens.find((t) => t.address === token)?.decimals ?? 0;
   const flow = useOperationRequest<TypedDataFormValues, TypedDataRequest>({
-    schema: typedDataFormSchema,
+    schema: () => import('@/lib/validation/typed-data-schema').then((m) => m.typedDataFormSchema),
     defaultValues: defaults,
     toInput: (values) => {
       const check = buildDocument(values, signerOf(values.addressId), decimalsOf(values.token));

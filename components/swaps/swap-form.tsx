@@ -20,13 +20,7 @@ import {
 import { ORDER_EXPLANATIONS } from '@/lib/custody/constants';
 import { formatAssetAmount, formatUsd } from '@/lib/format';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';
-import {
-  SWAP_ORDERS,
-  type SwapFormValues,
-  swapAmountLimit,
-  swapFormSchema,
-  validateSwap,
-} from '@/lib/validation/swaps';
+import { SWAP_ORDERS, type SwapFormValues, swapAmountLimit, validateSwap } from '@/lib/validation/swaps';
 
 export interface SwapFormProps {
   walletId: string;
@@ -51,7 +45,7 @@ export function SwapForm({
   const [typed, setTyped] = useState<AddressOption[]>([]);
   const addresses = [...listed, ...typed.filter((t) => !listed.some((a) => a.id === t.id))];
   const flow = useOperationRequest<SwapFormValues>({
-    schema: swapFormSchema,
+    schema: () => import('@/lib/validation/swap-schema').then((m) => m.swapFormSchema),
     defaultValues: {
       walletId,
       addressId: initialAddressId ?? '',

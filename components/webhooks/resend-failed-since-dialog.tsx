@@ -1,18 +1,18 @@
 'use client';
 // "Resend every failed delivery since ...": pick a time, see how many deliveries still need someone (counted by
 // the server from the log), then resend them, once per transaction, at most 100, the newest first.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { History } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
 import { resendFailedSinceAction } from '@/lib/actions/webhooks';
+import { sinceProblem } from '@/lib/validation/resend-since';
 import { refreshDeliveriesSoon } from './resend-webhook-button';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -23,25 +23,23 @@ function localInputValue(at: Date): string {
   return local.toISOString().slice(0, 16);
 }
 
-const sinceFormSchema = z.object({
-  since: z
-    .string()
-    .min(1, 'Choose a date and time')
-    .refine((value) => !Number.isNaN(new Date(value).getTime()), 'Choose a date and time')
-    .refine((value) => new Date(value).getTime() <= Date.now(), 'Choose a time in the past'),
-});
-type SinceForm = z.infer<typeof sinceFormSchema>;
+interface SinceForm {
+  since: string;
+}
+const sinceResolver = lazyZodResolver<SinceForm>(() =>
+  import('@/lib/validation/custody-ids').then((m) => m.resendSinceFormSchema),
+);
 
 export function ResendFailedSinceDialog({ walletId }: { walletId: string }) {
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const form = useForm<SinceForm>({
-    resolver: zodResolver(sinceFormSchema),
+    resolver: sinceResolver,
     mode: 'onChange',
     defaultValues: { since: '' },
   });
   const since = form.watch('since');
-  const valid = sinceFormSchema.safeParse({ since }).success;
+  const valid = sinceProblem(since) === null;
   const iso = valid ? new Date(since).toISOString() : null;
   const preview = useQuery({
     queryKey: ['webhooks', walletId, 'failed-since', iso],

@@ -33,7 +33,6 @@ import {
   type SourceBalanceMap,
   type WithdrawalFormValues,
   withdrawalLimitErrors,
-  withdrawalSchemaFor,
 } from '@/lib/validation/withdrawals';
 
 export interface WithdrawFormProps {
@@ -72,13 +71,14 @@ export function WithdrawForm({
 }: WithdrawFormProps) {
   const chain = { isEvmCompatible: context.wallet.isEvmCompatible };
   const firstAsset = context.assets[0]?.id ?? '';
-  // The form keeps its first schema; the schema reads the source's latest known balances here.
+  // The form keeps its first schema (loaded at its first validation); it reads the source's latest known
+  // balances here.
   const balancesRef = useRef<SourceBalanceMap | null>(null);
-  const [schema] = useState(() =>
-    withdrawalSchemaFor(() => ({ assets: context.assets, chain, balances: balancesRef.current })),
-  );
   const flow = useOperationRequest<WithdrawalFormValues>({
-    schema,
+    schema: () =>
+      import('@/lib/validation/withdrawal-schema').then((m) =>
+        m.withdrawalSchemaFor(() => ({ assets: context.assets, chain, balances: balancesRef.current })),
+      ),
     mode: 'onTouched',
     defaultValues: {
       walletId: context.wallet.id,

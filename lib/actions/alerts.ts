@@ -7,7 +7,7 @@ import { defineAction, ok, refuse } from '@/lib/actions/define-action';
 import { alertOutboundRules, alertSinkFor } from '@/lib/server/alerts';
 import { saveAlertSettings } from '@/lib/server/alerts/settings';
 import { currentServices } from '@/lib/server/services';
-import { alertSettingsSchema } from '@/lib/validation/alerts';
+import { alertSettingsSchema } from '@/lib/validation/alert-schema';
 
 /** Saves where the person receives alerts and which events each channel receives. */
 export const saveAlertSettingsAction = defineAction({

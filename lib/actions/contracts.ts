@@ -12,18 +12,18 @@ import { describeFailure } from '@/lib/server/errors';
 import { audit } from '@/lib/server/guard';
 import {
   type ContractRequestValues,
-  contractCallsSchema,
-  contractRequestSchema,
   formatReadResult,
   revalidateWireCall,
+  type SentCall,
   type WireCall,
 } from '@/lib/validation/abi';
 import type { TokenUnits } from '@/lib/validation/abi-units';
 import { checkEvmAddress } from '@/lib/validation/addresses';
+import { contractCallsSchema, contractRequestSchema } from '@/lib/validation/contract-schema';
 import { plainText } from '@/lib/validation/text';
 
 /** Every call re-checked against its own ABI entry (as the builder did), so a tampered batch is refused. */
-function checkedCalls(input: { calls: z.infer<typeof contractCallsSchema>['calls'] }): WireCall[] {
+function checkedCalls(input: { calls: SentCall[] }): WireCall[] {
   const calls: WireCall[] = [];
   const fieldErrors: Record<string, string> = {};
   for (const [i, call] of input.calls.entries()) {

@@ -16,12 +16,8 @@ import { changeScheduleStatus, type ScheduleChange } from '@/lib/server/payout-s
 import { checkPayoutRecipients } from '@/lib/server/payouts/recipients';
 import type { CheckedPayoutRow } from '@/lib/server/payouts/rows';
 import { currentDb } from '@/lib/server/services';
-import {
-  type PayoutScheduleValues,
-  payoutScheduleSchema,
-  scheduleIdSchema,
-  scheduleTimingOf,
-} from '@/lib/validation/payout-schedules';
+import { payoutScheduleSchema, scheduleIdSchema } from '@/lib/validation/payout-schedule-schema';
+import { type PayoutScheduleValues, scheduleTimingOf } from '@/lib/validation/payout-schedules';
 
 // The approval engine audits the schedule requests these file; another person approves each schedule.
 

@@ -6,7 +6,8 @@ import { getApprovalEngine } from '@/lib/server/approvals';
 import { readPayoutFile } from '@/lib/server/payouts/file';
 import { checkPayoutRecipients } from '@/lib/server/payouts/recipients';
 import type { CheckedPayoutRow } from '@/lib/server/payouts/rows';
-import { type PayoutFileValues, type PayoutPayload, payoutFileSchema } from '@/lib/validation/payouts';
+import { payoutFileSchema } from '@/lib/validation/payout-schema';
+import type { PayoutFileValues, PayoutPayload } from '@/lib/validation/payouts';
 
 type FileCheck =
   | { ok: true; payload: PayoutPayload }

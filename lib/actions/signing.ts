@@ -5,7 +5,8 @@ import type { CustodyClient } from '@/lib/custody';
 import { lookUpTypedAddress } from '@/lib/server/address-lookup';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import type { TypedDataPayload } from '@/lib/server/approvals/typed-data';
-import { checkTypedData, type TypedDataRequest, typedDataRequestSchema } from '@/lib/validation/typed-data';
+import { checkTypedData, type TypedDataRequest } from '@/lib/validation/typed-data';
+import { typedDataRequestSchema } from '@/lib/validation/typed-data-schema';
 
 /** The types and message agreeing, then the signing address as the custody service has it. */
 async function checkedPayload(

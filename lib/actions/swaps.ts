@@ -8,7 +8,8 @@ import { getApprovalEngine, sourceBalances } from '@/lib/server/approvals';
 import { compareSwapQuote } from '@/lib/server/approvals/operations/swap';
 import { checkSwap } from '@/lib/server/request-payloads';
 import { requestIdSchema } from '@/lib/validation/approvals';
-import { type SwapFormValues, type SwapPayload, swapFormSchema } from '@/lib/validation/swaps';
+import { swapFormSchema } from '@/lib/validation/swap-schema';
+import type { SwapFormValues, SwapPayload } from '@/lib/validation/swaps';
 
 /** The form's meaning against the address's balances as the custody service reports them. */
 async function checkedPayload(values: SwapFormValues) {

@@ -6,7 +6,8 @@ import type { WithdrawalReview } from '@/lib/approvals/withdrawals';
 import { lookUpTypedAddress } from '@/lib/server/address-lookup';
 import { getApprovalEngine, sourceBalances } from '@/lib/server/approvals';
 import { checkWithdrawal } from '@/lib/server/request-payloads';
-import { type WithdrawalFormValues, withdrawalFormSchema } from '@/lib/validation/withdrawals';
+import { withdrawalFormSchema } from '@/lib/validation/withdrawal-schema';
+import type { WithdrawalFormValues } from '@/lib/validation/withdrawals';
 
 /** The form's meaning against the wallet as the custody service describes it; refuses with field errors. */
 async function checkedPayload(values: WithdrawalFormValues) {

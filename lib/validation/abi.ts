@@ -1,40 +1,31 @@
 // Contract calls (#16 to #19): ABI parsing and per-type validation of call inputs, shared by the builder
-// form and the server actions, so nothing the upstream would reject (or misread) is ever sent.
+// form and the server actions, so nothing the upstream would reject (or misread) is ever sent. The shapes the
+// actions parse are in `contract-schema.ts`.
 import { type AbiFunction, type AbiParameter, encodeFunctionData, erc20Abi, isHex, zeroAddress } from 'viem';
-import { z } from 'zod';
 import { isTokenAmountParam, parseTokenAmount, type TokenUnits } from './abi-units';
 import { checkEvmAddress } from './addresses';
-import { plainJson, plainText } from './text';
 
 /** Spec, Limits: contract read, write, sign-only and network-fee take 1 to 20 calls. */
 export const MAX_CONTRACT_CALLS = 20;
 
-/** One call as the browser sends it; each is re-checked against its own ABI entry by `revalidateWireCall`. */
-const wireCallSchema = z.object({
-  address: plainText().max(100),
-  method: plainText().min(1).max(200),
-  abi: z.array(z.record(plainText(), plainJson())).min(1).max(50),
-  parameters: z.array(plainJson()).max(50),
-});
-
-/** A batch to read or estimate (#18, #19). */
-export const contractCallsSchema = z.object({
-  walletId: plainText().min(1).max(100),
-  calls: z
-    .array(wireCallSchema)
-    .min(1, { message: 'Add at least one call.' })
-    .max(MAX_CONTRACT_CALLS, { message: `A batch holds at most ${MAX_CONTRACT_CALLS} calls.` }),
-});
-
-const CONTRACT_REQUEST_KINDS = ['contractWrite', 'contractSign'] as const;
+export const CONTRACT_REQUEST_KINDS = ['contractWrite', 'contractSign'] as const;
 export type ContractRequestKind = (typeof CONTRACT_REQUEST_KINDS)[number];
 
+/** One call as the browser sends it (shape: `contract-schema.ts`), re-checked by `revalidateWireCall`. */
+export interface SentCall {
+  address: string;
+  method: string;
+  abi: Array<Record<string, unknown>>;
+  parameters: unknown[];
+}
+
 /** A write (#16) or sign-only write (#17) as an approval request: the batch and the address it is made from. */
-export const contractRequestSchema = contractCallsSchema.extend({
-  kind: z.enum(CONTRACT_REQUEST_KINDS),
-  addressId: plainText().min(1, { message: 'Choose the address the calls are made from.' }).max(100),
-});
-export type ContractRequestValues = z.infer<typeof contractRequestSchema>;
+export interface ContractRequestValues {
+  walletId: string;
+  calls: SentCall[];
+  kind: ContractRequestKind;
+  addressId: string;
+}
 
 export const ERC20_PRESET: readonly AbiFunction[] = erc20Abi.filter(
   (e): e is Extract<(typeof erc20Abi)[number], { type: 'function' }> => e.type === 'function',

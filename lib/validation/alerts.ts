@@ -1,6 +1,5 @@
-// Alerts outside the console: the events a person may receive and the form that chooses channels for them.
-import { z } from 'zod';
-import { plainText } from './text';
+// Alerts outside the console: the events a person may receive and the form that chooses channels for them
+// (its schema is `alert-schema.ts`).
 
 export const ALERT_EVENTS = [
   'approval_needed',
@@ -50,37 +49,17 @@ export const ALERT_EVENT_LABELS: Record<AlertEvent, { label: string; description
 
 export type AlertChannelKind = 'email' | 'chat';
 
-const eventsSchema = z.array(z.enum(ALERT_EVENTS)).max(ALERT_EVENTS.length);
-
-/** The Account form: each channel on or off, its address and its events. */
-export const alertSettingsSchema = z
-  .object({
-    emailEnabled: z.boolean(),
-    email: z.union([z.literal(''), z.email({ message: 'Enter an email address such as you@example.com' })]),
-    emailEvents: eventsSchema,
-    chatEnabled: z.boolean(),
-    /** Empty with a chat webhook already saved: keep the saved one (its URL is never sent back to the browser). */
-    chatUrl: z.union([
-      z.literal(''),
-      plainText()
-        .trim()
-        .max(500, { message: 'The webhook URL is too long' })
-        .pipe(
-          z.url({
-            protocol: /^https?$/,
-            message: 'Enter the webhook URL, such as https://hooks.slack.com/services/…',
-          }),
-        ),
-    ]),
-    chatEvents: eventsSchema,
-  })
-  .superRefine((value, ctx) => {
-    if (value.emailEnabled && value.email === '')
-      ctx.addIssue({ code: 'custom', path: ['email'], message: 'Enter the address alerts go to' });
-  });
-
-export type AlertSettingsInput = z.input<typeof alertSettingsSchema>;
-export type AlertSettings = z.output<typeof alertSettingsSchema>;
+/** The Account form's values: each channel on or off, its address and its events (shape: `alert-schema.ts`). */
+export interface AlertSettings {
+  emailEnabled: boolean;
+  email: string;
+  emailEvents: AlertEvent[];
+  chatEnabled: boolean;
+  /** Empty with a chat webhook already saved: keep the saved one (its URL is never sent back to the browser). */
+  chatUrl: string;
+  chatEvents: AlertEvent[];
+}
+export type AlertSettingsInput = AlertSettings;
 
 /** A person's channels as the Account page shows them: never the chat webhook's URL itself. */
 export interface AlertChannelView {

@@ -1,6 +1,7 @@
 // Ids of the custody service's resources (wallets, addresses, transactions) as an action accepts them: they
 // end up in request paths, so nothing but word characters and dashes.
 import { z } from 'zod';
+import { sinceProblem } from './resend-since';
 
 const custodyIdSchema = z
   .string()
@@ -29,6 +30,14 @@ export const resendFailedSinceSchema = z.object({
   walletId: custodyIdSchema,
   since: z.iso.datetime({ offset: true, message: 'Choose a date and time' }),
   confirm: z.boolean(),
+});
+
+/** The resend-since form: a `datetime-local` value in the past (the action then takes it as an ISO time). */
+export const resendSinceFormSchema = z.object({
+  since: z.string().superRefine((value, ctx) => {
+    const problem = sinceProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
 });
 
 export const retryTransactionSchema = z.object({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRecipientLines, payoutScheduleSchema, scheduleTimingOf } from './payout-schedules';
+import { payoutScheduleSchema } from './payout-schedule-schema';
+import { parseRecipientLines, scheduleTimingOf } from './payout-schedules';
 
 const valid = {
   walletId: 'wallet-1',

@@ -1,5 +1,4 @@
 // The auto-settlement rule form (#10, #11): one schema for the form and the action.
-import { createLoader, createParser, createSerializer } from 'nuqs/server';
 import { z } from 'zod';
 import { SETTLEMENT_ORDERS } from '@/lib/custody/constants';
 import { checkEvmAddress } from './addresses';
@@ -183,16 +182,3 @@ export const whitelistFormSchema = z.object({
     .refine((v) => !v || /^(0x)?[0-9a-fA-F]{64}$/.test(v), { message: 'A private key is 64 hex characters' }),
 });
 export type WhitelistForm = z.input<typeof whitelistFormSchema>;
-
-/** URL state of the auto-settlement page: the child address whose rules are shown (an overlong id is none). */
-const settlementSearchParams = {
-  addressId: createParser({
-    parse: (value: string) => (value.length <= 100 ? value : null),
-    serialize: (value: string) => value,
-  }),
-};
-
-/** Reads the page's `searchParams` (the server page). */
-export const loadSettlementSearch = createLoader(settlementSearchParams);
-/** The page's URL for a state, e.g. `/wallets/w/settlement?addressId=…` (the address picker). */
-export const serializeSettlementSearch = createSerializer(settlementSearchParams);

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectedRate,
-  expectedToAmount,
-  parseMetadata,
-  swapAmountLimit,
-  swapFormSchema,
-  validateSwap,
-} from './swaps';
+import { swapFormSchema } from './swap-schema';
+import { expectedRate, expectedToAmount, parseMetadata, swapAmountLimit, validateSwap } from './swaps';
 
 const assets = [
   { id: 'usdc', symbol: 'USDC', decimals: 6, balance: '100', priceUsd: '1' },

@@ -1,26 +1,23 @@
 // Swap requests (#20) as people fill them in and as the approval engine stores them. Shared by the form and
 // the server actions: the same input gets the same message in both places.
 import { createLoader, parseAsString } from 'nuqs/server';
-import { z } from 'zod';
 import { SETTLEMENT_ORDERS } from '@/lib/custody/constants';
 import { formatAssetAmount } from '@/lib/format';
 import { checkAmount, decimalsMessage, exceedsBalance } from './amounts';
-import { plainText } from './text';
 
 export const SWAP_ORDERS = SETTLEMENT_ORDERS;
 type SwapOrder = (typeof SWAP_ORDERS)[number];
 
-/** What the form sends: raw text, checked against the source's balances by `validateSwap`. */
-export const swapFormSchema = z.object({
-  walletId: plainText().min(1).max(100),
-  addressId: plainText().min(1, 'Choose the child address to swap from.').max(100),
-  fromAssetId: plainText().min(1, 'Choose the asset to swap from.').max(100),
-  toAssetId: plainText().min(1, 'Choose the asset to receive.').max(100),
-  amount: plainText().max(100),
-  order: z.enum(SWAP_ORDERS, { message: 'Choose an order.' }),
-  metadata: plainText({ multiline: true }).max(10_000).optional(),
-});
-export type SwapFormValues = z.infer<typeof swapFormSchema>;
+/** What the form sends: raw text, checked against the source's balances by `validateSwap` (shape: `swap-schema.ts`). */
+export interface SwapFormValues {
+  walletId: string;
+  addressId: string;
+  fromAssetId: string;
+  toAssetId: string;
+  amount: string;
+  order: SwapOrder;
+  metadata?: string | undefined;
+}
 
 /** The stored payload of a swap request (hashed by the engine: everything that will be sent). */
 export interface SwapPayload {

@@ -10,53 +10,49 @@ import {
   maxUint256,
   validateTypedData,
 } from 'viem';
-import { z } from 'zod';
 import { checkAmount } from './amounts';
-import { plainJson, plainText } from './text';
 
 /**
  * A typed-data signature request (#21) as the action receives it: the EIP-712 document and the child address
- * that signs it. The document's meaning is checked by `checkTypedData`.
+ * that signs it (shape: `typed-data-schema.ts`). The document's meaning is checked by `checkTypedData`.
  */
-export const typedDataRequestSchema = z.object({
-  walletId: plainText().min(1).max(100),
-  addressId: plainText().min(1, 'Choose the signing address.').max(100),
-  domain: plainJson(),
-  types: plainJson(),
-  message: plainJson(),
-  primaryType: plainText().max(200).nullable().optional(),
-});
-export type TypedDataRequest = z.infer<typeof typedDataRequestSchema>;
+export interface TypedDataRequest {
+  walletId: string;
+  addressId: string;
+  domain: unknown;
+  types: unknown;
+  message: unknown;
+  primaryType?: string | null | undefined;
+}
 
-const TYPED_DATA_FORM_MODES = ['permit', 'transferWithAuthorization', 'json'] as const;
+export const TYPED_DATA_FORM_MODES = ['permit', 'transferWithAuthorization', 'json'] as const;
 
 /**
  * The signature form as people fill it in: a permit, an authorization, or the three JSON texts. The document
  * the action receives is built from it (`buildPermit`, `buildTransferWithAuthorization`, `parseTypedDataText`);
  * the signing address is the action's own field.
  */
-export const typedDataFormSchema = z.object({
-  walletId: typedDataRequestSchema.shape.walletId,
-  addressId: typedDataRequestSchema.shape.addressId,
-  mode: z.enum(TYPED_DATA_FORM_MODES),
-  token: plainText().max(200),
-  name: plainText().max(200),
-  version: plainText().max(200),
-  chainId: plainText().max(200),
-  verifyingContract: plainText().max(200),
-  spender: plainText().max(200),
-  to: plainText().max(200),
-  value: plainText().max(200),
-  nonce: plainText().max(200),
-  authNonce: plainText().max(200),
-  deadline: plainText().max(200),
-  validAfter: plainText().max(200),
-  validBefore: plainText().max(200),
-  domain: plainText({ multiline: true }).max(100_000),
-  types: plainText({ multiline: true }).max(100_000),
-  message: plainText({ multiline: true }).max(100_000),
-});
-export type TypedDataFormValues = z.infer<typeof typedDataFormSchema>;
+export interface TypedDataFormValues {
+  walletId: string;
+  addressId: string;
+  mode: (typeof TYPED_DATA_FORM_MODES)[number];
+  token: string;
+  name: string;
+  version: string;
+  chainId: string;
+  verifyingContract: string;
+  spender: string;
+  to: string;
+  value: string;
+  nonce: string;
+  authNonce: string;
+  deadline: string;
+  validAfter: string;
+  validBefore: string;
+  domain: string;
+  types: string;
+  message: string;
+}
 
 interface TypedField {
   name: string;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { withdrawalSchemaFor } from './withdrawal-schema';
 import {
   parseCsvRecords,
   parseWithdrawalCsv,
   validateWithdrawal,
   type WithdrawalFormValues,
   withdrawalLimitErrors,
-  withdrawalSchemaFor,
 } from './withdrawals';
 
 const assets = [

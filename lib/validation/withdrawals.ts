@@ -1,38 +1,33 @@
 // Withdrawal requests (#12, #13, #14) as the form holds them and as the server action receives them: one
-// schema for the shape, one validator for the meaning (asset decimals, chain addresses), one CSV reader.
+// validator for the meaning (asset decimals, chain addresses), one CSV reader. The shape's schema is in
+// `withdrawal-schema.ts`, so that the form loads zod only when it first validates.
 import { formatUnits } from 'viem';
-import { z } from 'zod';
 import { formatAssetAmount } from '@/lib/format';
 import { addressKey, checkRecipientAddress } from './addresses';
 import { checkAmount, decimalsMessage, exceedsBalance } from './amounts';
-import { plainText } from './text';
 
 /** The spec caps withdrawal batches at 20 items (Limits). */
 export const MAX_RECIPIENTS = 20;
-const WITHDRAWAL_KINDS = ['withdraw', 'withdrawSign'] as const;
+export const WITHDRAWAL_KINDS = ['withdraw', 'withdrawSign'] as const;
 const CSV_COLUMNS = ['address', 'amount', 'asset', 'reference', 'note'] as const;
 
-const withdrawalRowSchema = z.object({
-  address: plainText().max(200, 'The address is too long.'),
-  amount: plainText().max(100, 'The amount is too long.'),
-  assetId: plainText().max(100),
-  reference: plainText().max(200),
-  note: plainText({ multiline: true }).max(1000),
-  metadata: plainText({ multiline: true }).max(5000, 'Keep metadata under 5,000 characters.'),
-});
-export type WithdrawalFormRow = z.infer<typeof withdrawalRowSchema>;
+/** One recipient row as the form holds it (`withdrawal-schema.ts` checks its shape). */
+export interface WithdrawalFormRow {
+  address: string;
+  amount: string;
+  assetId: string;
+  reference: string;
+  note: string;
+  metadata: string;
+}
 
-export const withdrawalFormSchema = z.object({
-  walletId: plainText().min(1, 'Choose a wallet.').max(100),
-  kind: z.enum(WITHDRAWAL_KINDS, { message: 'Choose withdraw or sign only.' }),
+export interface WithdrawalFormValues {
+  walletId: string;
+  kind: (typeof WITHDRAWAL_KINDS)[number];
   /** `master`, or the id of a child address. */
-  source: plainText().min(1, 'Choose where the funds come from.').max(100),
-  rows: z
-    .array(withdrawalRowSchema)
-    .min(1, 'Add at least one recipient.')
-    .max(MAX_RECIPIENTS, `At most ${MAX_RECIPIENTS} recipients per request.`),
-});
-export type WithdrawalFormValues = z.infer<typeof withdrawalFormSchema>;
+  source: string;
+  rows: WithdrawalFormRow[];
+}
 
 export function emptyRow(assetId = ''): WithdrawalFormRow {
   return { address: '', amount: '', assetId, reference: '', note: '', metadata: '' };
@@ -243,23 +238,6 @@ export function validateWithdrawal(
     },
     duplicates: duplicateRecipients(items.map((i) => ({ address: i.address, assetId: i.assetId }))),
   };
-}
-
-/**
- * The form's schema with the meaning checked too (`validateWithdrawal` against the wallet as the form knows
- * it), so the form shows each problem at its field as the person types; the action checks the same again.
- */
-export function withdrawalSchemaFor(context: () => WithdrawalContext) {
-  return withdrawalFormSchema.superRefine((values, ctx) => {
-    const result = validateWithdrawal(values, context());
-    if (result.ok) return;
-    for (const [key, message] of Object.entries(result.fieldErrors))
-      ctx.addIssue({
-        code: 'custom',
-        path: key.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
-        message,
-      });
-  });
 }
 
 // --- CSV --------------------------------------------------------------------------------------------------

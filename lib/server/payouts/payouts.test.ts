@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { batchRanges, payoutTotals } from '@/lib/approvals/payouts';
-import { MAX_PAYOUT_FILE_BYTES, MAX_PAYOUT_ROWS, payoutFileSchema } from '@/lib/validation/payouts';
+import { payoutFileSchema } from '@/lib/validation/payout-schema';
+import { MAX_PAYOUT_FILE_BYTES, MAX_PAYOUT_ROWS } from '@/lib/validation/payouts';
 import { readPayoutFile } from './file';
 import { checkPayoutRows } from './rows';
 

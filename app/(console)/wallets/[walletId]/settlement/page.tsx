@@ -17,7 +17,7 @@ import { can } from '@/lib/server/permissions';
 import { getDb } from '@/lib/server/runtime';
 import { loadSettlement } from '@/lib/server/wallet-views';
 import { findWalletConnection } from '@/lib/server/wallets';
-import { loadSettlementSearch } from '@/lib/validation/settlement';
+import { loadSettlementSearch } from '@/lib/validation/settlement-search';
 
 export const metadata: Metadata = { title: 'Auto-settlement' };
 
