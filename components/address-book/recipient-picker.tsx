@@ -1,13 +1,12 @@
 'use client';
 // Picks a recipient from the wallet's address book by name (a combobox: type to filter, arrows to move,
-// Enter to choose, Escape to close). Entries still cooling off are shown but cannot be chosen.
-import { Command } from 'cmdk';
+// Enter to choose, Escape to close). Entries still cooling off are shown but cannot be chosen. The popover and
+// its list load when the picker is first opened (`recipient-picker-parts.tsx`).
 import { BookUserIcon } from 'lucide-react';
-import { Popover } from 'radix-ui';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { ADDRESS_BOOK_SOURCE_LABELS, type BookOption } from '@/lib/approvals/address-book';
-import { formatDateTime, shortAddress } from '@/lib/format';
+import { firstUseOverlay } from '@/components/ui/first-use';
+import type { BookOption } from '@/lib/approvals/address-book';
 
 export interface RecipientPickerProps {
   /** Names the button: "Pick recipient 1 from the address book". */
@@ -16,60 +15,26 @@ export interface RecipientPickerProps {
   onPick: (option: BookOption) => void;
 }
 
-const ITEM_CLASS =
-  'flex cursor-pointer items-start gap-2 rounded-md px-2 py-2 text-sm data-[selected=true]:bg-accent data-[selected=true]:text-accent-foreground data-[disabled=true]:cursor-not-allowed data-[disabled=true]:opacity-60';
+const overlay = firstUseOverlay(() => import('./recipient-picker-parts'), 'dialog');
+const PickerList = overlay.part('List');
 
 export function RecipientPicker({ label, options, onPick }: RecipientPickerProps) {
   const [open, setOpen] = useState(false);
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger asChild>
+    <overlay.Root open={open} onOpenChange={setOpen}>
+      <overlay.Trigger asChild>
         <Button type="button" variant="outline" size="sm" aria-label={label} disabled={options.length === 0}>
           <BookUserIcon aria-hidden /> Address book
         </Button>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="start"
-          sideOffset={4}
-          aria-label={label}
-          className="z-50 w-[min(24rem,calc(100vw-1rem))] rounded-md border bg-popover p-0 text-popover-foreground shadow-md"
-        >
-          {/* cmdk names its input and list by this label. */}
-          <Command label="Search the address book by name">
-            <Command.Input
-              placeholder="Name, tag or address…"
-              className="h-10 w-full border-b bg-transparent px-3 text-sm outline-none placeholder:text-muted-foreground"
-            />
-            <Command.List className="max-h-72 overflow-y-auto p-1">
-              <Command.Empty className="px-3 py-4 text-center text-sm text-muted-foreground">
-                No entry matches.
-              </Command.Empty>
-              {options.map((o) => (
-                <Command.Item
-                  key={o.id}
-                  value={o.id}
-                  keywords={[o.name, o.address, ...o.tags]}
-                  disabled={o.coolingOffUntil !== null}
-                  onSelect={() => {
-                    onPick(o);
-                    setOpen(false);
-                  }}
-                  className={ITEM_CLASS}
-                >
-                  <span className="grid min-w-0">
-                    <span className="truncate font-medium">{o.name}</span>
-                    <span className="truncate text-xs text-muted-foreground">
-                      {shortAddress(o.address, 6)} · {ADDRESS_BOOK_SOURCE_LABELS[o.source]}
-                      {o.coolingOffUntil ? ` · cooling off until ${formatDateTime(o.coolingOffUntil)}` : ''}
-                    </span>
-                  </span>
-                </Command.Item>
-              ))}
-            </Command.List>
-          </Command>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+      </overlay.Trigger>
+      <PickerList
+        label={label}
+        options={options}
+        onPick={(option: BookOption) => {
+          onPick(option);
+          setOpen(false);
+        }}
+      />
+    </overlay.Root>
   );
 }
