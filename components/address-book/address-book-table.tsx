@@ -59,7 +59,7 @@ function columns(
       meta: { label: 'Address' },
       cell: ({ row }) => (
         <span className="flex items-center gap-1">
-          <span className="font-mono text-xs break-all">{row.original.address}</span>
+          <span className="min-w-48 font-mono text-xs break-all">{row.original.address}</span>
           <CopyButton value={row.original.address} label={`Copy the address of ${row.original.name}`} />
         </span>
       ),

@@ -51,12 +51,14 @@ export function ReviewPanel({
           { label: 'Wallet', value: `${review.wallet.name} · ${review.wallet.blockchain}` },
           {
             label: 'From',
-            className: 'flex items-center gap-1 font-mono text-xs break-all',
+            className: 'flex flex-wrap items-center gap-x-1 font-mono text-xs break-all',
             value: (
               <>
-                {review.source.kind === 'master'
-                  ? 'Master wallet '
-                  : `${review.source.name ?? 'Child address'} `}
+                <span className="break-normal">
+                  {review.source.kind === 'master'
+                    ? 'Master wallet'
+                    : (review.source.name ?? 'Child address')}
+                </span>{' '}
                 {sourceUrl ? (
                   <a className="underline" href={sourceUrl} target="_blank" rel="noreferrer">
                     {review.source.address}
@@ -107,7 +109,7 @@ export function ReviewPanel({
               <TableCell>
                 <BookLabel item={item} builtAt={review.builtAt} />
                 <span className="flex items-center gap-1">
-                  <span className="font-mono text-xs break-all">{item.address}</span>
+                  <span className="min-w-48 font-mono text-xs break-all">{item.address}</span>
                   <CopyButton value={item.address} label={`Copy recipient ${item.index + 1} address`} />
                 </span>
                 {item.note ? (
@@ -131,7 +133,7 @@ export function ReviewPanel({
                 <span className="text-muted-foreground">{item.reference || 'assigned on creation'}</span>
               </TableCell>
               <TableCell>
-                <ul className="flex flex-wrap gap-1">
+                <ul className="flex min-w-64 flex-wrap gap-1">
                   {item.aml ? (
                     <li>
                       <Badge

@@ -52,7 +52,7 @@ const AUDIT_COLUMNS = helper.columns([
   helper.display({
     id: 'target',
     header: 'Target',
-    meta: { label: 'Target', className: 'align-top max-w-56 break-all text-xs' },
+    meta: { label: 'Target', className: 'align-top min-w-40 max-w-56 break-all text-xs' },
     cell: ({ row }) => row.original.target ?? '—',
   }),
   helper.display({

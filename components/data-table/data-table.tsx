@@ -191,8 +191,10 @@ export function DataTable<TData extends RowData>({
                   scope="col"
                   aria-sort={header.column.getCanSort() ? ariaSortOf(header.column.getIsSorted()) : undefined}
                   className={cn(
-                    'h-10 px-3 text-left align-middle font-medium text-muted-foreground',
+                    'h-10 px-3 text-left align-middle',
                     header.column.columnDef.meta?.className,
+                    // The column's classes may set the cells' type (mono, small, breaking anywhere): headings keep theirs.
+                    'font-sans text-sm font-medium break-normal text-muted-foreground',
                   )}
                 >
                   {header.isPlaceholder ? null : <table.FlexRender header={header} />}

@@ -18,7 +18,7 @@ import {
 export interface DataTableColumnMeta {
   /** Human name, used by the column visibility menu and the sort button's accessible name. */
   label?: string;
-  /** Extra classes for both the header and the cells of the column (e.g. `text-right`). */
+  /** Extra classes for both the header and the cells of the column (e.g. `text-right`); the header keeps its own font, size and colour. */
   className?: string;
 }
 

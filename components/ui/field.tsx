@@ -14,7 +14,7 @@ export interface FieldProps {
 /** A labelled form control with its hint and error; the control gets aria-describedby from the ids here. */
 export function Field({ id, label, error, hint, className, children }: FieldProps) {
   return (
-    <div className={cn('grid gap-1.5', className)}>
+    <div className={cn('grid content-start gap-1.5', className)}>
       <Label htmlFor={id}>{label}</Label>
       {children}
       {hint && !error ? (

@@ -23,8 +23,8 @@ export function AddressText({
 }: AddressTextProps) {
   const url = explorerUrl(blockchain, network, kind, value);
   return (
-    <span className="inline-flex min-w-0 items-center gap-1">
-      <code className="truncate font-mono text-sm" title={value}>
+    <span className="inline-flex min-w-0 max-w-full items-center gap-1">
+      <code className={full ? 'break-all font-mono text-sm' : 'truncate font-mono text-sm'} title={value}>
         {full ? value : shortAddress(value, 6)}
       </code>
       <CopyButton value={value} label={`Copy ${what}`} />
