@@ -1,7 +1,7 @@
 import { contextAs, expect, expectAccessible, fillSignIn, test, uniqueEmail } from './fixtures';
 import { addUserThroughQuorum } from './helpers/quorum';
 
-test('a refused password change keeps what was typed and says what was wrong at the field', async ({
+test('a refused password change keeps what was typed and says what was wrong at the field; a later change is by choice', async ({
   browser,
 }) => {
   const { page: admin, context } = await contextAs(browser, 'admin');
@@ -32,5 +32,28 @@ test('a refused password change keeps what was typed and says what was wrong at 
   await repeat.fill('a-much-better-passphrase');
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page).toHaveURL(/\/wallets$/);
+
+  // Later, by choice: from Security, with a way back, and the current password asked for.
+  await page.goto('/account/security');
+  await page.getByRole('link', { name: 'Change password' }).click();
+  await expect(page.getByRole('heading', { name: 'Change your password' })).toBeVisible();
+  await expect(page.getByText('A password given by an administrator works once')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Back to the console' })).toHaveAttribute(
+    'href',
+    '/account/security',
+  );
+  await expectAccessible(page);
+  await page.getByLabel('Current password').fill('a-much-better-passphrase');
+  await page.getByLabel('New password', { exact: true }).fill('an-even-better-passphrase');
+  await page.getByLabel('Repeat new password').fill('an-even-better-passphrase');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page).toHaveURL(/\/wallets$/);
   await newcomer.close();
+
+  // The new password signs in.
+  const again = await browser.newContext();
+  const next = await again.newPage();
+  await fillSignIn(next, email, 'an-even-better-passphrase');
+  await expect(next).toHaveURL(/\/wallets$/);
+  await again.close();
 });

@@ -43,6 +43,11 @@ async function currentRequestId(): Promise<string | null> {
  */
 const requestSession = cache(() => auth());
 
+/** Whether the signed-in person still has to replace a one-time password (every action refuses until then). */
+export async function mustChangePassword(): Promise<boolean> {
+  return Boolean((await requestSession())?.user?.mustChangePassword);
+}
+
 /** The signed-in person, with the session re-validated against the database (its row, version, disabled). */
 export async function currentActor(): Promise<Actor | null> {
   // Outside the network allow-list nobody is signed in (the proxy shows those addresses a page saying so).

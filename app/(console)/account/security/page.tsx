@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { FactorEnrol } from '@/components/account/factor-enrol';
 import { FactorList } from '@/components/account/factor-list';
 import { PageHeader } from '@/components/shell/page-header';
+import { Button } from '@/components/ui/button';
 import { listFactors, requiresSecondFactor } from '@/lib/server/factors/store';
 import { requirePage } from '@/lib/server/page-guard';
 import { getDb } from '@/lib/server/runtime';
@@ -20,6 +22,11 @@ export default async function SecurityPage() {
           required
             ? 'Your second factors. You approve requests, so signing in needs one, and decisions ask for it again after 5 minutes.'
             : 'Your second factors: an authenticator app or a passkey.'
+        }
+        actions={
+          <Button asChild variant="outline">
+            <Link href="/change-password">Change password</Link>
+          </Button>
         }
       />
       <div className="grid max-w-3xl gap-6">
