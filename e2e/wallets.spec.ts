@@ -115,9 +115,13 @@ test.describe('wallets', () => {
     await form.getByRole('button', { name: 'Simulate deposit' }).click();
     const toast = page.getByRole('listitem').filter({ hasText: 'Deposit of 12.5 USDC simulated (PENDING)' });
     await expect(toast).toBeVisible();
-    // Axe runs once the toast is gone: mid-animation its colours are not yet final.
-    await toast.getByRole('button', { name: /close/i }).click();
+    // Closed from the keyboard: another test's live event (a withdrawal failing) may stack a toast in front
+    // of this one, covering its close button for a pointer.
+    await toast.getByRole('button', { name: /close/i }).focus();
+    await page.keyboard.press('Enter');
     await expect(toast).toHaveCount(0);
+    // Axe runs once every toast is gone: mid-animation their colours are not yet final.
+    await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 30_000 });
     await expectAccessible(page);
     await context.close();
   });
