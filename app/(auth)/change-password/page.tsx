@@ -19,9 +19,10 @@ export default async function ChangePasswordPage() {
           {required ? 'Choose a new password' : 'Change your password'}
         </h1>
         <CardDescription>
+          Signed in as {actor.email}.{' '}
           {required
-            ? `Signed in as ${actor.email}. A password given by an administrator works once: choose your own to continue.`
-            : `Signed in as ${actor.email}. Your current password confirms it is you.`}
+            ? 'A password given by an administrator works once: choose your own to continue.'
+            : 'Your current password confirms it is you.'}
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
