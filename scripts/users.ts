@@ -1,8 +1,9 @@
-// npm run users -- add --email E --role R [--name N]: creates a user and prints a one-time password.
+// npm run users -- add --email E --role admin [--name N]: while the console has fewer independent admins than its
+// approval policy needs, adds an admin and prints a one-time password (the bootstrap; then admins add people).
 import { parseArgs } from 'node:util';
 import type { ConsoleDb } from '@/lib/db/schema';
+import { bootstrapAdmin } from '@/lib/server/approvals/admin-quorum';
 import { appendAudit } from '@/lib/server/audit';
-import { createUser } from '@/lib/server/users';
 import { addUserSchema } from '@/lib/validation/users';
 import { fail, openCliTarget } from './cli-database';
 
@@ -36,7 +37,7 @@ async function main() {
     ({ email, oneTimePassword } = body);
   } else {
     const db = target.handle.db as ConsoleDb;
-    const result = await createUser(db, parsed.data);
+    const result = await bootstrapAdmin(db, parsed.data);
     await appendAudit(db, {
       actorId: null,
       actorEmail: 'cli',

@@ -122,6 +122,15 @@ function Body({ review }: { review: ConfigurationReview }) {
           ]}
         />
       );
+    case 'userDisable':
+      return (
+        <ReviewFacts
+          facts={[
+            { label: 'User', value: `${review.user.name} (${review.user.email})` },
+            { label: 'Role', value: review.user.role },
+          ]}
+        />
+      );
     case 'userEnable':
       return (
         <ReviewFacts
@@ -225,6 +234,7 @@ const INTRO: Record<ConfigurationReview['kind'], string> = {
   userCreate: 'Adds a person to the console.',
   userRole: 'Changes what a person may do; their open sessions end.',
   userEnable: 'Lets a disabled person sign in again.',
+  userDisable: 'Stops an admin from signing in; their open sessions end.',
   policyEdit: 'Changes how many approvals, above which amount, and for how long requests of this kind wait.',
   limitEdit:
     'Changes the spending limits every withdrawal and swap is checked against, at creation and at its final approval.',

@@ -212,6 +212,12 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
   return (
     <div className="grid gap-6">
       {stepUp.dialog}
+      {data.can.notIndependent && data.status === 'PENDING_APPROVAL' ? (
+        <Alert variant="warning">
+          <AlertTitle>You cannot decide on this request</AlertTitle>
+          <AlertDescription>{data.can.notIndependent}</AlertDescription>
+        </Alert>
+      ) : null}
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <p className="text-sm text-muted-foreground">

@@ -28,6 +28,7 @@ const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> 
   userCreate: ConfigurationReviewPanel,
   userRole: ConfigurationReviewPanel,
   userEnable: ConfigurationReviewPanel,
+  userDisable: ConfigurationReviewPanel,
   policyEdit: ConfigurationReviewPanel,
   limitEdit: ConfigurationReviewPanel,
   freezeLift: ConfigurationReviewPanel,

@@ -6,10 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SOCK_PUPPET_REFUSAL } from '@/lib/approvals/configuration';
 import {
   auditLog,
-  consoleSettings,
   operationEvents,
   operationRequests,
   type Role,
@@ -131,58 +129,65 @@ function requestIdOf(result: { ok: boolean; data?: unknown; error?: string }): s
 
 const actorOf = (p: Person) => ({ id: p.id, email: p.email, role: p.role });
 
-describe('one admin, then a quorum', () => {
+/** The engine's refusal of someone not independent of the requester or of an earlier approver. */
+const NOT_INDEPENDENT = expect.stringMatching(/^Your decision cannot count as a second person’s: /);
+
+describe('no lone-admin door', () => {
   // Runs first: the database holds one admin only.
   let first: Person;
-  let bootstrapped: Person;
 
-  it('lets the only admin add a second admin alone, once, audited', async () => {
+  it('files the only admin’s new admin as a request nobody can approve, and the command line adds admins until the quorum stands', async () => {
+    const { adminQuorum, bootstrapAdmin } = await import('@/lib/server/approvals/admin-quorum');
     first = await person('first-admin', 'admin');
+    expect(await adminQuorum(t.db)).toEqual({ independent: 1, needed: 2, short: true });
     as(first);
     const email = `second-${crypto.randomUUID()}@example.com`;
-    const created = await addUserAction({ email, name: 'Second', role: 'admin' });
-    expect(created).toMatchObject({ ok: true, data: { kind: 'created', email } });
-    const user = await findUserByEmail(t.db, email);
-    expect(user?.role).toBe('admin');
-    expect(user?.createdBy).toBe(first.id);
-    const [bootstrap] = await t.db
-      .select()
-      .from(consoleSettings)
-      .where(eq(consoleSettings.key, 'bootstrap_admin'));
-    expect(bootstrap?.updatedBy).toBe(first.email);
-    const entries = await t.db.select().from(auditLog).where(eq(auditLog.action, 'user.bootstrap_admin'));
-    expect(entries.map((e) => [e.actorEmail, e.outcome, e.target])).toEqual([
-      [first.email, 'success', email],
-    ]);
-    if (created.ok && created.data.kind === 'created')
-      expect(JSON.stringify(entries)).not.toContain(created.data.oneTimePassword);
-    if (!user) throw new Error('not created');
-    bootstrapped = await signedIn(user);
+    const id = requestIdOf(await addUserAction({ email, name: 'Second', role: 'admin' }));
+    expect(await findUserByEmail(t.db, email)).toBeUndefined();
+    expect(await approveAs(first, id)).toMatchObject({ ok: false, status: 403 });
 
-    // Two admins now: a third is a request like any other, even for the first admin.
-    const third = await addUserAction({
-      email: `third-${crypto.randomUUID()}@example.com`,
-      name: 'T',
+    // The command line adds admins only, and only while the quorum is short.
+    const finance = await bootstrapAdmin(t.db, {
+      email: `cli-fin-${crypto.randomUUID()}@example.com`,
+      name: 'F',
+      role: 'finance',
+    });
+    expect(finance).toEqual({ ok: false, error: expect.stringMatching(/adds admins only/) });
+    const cli = await bootstrapAdmin(t.db, {
+      email: `cli-${crypto.randomUUID()}@example.com`,
+      name: 'C',
       role: 'admin',
     });
-    requestIdOf(third);
+    if (!cli.ok) throw new Error(cli.error);
+    expect(await adminQuorum(t.db)).toEqual({ independent: 2, needed: 2, short: false });
+    const more = await bootstrapAdmin(t.db, {
+      email: `cli-more-${crypto.randomUUID()}@example.com`,
+      name: 'M',
+      role: 'admin',
+    });
+    expect(more).toEqual({ ok: false, error: expect.stringMatching(/has its 2 independent admins/) });
+
+    // The admin the command line added is independent of the first: their approval carries the request.
+    const second = await signedIn(cli.user);
+    expect(await approveAs(second, id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+    expect((await findUserByEmail(t.db, email))?.role).toBe('admin');
   });
 
-  it('refuses the bootstrapped admin approving the admin who added them (the sock-puppet path)', async () => {
+  it('refuses disabling or demoting an admin when fewer independent admins than the policy needs would be left', async () => {
+    // Two independent admins (first and the command line's) and the second admin first asked for: theirs is not
+    // independent of first, so it does not count.
+    const admins = await t.db.select().from(users).where(eq(users.role, 'admin'));
+    const other = admins.find((u) => u.id !== first.id && u.createdBy === null)!;
     as(first);
-    const id = requestIdOf(
-      await updatePolicyAction({
-        operationType: 'swap',
-        approvals: '1',
-        thresholdUsd: '',
-        expiryMinutes: '60',
-      }),
-    );
-    const refused = await approveAs(bootstrapped, id);
-    expect(refused).toEqual({ ok: false, error: SOCK_PUPPET_REFUSAL, status: 403 });
-    expect((await row(id))?.status).toBe('PENDING_APPROVAL');
-    const denied = await t.db.select().from(auditLog).where(eq(auditLog.target, id));
-    expect(denied.some((e) => e.action === 'policyEdit.approve' && e.outcome === 'denied')).toBe(true);
+    expect(await disableUserAction({ userId: other.id })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^This would leave 1 independent admin; the approval policy needs 2/),
+    });
+    expect(await changeUserRoleAction({ userId: other.id, role: 'viewer' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^This would leave 1 independent admin/),
+    });
+    expect((await findUserByEmail(t.db, other.email))?.disabledAt).toBeNull();
   });
 });
 
@@ -303,8 +308,8 @@ describe('configuration requests', () => {
         expiryMinutes: '30',
       }),
     );
-    expect(await approveAs(puppet, id)).toEqual({ ok: false, error: SOCK_PUPPET_REFUSAL, status: 403 });
-    expect(await approveAs(promoted, id)).toEqual({ ok: false, error: SOCK_PUPPET_REFUSAL, status: 403 });
+    expect(await approveAs(puppet, id)).toEqual({ ok: false, error: NOT_INDEPENDENT, status: 403 });
+    expect(await approveAs(promoted, id)).toEqual({ ok: false, error: NOT_INDEPENDENT, status: 403 });
     expect((await row(id))?.status).toBe('PENDING_APPROVAL');
     // Another person may; and the puppet approves other admins' requests.
     expect(await approveAs(b, id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
@@ -338,7 +343,7 @@ describe('configuration requests', () => {
       await engine.approve({ id: puppet.id, email: puppet.email, role: 'finance' }, created.data.id),
     ).toEqual({
       ok: false,
-      error: SOCK_PUPPET_REFUSAL,
+      error: NOT_INDEPENDENT,
       status: 403,
     });
     expect((await row(created.data.id))?.status).toBe('PENDING_APPROVAL');

@@ -1,31 +1,28 @@
 'use server';
-// User administration. Creating a user, changing a role and enabling a user are configuration changes a
-// second admin approves (the approval engine audits and carries them out); disabling stays immediate. While
-// one admin exists, that admin adds a second admin alone, once.
+// User administration. Creating a user, changing a role, enabling a user and disabling an admin are
+// configuration changes other admins approve (the approval engine audits and carries them out); disabling
+// anyone else stays immediate. No change may leave fewer independent admins than the policy needs, and the
+// console never adds an admin alone: while it has too few, admins are added on the server (`npm run users`).
 import { revalidatePath } from 'next/cache';
 import { type RequestedChange, requestConfigurationChange } from '@/lib/actions/configuration-request';
 import { type ActionResult, defineAction, ok, refuse } from '@/lib/actions/define-action';
 import { alertConfigurationChange } from '@/lib/server/alerts';
 import { getApprovalEngine } from '@/lib/server/approvals';
+import { adminLeavingRefusal } from '@/lib/server/approvals/admin-quorum';
 import { audit } from '@/lib/server/guard';
 import { currentDb } from '@/lib/server/services';
-import { adminQuorum, bootstrapSecondAdmin, disableUser, findUserByEmail } from '@/lib/server/users';
+import { disableUser, findUserByEmail, findUserById } from '@/lib/server/users';
 import { requestIdSchema } from '@/lib/validation/approvals';
 import { addUserSchema, changeRoleSchema, userIdSchema } from '@/lib/validation/users';
 
-/** The one admin added a second admin alone: the one-time password is shown in this result only. */
-interface BootstrappedAdmin {
-  kind: 'created';
-  email: string;
-  oneTimePassword: string;
-}
-
 export type { RequestedChange };
-export type AddUserOutcome = RequestedChange | BootstrappedAdmin;
+
+/** Disabling someone: done at once, or (an admin) a request the other admins decide. */
+export type DisableUserOutcome = { email: string } | RequestedChange;
 
 /**
  * Asks for a new user (a second admin approves; the one-time password is then shown once to the requester on
- * the request page). The only admin adding a second admin does it alone, once.
+ * the request page).
  */
 export const addUserAction = defineAction({
   permission: 'userCreate.request',
@@ -33,28 +30,12 @@ export const addUserAction = defineAction({
   input: addUserSchema,
   context: 'add user',
   stepUp: ({ email, name, role }) => ({ change: 'userCreate', email, name, role }),
-  run: async ({ input, actor }): Promise<ActionResult<AddUserOutcome>> => {
+  run: async ({ input, actor }): Promise<ActionResult<RequestedChange>> => {
     const db = await currentDb();
     if (await findUserByEmail(db, input.email)) {
       const taken = 'A user with this email already exists';
       await audit(actor, 'user.add', 'failed', { target: input.email, input: { email: input.email } });
       return refuse(taken, { fieldErrors: { email: taken } });
-    }
-    if (input.role === 'admin' && (await adminQuorum(db)).mayBootstrap) {
-      const created = await bootstrapSecondAdmin(db, actor, input);
-      await audit(actor, 'user.bootstrap_admin', created.ok ? 'success' : 'failed', {
-        target: input.email,
-        input: { email: input.email, name: input.name, role: 'admin' },
-      });
-      if (!created.ok) return refuse(created.error, { fieldErrors: { email: created.error } });
-      await alertConfigurationChange({
-        key: `user-create:${created.user.id}`,
-        summary: `Second admin ${created.user.email} added`,
-        by: actor.email,
-        path: '/admin/users',
-      });
-      revalidatePath('/', 'layout');
-      return ok({ kind: 'created', email: created.user.email, oneTimePassword: created.oneTimePassword });
     }
     return requestConfigurationChange(actor, 'userCreate', input, 'email');
   },
@@ -86,11 +67,18 @@ export const changeUserRoleAction = defineAction({
   run: async ({ input, actor }) => {
     // An admin demoting themselves could leave the console without one.
     if (input.userId === actor.id) return refuse('You cannot change your own role.');
+    if (input.role !== 'admin') {
+      const leaving = await adminLeavingRefusal(await currentDb(), input.userId);
+      if (leaving) return refuse(leaving);
+    }
     return requestConfigurationChange(actor, 'userRole', input);
   },
 });
 
-/** Disables a user at once; their open sessions end (the session version moves on). */
+/**
+ * Disables a user at once (their open sessions end), except an admin: disabling an admin is a request the other
+ * admins decide, refused when it would leave fewer independent admins than the policy needs.
+ */
 export const disableUserAction = defineAction({
   permission: 'users.manage',
   resource: 'users',
@@ -98,14 +86,22 @@ export const disableUserAction = defineAction({
   invalid: 'first-issue',
   context: 'disable user',
   stepUp: ({ userId }) => ({ change: 'userDisable', userId }),
-  audit: {
-    action: 'user.disable',
-    target: ({ userId }, data: { email: string } | undefined) => data?.email ?? userId,
-  },
-  run: async ({ input, actor }) => {
+  run: async ({ input, actor }): Promise<ActionResult<DisableUserOutcome>> => {
     if (input.userId === actor.id) return refuse('You cannot disable yourself.');
-    const user = await disableUser(await currentDb(), input.userId);
+    const db = await currentDb();
+    const target = await findUserById(db, input.userId);
+    if (!target) return refuse('That user no longer exists.');
+    if (target.role === 'admin') {
+      const leaving = await adminLeavingRefusal(db, input.userId);
+      if (leaving) {
+        await audit(actor, 'user.disable', 'refused', { target: target.email, input: { reason: leaving } });
+        return refuse(leaving);
+      }
+      return requestConfigurationChange(actor, 'userDisable', input);
+    }
+    const user = await disableUser(db, input.userId);
     if (!user) return refuse('That user no longer exists.');
+    await audit(actor, 'user.disable', 'success', { target: user.email });
     await alertConfigurationChange({
       key: `user-disable:${user.id}:${user.sessionVersion}`,
       summary: `User ${user.email} disabled`,

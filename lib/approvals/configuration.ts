@@ -12,6 +12,7 @@ export const CONFIGURATION_KINDS = [
   'userCreate',
   'userRole',
   'userEnable',
+  'userDisable',
   'policyEdit',
   'limitEdit',
   'freezeLift',
@@ -53,6 +54,8 @@ export type UserEnableReview = ReviewBase & {
   user: PersonRef;
   disabledAt: string | null;
 };
+/** Disabling an admin: the other admins decide, as for enabling one. */
+export type UserDisableReview = ReviewBase & { kind: 'userDisable'; user: PersonRef };
 
 /** One policy field before and after: the review shows only what changes, and says so for the rest. */
 export type PolicyDiffRow = {
@@ -151,14 +154,11 @@ export function policyDiff(before: PolicyValues, after: PolicyValues): PolicyDif
   });
 }
 
-/** The sock-puppet rule's sentence: a person added or promoted by the requester never approves for them. */
-export const SOCK_PUPPET_REFUSAL =
-  'You were added or given your role by the requester; another person must approve.';
-
 export type ConfigurationReview =
   | UserCreateReview
   | UserRoleReview
   | UserEnableReview
+  | UserDisableReview
   | PolicyEditReview
   | LimitEditReview
   | FreezeLiftReview

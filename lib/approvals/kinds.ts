@@ -7,6 +7,7 @@ import type {
   LimitEditReview,
   PolicyEditReview,
   UserCreateReview,
+  UserDisableReview,
   UserEnableReview,
   UserRoleReview,
   WalletConnectReview,
@@ -52,6 +53,7 @@ export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: str
   userCreate: { label: 'New user', noun: 'a new user' },
   userRole: { label: 'Role change', noun: 'a role change' },
   userEnable: { label: 'Enabling a user', noun: 'a user enablement' },
+  userDisable: { label: 'Disabling an admin', noun: 'an admin’s disablement' },
   policyEdit: { label: 'Approval policy change', noun: 'an approval policy change' },
   limitEdit: { label: 'Spending limit change', noun: 'a spending limit change' },
   freezeLift: { label: 'Lifting the freeze', noun: 'a freeze lift' },
@@ -81,6 +83,7 @@ interface KindShapes {
   userCreate: { review: UserCreateReview; result: ConfigurationResult };
   userRole: { review: UserRoleReview; result: ConfigurationResult };
   userEnable: { review: UserEnableReview; result: ConfigurationResult };
+  userDisable: { review: UserDisableReview; result: ConfigurationResult };
   policyEdit: { review: PolicyEditReview; result: ConfigurationResult };
   limitEdit: { review: LimitEditReview; result: ConfigurationResult };
   freezeLift: { review: FreezeLiftReview; result: ConfigurationResult };

@@ -75,6 +75,8 @@ export interface RequestDetailDto extends RequestSummaryDto {
     resolutionVerdicts: ResolutionVerdict[];
     confirmResolution: boolean;
     discardResolution: boolean;
+    /** Why this person's decision would not count as another person's (not independent of a party), if so. */
+    notIndependent: string | null;
   };
   /** How the console follows the request at the service. */
   followUp: {

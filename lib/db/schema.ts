@@ -17,6 +17,7 @@ import {
 } from './tables/approvals';
 import { spendingLimits } from './tables/limits';
 import { payoutScheduleRuns, payoutSchedules } from './tables/payout-schedules';
+import { accountProvenance } from './tables/provenance';
 import { authChallenges, userFactors, userSessions } from './tables/security';
 import { serviceTokenIdempotency, serviceTokens } from './tables/service-tokens';
 import { walletConnections } from './tables/wallets';
@@ -82,6 +83,7 @@ export * from './tables/alerts';
 export * from './tables/approvals';
 export * from './tables/limits';
 export * from './tables/payout-schedules';
+export * from './tables/provenance';
 export * from './tables/security';
 export * from './tables/service-tokens';
 export * from './tables/wallets';
@@ -113,6 +115,7 @@ export const schema = {
   serviceTokenIdempotency,
   payoutSchedules,
   payoutScheduleRuns,
+  accountProvenance,
 };
 export type ConsoleDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type UserRow = typeof users.$inferSelect;

@@ -42,6 +42,8 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'userRole.approve': { admin: Y, finance: N, support: N, viewer: N },
   'userEnable.request': { admin: Y, finance: N, support: N, viewer: N },
   'userEnable.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'userDisable.request': { admin: Y, finance: N, support: N, viewer: N },
+  'userDisable.approve': { admin: Y, finance: N, support: N, viewer: N },
   'policyEdit.request': { admin: Y, finance: N, support: N, viewer: N },
   'policyEdit.approve': { admin: Y, finance: N, support: N, viewer: N },
   'limitEdit.request': { admin: Y, finance: N, support: N, viewer: N },

@@ -42,6 +42,8 @@ const PERMISSIONS = {
   'userRole.approve': ['admin'],
   'userEnable.request': ['admin'],
   'userEnable.approve': ['admin'],
+  'userDisable.request': ['admin'],
+  'userDisable.approve': ['admin'],
   'policyEdit.request': ['admin'],
   'policyEdit.approve': ['admin'],
   'limitEdit.request': ['admin'],

@@ -1,15 +1,9 @@
 import 'server-only';
-import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { getConfig } from '@/lib/config';
-import {
-  type ConsoleDb,
-  consoleSettings,
-  loginAttempts,
-  type Role,
-  type UserRow,
-  users,
-} from '@/lib/db/schema';
+import { type ConsoleDb, loginAttempts, type Role, type UserRow, users } from '@/lib/db/schema';
 import type { AnyDb } from '@/lib/db/types';
+import { recordProvenance } from './approvals/independence';
 import { seedDemoFactors } from './factors/demo';
 import { requiresSecondFactor } from './factors/store';
 import { burnPasswordCheck, generateOneTimePassword, hashPassword, verifyPassword } from './passwords';
@@ -67,12 +61,12 @@ export async function findUserByEmail(db: ConsoleDb, email: string): Promise<Use
 }
 
 /**
- * Creates a user with a one-time password. `createdBy`: the admin who asked for the user; that admin's
- * requests are never approved by this user (the sock-puppet rule).
+ * Creates a user with a one-time password. `createdBy`: the admin who asked for the user (the approval request
+ * records the account's provenance); null for the command-line bootstrap.
  */
 export async function createUser(
   db: ConsoleDb,
-  input: { email: string; name: string; role: Role; createdBy?: string },
+  input: { email: string; name: string; role: Role; createdBy?: string; requestId?: string },
 ): Promise<{ ok: true; user: UserRow; oneTimePassword: string } | { ok: false; error: string }> {
   const oneTimePassword = generateOneTimePassword();
   const passwordHash = await hashPassword(oneTimePassword);
@@ -91,6 +85,10 @@ export async function createUser(
     .returning();
   const user = rows[0];
   if (!user) return { ok: false, error: 'A user with this email already exists' };
+  if (input.createdBy)
+    await recordProvenance(db, [
+      { subject: user.id, actor: input.createdBy, kind: 'requested', requestId: input.requestId },
+    ]);
   return { ok: true, user, oneTimePassword };
 }
 
@@ -114,65 +112,25 @@ async function updateUser(
   return row;
 }
 
-/** `grantedBy`: the admin who asked for the role; this user never approves that admin's requests. */
-export const setUserRole = (db: ConsoleDb, id: string, role: Role, grantedBy?: string) =>
-  updateUser(db, id, grantedBy ? { role, roleGrantedBy: grantedBy } : { role }, 'role-changed');
-
-/** Admins who can sign in now. */
-async function countActiveAdmins(db: ConsoleDb): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(users)
-    .where(and(eq(users.role, 'admin'), isNull(users.disabledAt)));
-  return row?.n ?? 0;
-}
-
-/** Records that the one admin used their one chance to add a second admin alone. */
-const BOOTSTRAP_KEY = 'bootstrap_admin';
-
-export interface AdminQuorum {
-  /** Only one admin can sign in: nobody can approve that admin's configuration changes. */
-  onlyOneAdmin: boolean;
-  /** That admin may still add a second admin without approval (once, ever). */
-  mayBootstrap: boolean;
-}
-
-export async function adminQuorum(db: ConsoleDb): Promise<AdminQuorum> {
-  const admins = await countActiveAdmins(db);
-  const [used] = await db
-    .select()
-    .from(consoleSettings)
-    .where(eq(consoleSettings.key, BOOTSTRAP_KEY))
-    .limit(1);
-  return { onlyOneAdmin: admins <= 1, mayBootstrap: admins <= 1 && !used };
-}
-
-/**
- * While only one admin exists nobody could approve their requests, so that admin adds a second admin alone,
- * once: the console_settings key is claimed first (one conditional insert), then the user is created with
- * the admin as its creator (the sock-puppet rule still keeps the new admin from approving for them).
- */
-export async function bootstrapSecondAdmin(
+/** `grantedBy`: the admin who asked for the role; they control the account from now on (its provenance). */
+export async function setUserRole(
   db: ConsoleDb,
-  by: { id: string; email: string },
-  input: { email: string; name: string },
-): Promise<{ ok: true; user: UserRow; oneTimePassword: string } | { ok: false; error: string }> {
-  if (!(await adminQuorum(db)).mayBootstrap)
-    return { ok: false, error: 'A second admin can be added alone only once, while one admin exists.' };
-  if (await findUserByEmail(db, input.email))
-    return { ok: false, error: 'A user with this email already exists' };
-  const claimed = await db
-    .insert(consoleSettings)
-    .values({ key: BOOTSTRAP_KEY, enabled: true, updatedBy: by.email, updatedAt: new Date() })
-    .onConflictDoNothing()
-    .returning({ key: consoleSettings.key });
-  if (claimed.length === 0)
-    return { ok: false, error: 'A second admin can be added alone only once, while one admin exists.' };
-  const created = await createUser(db, { ...input, role: 'admin', createdBy: by.id });
-  // The email was taken in between: the chance is given back.
-  if (!created.ok) await db.delete(consoleSettings).where(eq(consoleSettings.key, BOOTSTRAP_KEY));
-  return created;
+  id: string,
+  role: Role,
+  grantedBy?: string,
+  requestId?: string,
+) {
+  const user = await updateUser(
+    db,
+    id,
+    grantedBy ? { role, roleGrantedBy: grantedBy } : { role },
+    'role-changed',
+  );
+  if (user && grantedBy)
+    await recordProvenance(db, [{ subject: id, actor: grantedBy, kind: 'role', requestId }]);
+  return user;
 }
+
 export const disableUser = (db: ConsoleDb, id: string) =>
   updateUser(db, id, { disabledAt: new Date() }, 'disabled');
 export const enableUser = (db: ConsoleDb, id: string) => updateUser(db, id, { disabledAt: null }, 'disabled');

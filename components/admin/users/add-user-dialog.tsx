@@ -1,5 +1,5 @@
 'use client';
-import { CopyIcon, UserPlusIcon } from 'lucide-react';
+import { UserPlusIcon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -19,7 +19,7 @@ import {
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
-import { type AddUserOutcome, addUserAction } from '@/lib/actions/users';
+import { addUserAction, type RequestedChange } from '@/lib/actions/users';
 import { ROLES } from '@/lib/roles';
 import type { addUserSchema } from '@/lib/validation/users';
 
@@ -27,10 +27,9 @@ const addUserResolver = lazyZodResolver(() => import('@/lib/validation/users').t
 
 type FormValues = z.input<typeof addUserSchema>;
 
-export function AddUserDialog({ mayBootstrap = false }: { mayBootstrap?: boolean }) {
+export function AddUserDialog() {
   const [open, setOpen] = useState(false);
-  const [outcome, setOutcome] = useState<AddUserOutcome | null>(null);
-  const created = outcome?.kind === 'created' ? outcome : null;
+  const [outcome, setOutcome] = useState<RequestedChange | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const form = useForm<FormValues>({
@@ -52,16 +51,13 @@ export function AddUserDialog({ mayBootstrap = false }: { mayBootstrap?: boolean
       }
       setOutcome(result.data);
       form.reset();
-      toast.success(
-        result.data.kind === 'created' ? `User ${result.data.email} added` : 'Waiting for a second admin',
-      );
+      toast.success('Waiting for a second admin');
     });
   });
 
   const close = (next: boolean) => {
     setOpen(next);
     if (!next) {
-      // The one-time password is shown once; closing forgets it.
       setOutcome(null);
       setError(null);
     }
@@ -90,37 +86,6 @@ export function AddUserDialog({ mayBootstrap = false }: { mayBootstrap?: boolean
               <Button onClick={() => close(false)}>Done</Button>
             </DialogFooter>
           </>
-        ) : created ? (
-          <>
-            <DialogHeader>
-              <DialogTitle>User added</DialogTitle>
-              <DialogDescription>
-                Give {created.email} this one-time password. It is shown only now; they must change it at
-                first sign-in.
-              </DialogDescription>
-            </DialogHeader>
-            <div className="flex items-center gap-2">
-              <code
-                data-testid="one-time-password"
-                className="flex-1 rounded-md bg-muted px-3 py-2 font-mono text-sm"
-              >
-                {created.oneTimePassword}
-              </code>
-              <Button
-                variant="outline"
-                size="icon"
-                aria-label="Copy one-time password"
-                onClick={() =>
-                  navigator.clipboard?.writeText(created.oneTimePassword).then(() => toast.success('Copied'))
-                }
-              >
-                <CopyIcon />
-              </Button>
-            </div>
-            <DialogFooter>
-              <Button onClick={() => close(false)}>Done</Button>
-            </DialogFooter>
-          </>
         ) : (
           <form onSubmit={onSubmit} className="grid gap-4" noValidate>
             <DialogHeader>
@@ -129,12 +94,6 @@ export function AddUserDialog({ mayBootstrap = false }: { mayBootstrap?: boolean
                 A second admin approves the new user; then you get a one-time password for them to change at
                 first sign-in.
               </DialogDescription>
-              {mayBootstrap ? (
-                <p className="text-sm">
-                  You are the only admin: a second admin you add now is created at once, without approval.
-                  This works once.
-                </p>
-              ) : null}
             </DialogHeader>
             {error ? (
               <Alert variant="destructive">

@@ -113,7 +113,11 @@ function userColumns(
                   )
                 }
               >
-                {u.disabled ? `Request to re-enable ${u.name}` : `Disable ${u.name}`}
+                {u.disabled
+                  ? `Request to re-enable ${u.name}`
+                  : u.role === 'admin'
+                    ? `Request to disable ${u.name}`
+                    : `Disable ${u.name}`}
               </Button>
             )}
           </>
@@ -135,7 +139,7 @@ export function UsersTable({ users, currentUserId }: { users: UserListItem[]; cu
           return;
         }
         if ('kind' in result.data) {
-          // Role changes and re-enabling wait for a second admin.
+          // Role changes, re-enabling and disabling an admin wait for a second admin.
           setRequested(result.data);
           toast.success('Waiting for a second admin');
         } else toast.success(success);

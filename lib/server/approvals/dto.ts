@@ -114,6 +114,7 @@ export async function requestDetail(
       resolutionVerdicts: can.resolutionVerdicts,
       confirmResolution: can.canConfirmResolution,
       discardResolution: can.canDiscardResolution,
+      notIndependent: can.notIndependent,
     },
     followUp: {
       lastAttemptAt: request.lastAttemptAt?.toISOString() ?? null,

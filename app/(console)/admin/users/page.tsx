@@ -4,14 +4,14 @@ import { UsersTable } from '@/components/admin/users/users-table';
 import { PageHeader } from '@/components/shell/page-header';
 import { requirePage } from '@/lib/server/page-guard';
 import { getDb } from '@/lib/server/runtime';
-import { adminQuorum, listUsers } from '@/lib/server/users';
+import { listUsers } from '@/lib/server/users';
 
 export const metadata: Metadata = { title: 'Users' };
 
 export default async function UsersPage() {
   const actor = await requirePage('users.manage');
   const db = await getDb();
-  const [rows, quorum] = await Promise.all([listUsers(db), adminQuorum(db)]);
+  const rows = await listUsers(db);
   const users = rows.map((u) => ({
     id: u.id,
     email: u.email,
@@ -25,8 +25,8 @@ export default async function UsersPage() {
     <>
       <PageHeader
         title="Users"
-        description="Who can sign in, and with which role. Adding a user, changing a role and re-enabling a user wait for a second admin; disabling is immediate."
-        actions={<AddUserDialog mayBootstrap={quorum.mayBootstrap} />}
+        description="Who can sign in, and with which role. Adding a user, changing a role, re-enabling a user and disabling an admin wait for a second admin; disabling anyone else is immediate."
+        actions={<AddUserDialog />}
       />
       <UsersTable users={users} currentUserId={actor.id} />
     </>

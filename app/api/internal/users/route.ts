@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ConsoleDb } from '@/lib/db/schema';
+import { bootstrapAdmin } from '@/lib/server/approvals/admin-quorum';
 import { appendAudit } from '@/lib/server/audit';
 import { currentPeerAddress, isLoopbackAddress } from '@/lib/server/peer-address';
 import { readJsonBody } from '@/lib/server/route';
 import { getRuntime } from '@/lib/server/runtime';
 import { tokenMatches } from '@/lib/server/server-lock';
-import { createUser } from '@/lib/server/users';
 import { addUserSchema } from '@/lib/validation/users';
 
 export const dynamic = 'force-dynamic';
@@ -35,7 +35,7 @@ export async function POST(request: Request) {
     return Response.json({ statusCode: 422, message: z.prettifyError(parsed.error) }, { status: 422 });
   }
   const db = runtime.database.db as ConsoleDb;
-  const result = await createUser(db, parsed.data);
+  const result = await bootstrapAdmin(db, parsed.data);
   await appendAudit(db, {
     actorId: null,
     actorEmail: 'cli',

@@ -7,8 +7,9 @@ import { type ConsoleDb, type OperationRequestRow, users } from '@/lib/db/schema
 import type { AlertSink, RaisedAlert } from '../../alerts/outbox';
 import { logger } from '../../logger';
 import { can } from '../../permissions';
+import { loadControlGraph, notIndependentOf } from '../independence';
 import { operationType } from '../operations/registry';
-import { peopleBehind, standIn } from '../stand-ins';
+import { peopleBehind } from '../stand-ins';
 
 const log = logger.child({ component: 'approvals-alerts' });
 
@@ -25,24 +26,19 @@ export function createEngineAlerts(db: ConsoleDb, sink: AlertSink | undefined) {
   }
 
   /**
-   * Everyone who may approve the request: the kind's approvers, never the requester, nor a person the
-   * requester added or promoted (the engine refuses their approval too).
+   * Everyone who may approve the request: the kind's approvers independent of the requester (the engine
+   * refuses anyone else).
    */
   async function approversOf(row: OperationRequestRow): Promise<string[]> {
     const type = operationType(row.type);
     if (!type) return [];
     const people = await db
-      .select({
-        id: users.id,
-        role: users.role,
-        createdBy: users.createdBy,
-        roleGrantedBy: users.roleGrantedBy,
-      })
+      .select({ id: users.id, role: users.role })
       .from(users)
       .where(isNull(users.disabledAt));
-    const behind = await peopleBehind(db, row.requesterId);
+    const excluded = notIndependentOf(await loadControlGraph(db), row.requesterId);
     return people
-      .filter((p) => standIn(p, behind) === null && can(p.role, type.permissions.approve))
+      .filter((p) => !excluded.has(p.id) && can(p.role, type.permissions.approve))
       .map((p) => p.id);
   }
 

@@ -3,9 +3,9 @@ import 'server-only';
 // two-person manual resolution, the policy and the freeze.
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
-import { CONSOLE_SCOPE, SOCK_PUPPET_REFUSAL } from '@/lib/approvals/configuration';
+import { CONSOLE_SCOPE } from '@/lib/approvals/configuration';
 import type { LimitCheck } from '@/lib/approvals/limits';
-import { isTokenActorId, TOKEN_HOLDER_REFUSAL } from '@/lib/approvals/service-tokens';
+import { isTokenActorId } from '@/lib/approvals/service-tokens';
 import type { ResolutionVerdict } from '@/lib/approvals/types';
 import { CustodyError } from '@/lib/custody';
 import {
@@ -22,6 +22,7 @@ import { WALLET_NOT_CONNECTED } from '../../errors';
 import { can as roleMay } from '../../permissions';
 import { fetchBalances } from '../balances';
 import { hashPayload } from '../hash';
+import { independenceRefusal, recordProvenance } from '../independence';
 import {
   checkLimits,
   contributionsOf,
@@ -39,7 +40,6 @@ import {
   type RegisteredOperation,
 } from '../operations/types';
 import { expiryFor, isExpired, type PolicyValues, requiredApprovals } from '../policy';
-import { standInRefusal } from '../stand-ins';
 import { assertTransition, type RequestStatus } from '../states';
 import { usdNumber } from '../usd';
 import {
@@ -429,8 +429,7 @@ export function createCommands(
     | { kind: 'unknown-type' }
     | { kind: 'denied' }
     | { kind: 'own' }
-    | { kind: 'puppet' }
-    | { kind: 'token-holder' }
+    | { kind: 'not-independent'; sentence: string }
     | { kind: 'not-open'; status: string }
     | { kind: 'expired' }
     | { kind: 'twice' }
@@ -483,17 +482,11 @@ export function createCommands(
         current = row;
         const type = operationType(row.type);
         if (!type) return { kind: 'unknown-type' };
-        // The person's role now, from the database (a role removed yesterday cannot approve today), and who
-        // added or promoted them.
+        // The person's role now, from the database (a role removed yesterday cannot approve today).
         const [me] = token
           ? [undefined]
           : await tx
-              .select({
-                role: users.role,
-                disabledAt: users.disabledAt,
-                createdBy: users.createdBy,
-                roleGrantedBy: users.roleGrantedBy,
-              })
+              .select({ role: users.role, disabledAt: users.disabledAt })
               .from(users)
               .where(sql`${users.id}::text = ${actor.id}`)
               .limit(1);
@@ -501,16 +494,20 @@ export function createCommands(
         if (!token && !(me && !me.disabledAt && roleMay(me.role as never, type.permissions.approve)))
           return { kind: 'denied' };
         if (row.requesterId === actor.id) return { kind: 'own' };
-        // The sock-puppet rule: a person the requester added or promoted is the requester's second account as
-        // far as four eyes go, whatever the kind and whatever the page offered.
+        // Four eyes against an insider: an approval counts only from someone independent of the requester and
+        // of every approver so far (nobody controls two of them), whatever the kind and whatever the page offered.
         if (verdict === 'approve') {
-          const links = {
-            id: actor.id,
-            createdBy: me?.createdBy ?? null,
-            roleGrantedBy: me?.roleGrantedBy ?? null,
-          };
-          const refusal = await standInRefusal(tx, actor.id, row.requesterId, links);
-          if (refusal) return { kind: refusal === SOCK_PUPPET_REFUSAL ? 'puppet' : 'token-holder' };
+          const earlier = await tx
+            .select({ id: operationApprovals.approverId })
+            .from(operationApprovals)
+            .where(and(eq(operationApprovals.requestId, id), eq(operationApprovals.decision, 'approve')));
+          const refusal = await independenceRefusal(
+            tx,
+            actor.id,
+            row.requesterId,
+            earlier.map((e) => e.id),
+          );
+          if (refusal) return { kind: 'not-independent', sentence: refusal };
         }
         if (row.status !== 'PENDING_APPROVAL') return { kind: 'not-open', status: row.status };
         if (isExpired(row.expiresAt, at)) {
@@ -624,12 +621,9 @@ export function createCommands(
       case 'own':
         await audit(actor, auditAction, 'denied', id, { reason: 'own request' });
         return fail('You cannot approve or reject your own request.', 403);
-      case 'puppet':
-        await audit(actor, auditAction, 'denied', id, { reason: 'added or promoted by the requester' });
-        return fail(SOCK_PUPPET_REFUSAL, 403);
-      case 'token-holder':
-        await audit(actor, auditAction, 'denied', id, { reason: 'shown the requesting token' });
-        return fail(TOKEN_HOLDER_REFUSAL, 403);
+      case 'not-independent':
+        await audit(actor, auditAction, 'denied', id, { reason: 'not independent of the other parties' });
+        return fail(decision.sentence, 403);
       case 'not-open':
         return fail(
           `This request is no longer waiting for approval (${decision.status.replace(/_/g, ' ').toLowerCase()}).`,
@@ -746,10 +740,10 @@ export function createCommands(
       return fail('You do not have permission to do this.', 403);
     }
     if (row.requesterId === actor.id) return fail('Another approver must resubmit your request.', 403);
-    const standsIn = await standInRefusal(db, actor.id, row.requesterId);
+    const standsIn = await independenceRefusal(db, actor.id, row.requesterId);
     if (standsIn) {
       await audit(actor, `${type.key}.resubmit`, 'denied', id, {
-        reason: 'added or promoted by the requester, or shown the requesting token',
+        reason: 'not independent of the requester',
       });
       return fail(standsIn, 403);
     }
@@ -963,7 +957,7 @@ export function createCommands(
       return fail('A second person must confirm the resolution you recorded.', 403);
     if (row.requesterId === actor.id)
       return fail('The requester cannot confirm the resolution of their own request.', 403);
-    const standsIn = await standInRefusal(db, actor.id, row.requesterId);
+    const standsIn = await independenceRefusal(db, actor.id, row.requesterId, [proposal.byId]);
     if (standsIn) return fail(standsIn, 403);
     if (proposal.status !== row.status) return fail('The request changed since the resolution was recorded.');
     const record = {
@@ -1103,6 +1097,10 @@ export function createCommands(
     });
     if (!taken.ok) return taken;
     const email = (taken.data.review as { email?: string }).email ?? '';
+    // Whoever saw the account's first password controls it.
+    const userId = ((await findRequest(id))?.result as { userId?: string } | null)?.userId;
+    if (userId)
+      await recordProvenance(db, [{ subject: userId, actor: actor.id, kind: 'credential', requestId: id }]);
     return { ok: true as const, data: { email, oneTimePassword: taken.data.value } };
   }
 

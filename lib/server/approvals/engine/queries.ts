@@ -1,6 +1,5 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, isNull, ne, notExists, type SQL, sql } from 'drizzle-orm';
-import { isTokenActorId } from '@/lib/approvals/service-tokens';
 // Reading requests: lists, a request with its approvals, items and events, and what a person may do with it.
 import { IN_PROGRESS_STATUSES } from '@/lib/approvals/statuses';
 import type { ResolutionVerdict } from '@/lib/approvals/types';
@@ -12,9 +11,9 @@ import {
   operationRequests,
 } from '@/lib/db/schema';
 import { can } from '../../permissions';
+import { independenceRefusal } from '../independence';
 import { OPERATIONS, operationType } from '../operations/registry';
 import { isExpired } from '../policy';
-import { standInRefusal } from '../stand-ins';
 import type { EngineActor, EngineContext, ResolutionProposal } from './context';
 
 export function createQueries(ctx: EngineContext) {
@@ -44,9 +43,10 @@ export function createQueries(ctx: EngineContext) {
     const type = operationType(row.type);
     const mayApprove = type ? await mayAct(actor, type.permissions.approve) : false;
     const own = row.requesterId === actor.id;
-    // A person behind an API token's request (shown its secret), or added by one, is not offered to approve it.
-    const holder =
-      isTokenActorId(row.requesterId) && (await standInRefusal(db, actor.id, row.requesterId)) !== null;
+    // Someone not independent of the requester or of an approver so far is not offered to decide, and is told why.
+    const notIndependent =
+      mayApprove && !own ? await independenceRefusal(db, actor.id, row.requesterId, decidedBy) : null;
+    const holder = notIndependent !== null;
     const open = row.status === 'PENDING_APPROVAL' && !isExpired(row.expiresAt, now());
     const proposal = proposalOf(row);
     const windowPassed = now().getTime() >= windowEndOf(row).getTime();
@@ -71,6 +71,7 @@ export function createQueries(ctx: EngineContext) {
       // Two people other than the requester settle what happened to the requester's money.
       canConfirmResolution: mayApprove && !own && !holder && proposal !== null && proposal.byId !== actor.id,
       canDiscardResolution: mayApprove && proposal !== null,
+      notIndependent,
     };
   }
 

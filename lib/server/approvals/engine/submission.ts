@@ -6,6 +6,7 @@ import { CustodyError } from '@/lib/custody';
 import {
   type OperationItemRow,
   type OperationRequestRow,
+  operationApprovals,
   operationEvents,
   operationItems,
   operationRequests,
@@ -289,6 +290,15 @@ export function createSubmission(ctx: EngineContext) {
         services: configuration,
         getPolicy,
         submitHeld: () => submitAllApproved(),
+        approverIds: async () =>
+          (
+            await db
+              .select({ id: operationApprovals.approverId })
+              .from(operationApprovals)
+              .where(
+                and(eq(operationApprovals.requestId, row.id), eq(operationApprovals.decision, 'approve')),
+              )
+          ).map((a) => a.id),
       });
     } catch (error) {
       const refused = error instanceof LocalRefusal;

@@ -26,7 +26,9 @@ import {
   walletConnections,
 } from '@/lib/db/schema';
 import { ROLES } from '@/lib/roles';
-import { createUser, enableUser, findUserById, setUserRole } from '../../users';
+import { createUser, disableUser, enableUser, findUserById, setUserRole } from '../../users';
+import { adminLeavingRefusal } from '../admin-quorum';
+import { recordProvenance } from '../independence';
 import { defineLocalOperation, LocalRefusal } from './types';
 
 /** A configuration change waits for one other admin, a day at most, until an admin edits its policy. */
@@ -113,8 +115,18 @@ export const userCreateOperation = defineLocalOperation({
     };
   },
   async execute(p, ctx) {
-    const created = await createUser(ctx.db, { ...p, createdBy: ctx.requester.id });
+    // The requester chose whose mailbox the account is: they control it (createUser records it). The approvers
+    // are kept as provenance.
+    const created = await createUser(ctx.db, { ...p, createdBy: ctx.requester.id, requestId: ctx.requestId });
     if (!created.ok) throw new LocalRefusal(created.error);
+    await recordProvenance(ctx.db, [
+      ...(await ctx.approverIds()).map((actor) => ({
+        subject: created.user.id,
+        actor,
+        kind: 'approved' as const,
+        requestId: ctx.requestId,
+      })),
+    ]);
     return {
       result: result('userCreate', `${created.user.email} was added as ${p.role}.`, {
         userId: created.user.id,
@@ -155,7 +167,11 @@ export const userRoleOperation = defineLocalOperation({
     };
   },
   async execute(p, ctx) {
-    const user = await setUserRole(ctx.db, p.userId, p.role, ctx.requester.id);
+    if (p.role !== 'admin') {
+      const leaving = await adminLeavingRefusal(ctx.db, p.userId);
+      if (leaving) throw new LocalRefusal(leaving);
+    }
+    const user = await setUserRole(ctx.db, p.userId, p.role, ctx.requester.id, ctx.requestId);
     if (!user) throw new LocalRefusal('That user no longer exists.');
     return {
       result: result('userRole', `${user.email} is now ${p.role}.`),
@@ -186,9 +202,47 @@ export const userEnableOperation = defineLocalOperation({
   async execute(p, ctx) {
     const user = await enableUser(ctx.db, p.userId);
     if (!user) throw new LocalRefusal('That user no longer exists.');
+    await recordProvenance(ctx.db, [
+      { subject: user.id, actor: ctx.requester.id, kind: 'enabled', requestId: ctx.requestId },
+    ]);
     return {
       result: result('userEnable', `${user.email} can sign in again.`),
       audit: { action: 'user.enable', target: user.email, input: {} },
+    };
+  },
+});
+
+export const userDisableOperation = defineLocalOperation({
+  key: 'userDisable',
+  permissions: permissionsOf('userDisable'),
+  defaultPolicy: CONFIGURATION_POLICY,
+  payloadSchema: z.strictObject({ userId: idSchema }),
+  async buildReview(p, ctx) {
+    const { disabledAt, ...user } = await person(ctx.db, p.userId);
+    const leaving = await adminLeavingRefusal(ctx.db, p.userId);
+    return {
+      review: {
+        kind: 'userDisable',
+        user,
+        warnings: [
+          ...(disabledAt ? [`${user.email} is disabled already.`] : []),
+          ...(leaving ? [leaving] : []),
+        ],
+        builtAt: builtAt(),
+      },
+      summary: `Disable ${user.email} (${user.role})`,
+      amountUsd: null,
+    };
+  },
+  async execute(p, ctx) {
+    // Checked again now: other changes may have landed since the request.
+    const leaving = await adminLeavingRefusal(ctx.db, p.userId);
+    if (leaving) throw new LocalRefusal(leaving);
+    const user = await disableUser(ctx.db, p.userId);
+    if (!user) throw new LocalRefusal('That user no longer exists.');
+    return {
+      result: result('userDisable', `${user.email} can no longer sign in.`),
+      audit: { action: 'user.disable', target: user.email, input: {} },
     };
   },
 });

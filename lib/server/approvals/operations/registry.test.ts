@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type AbiFunction, erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIGURATION_KINDS } from '@/lib/approvals/configuration';
 import { OPERATION_KINDS, type OperationKind } from '@/lib/approvals/kinds';
 import { MAX_EXPIRY_SECONDS, MIN_EXPIRY_SECONDS } from '@/lib/approvals/policy';
 import type { TransportOptions } from '@/lib/custody';
@@ -12,6 +13,7 @@ import { serviceTokens, users, walletConnections } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { buildPermit } from '@/lib/validation/typed-data';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { CONFIGURATION_DEFAULT_APPROVALS } from '../admin-quorum';
 import { createApprovalEngine, type EngineActor } from '../engine';
 import { defaultPolicy } from '../policy';
 import { OPERATION_TYPES, OPERATIONS, operationType } from './registry';
@@ -156,6 +158,7 @@ function validPayload(kind: OperationKind): unknown {
     case 'userRole':
       return { userId: admin.id, role: 'finance' };
     case 'userEnable':
+    case 'userDisable':
       return { userId: admin.id };
     case 'policyEdit':
       return { operationType: 'withdraw', approvals: 2, thresholdUsd: null, expirySeconds: 3600 };
@@ -235,6 +238,11 @@ describe('operation kinds', () => {
     expect(OPERATIONS.map((k) => k.key).sort()).toEqual([...OPERATION_KINDS].sort());
     expect(operationType('toString')).toBeUndefined();
     expect(operationType('nope')).toBeUndefined();
+  });
+
+  it('gives every configuration kind the default approvals the admins’ quorum counts on', () => {
+    for (const key of CONFIGURATION_KINDS)
+      expect(OPERATION_TYPES[key].defaultPolicy.approvals, key).toBe(CONFIGURATION_DEFAULT_APPROVALS);
   });
 
   describe.each(OPERATION_KINDS)('%s', (key) => {

@@ -122,6 +122,8 @@ export interface LocalExecuteContext {
   getPolicy(type: string): Promise<PolicyValues>;
   /** Sends the approved requests the freeze held (once the freeze is lifted). */
   submitHeld(): Promise<number>;
+  /** The people whose approvals carried the request. */
+  approverIds(): Promise<string[]>;
 }
 
 export interface LocalOutcome<K extends OperationKind = OperationKind> {
