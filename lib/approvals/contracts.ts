@@ -1,4 +1,5 @@
 // Shapes of contract-call reviews and results as the browser sees them (JSON from the server).
+import type { LimitCheck } from './limits';
 import type { ReviewAddress, ReviewWallet } from './types';
 
 export type ContractReviewCall = {
@@ -70,6 +71,8 @@ export type ContractReview = {
   fee: { symbol: string; total: string | null; error: string | null };
   warnings: string[];
   builtAt: string;
+  /** The spending limits the request falls under, added by the engine. */
+  limits?: LimitCheck;
 };
 
 export type DecodedContractTransaction = {
