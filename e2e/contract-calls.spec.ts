@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { generateSync } from 'otplib';
+import { getAddress } from 'viem';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage } from './helpers/actions';
 import {
@@ -112,9 +113,16 @@ test.describe('contract calls', () => {
     await admin.getByRole('button', { name: 'Create write request' }).click();
     await admin.getByRole('link', { name: 'Open the request' }).click();
     await expect(admin.getByRole('heading', { name: /Write 1 contract call: approve/ })).toBeVisible();
-    const reviewTable = admin.getByRole('table', { name: 'Contract calls' });
-    await expect(reviewTable).toContainText(`${amount} USDC`);
-    await expect(reviewTable).toContainText(`${Number(baseUnits).toLocaleString('en-US')} base units`);
+    const reviewCalls = admin.getByRole('list', { name: 'Contract calls' });
+    await expect(reviewCalls).toContainText(`${amount} USDC`);
+    await expect(reviewCalls).toContainText(`${Number(baseUnits).toLocaleString('en-US')} base units`);
+    // Decoded as an allowance to the spender, valued like a withdrawal of the same amount.
+    const approval = reviewCalls.getByRole('listitem', { name: 'Call 1' });
+    await expect(
+      approval.getByRole('heading', { name: 'Call 1: Token approval (allowance) · USDC' }),
+    ).toBeVisible();
+    await expect(approval.getByText(getAddress(spender), { exact: true })).toBeVisible();
+    await expect(approval.getByText(`$${whole}.50`).first()).toBeVisible();
     await expectAccessible(admin);
     const requestUrl = admin.url();
 
@@ -226,16 +234,34 @@ test.describe('contract calls', () => {
     await admin.getByRole('button', { name: 'Create write request' }).click();
     await admin.getByRole('link', { name: 'Open the request' }).click();
     await expect(admin.getByRole('heading', { name: /Write 1 contract call: transfer/ })).toBeVisible();
-    const calls = admin.getByRole('table', { name: 'Contract calls' });
+    const calls = admin.getByRole('list', { name: 'Contract calls' });
     await expect(calls).toContainText('amount (uint256): 1.5 USDC (1,500,000 base units)');
     await expectAccessible(admin);
     const requestUrl = admin.url();
 
     const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
+    // The approver reads the decoded transfer on a phone: amount, USD value and recipient without sideways scrolling.
+    await finance.setViewportSize({ width: 390, height: 844 });
     await finance.goto(requestUrl);
-    await expect(finance.getByRole('table', { name: 'Contract calls' })).toContainText(
-      '1.5 USDC (1,500,000 base units)',
-    );
+    const review = finance.getByRole('list', { name: 'Contract calls' });
+    await expect(review).toContainText('1.5 USDC (1,500,000 base units)');
+    const call = review.getByRole('listitem', { name: 'Call 1' });
+    await expect(call.getByRole('heading', { name: 'Call 1: Token transfer · USDC' })).toBeVisible();
+    await expect(call.getByRole('term').filter({ hasText: /^Recipient$/ })).toBeVisible();
+    const shown = [
+      call.getByText(getAddress(recipient), { exact: true }),
+      // The decoded amount (the arguments as sent, further down, say it again).
+      call.getByText('1.5 USDC', { exact: true }).first(),
+      call.getByText('$1.50', { exact: true }).last(),
+    ];
+    for (const part of shown) {
+      await expect(part).toBeVisible();
+      const box = await part.boundingBox();
+      expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await expect(finance.getByText('Value (USD)')).toBeVisible();
+    expect(await finance.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectAccessible(finance);
     await finance.getByLabel('Two-factor code').fill(currentCode());
     await approveOnPage(finance);
     await expect(finance.getByText(/Request status:\s*Success/)).toBeVisible({ timeout: 30_000 });

@@ -399,7 +399,12 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
       ) : data.review.kind === 'retry' ? (
         <RetryReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
       ) : isContractReview(data.review) ? (
-        <ContractPanels review={data.review} result={data.result} items={data.items} />
+        <ContractPanels
+          review={data.review}
+          result={data.result}
+          items={data.items}
+          requiredApprovals={data.requiredApprovals}
+        />
       ) : data.review.kind === 'withdraw' || data.review.kind === 'withdrawSign' ? (
         <>
           <ReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />

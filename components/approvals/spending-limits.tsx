@@ -97,9 +97,9 @@ export function SpendingLimits({ rules, wallets }: SpendingLimitsProps) {
           Spending limits
         </h2>
         <p className="text-sm text-muted-foreground">
-          Withdrawals and priced swaps waiting for approval, approved, sent or settled within the window count
-          against each limit. A request that would break one needs more approvals or is refused, as the limit
-          says; it is checked when it is created and again at its final approval.
+          Withdrawals, contract writes and priced swaps waiting for approval, approved, sent or settled within
+          the window count against each limit. A request that would break one needs more approvals or is
+          refused, as the limit says; it is checked when it is created and again at its final approval.
         </p>
       </div>
       {rules.length === 0 ? (

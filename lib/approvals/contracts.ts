@@ -1,4 +1,5 @@
 // Shapes of contract-call reviews and results as the browser sees them (JSON from the server).
+import type { LimitCheck } from './limits';
 import type { ReviewAddress, ReviewWallet } from './types';
 
 export type ContractReviewCall = {
@@ -15,16 +16,63 @@ export type ContractReviewCall = {
   networkFee: string | null;
   reference: string;
   warnings: string[];
+  /**
+   * The call decoded as an ERC-20 call (by its selector, whatever its ABI names things); null when it is
+   * none the console decodes. Absent on reviews made before calls were decoded.
+   */
+  decoded?: ContractDecodedCall | null;
+  /** Native coin sent with the call, priced like a native withdrawal. */
+  native?: { amount: string; symbol: string; usd: number | null } | null;
+  /** USD value of the call (tokens and native coin); null when the console cannot price it. */
+  usd?: number | null;
+  /**
+   * Why the console could not decode or price the call, in words ("unknown function 0x12345678"): such a
+   * call needs the most approvals the policy asks. Null when it could.
+   */
+  undecodable?: string | null;
+  /** What the call moves or allows, as the spending limits count it. */
+  movements?: ContractMovement[];
 };
+
+export type ContractDecodedCall = {
+  function: 'transfer' | 'transferFrom' | 'approve' | 'increaseAllowance';
+  /** `transfer(address,uint256)`. */
+  signature: string;
+  /** The token's symbol, when the contract is one of the wallet's assets or reports its units. */
+  token: string | null;
+  /** transferFrom's owner, checksummed. */
+  from: string | null;
+  /** Recipient (transfer, transferFrom) or spender (approve, increaseAllowance), checksummed. */
+  to: string;
+  role: 'recipient' | 'spender';
+  /** "1,000,000 USDC" (or "unlimited USDC"); null when the token's decimals are unknown. */
+  amount: string | null;
+  /** "1,000,000,000,000 base units". */
+  base: string;
+  usd: number | null;
+  /** An allowance of the largest uint256. */
+  unlimited: boolean;
+};
+
+/**
+ * One movement of a contract call: an amount of an asset to a destination (the recipient or spender; the
+ * contract itself for native coin and for calls the console cannot read). `amount` is a plain decimal in
+ * the asset's units, `usd` to the cent or null when unknown.
+ */
+export type ContractMovement = { destination: string; symbol: string; amount: string; usd: string | null };
 
 export type ContractReview = {
   kind: 'contractWrite' | 'contractSign';
   wallet: ReviewWallet;
   source: ReviewAddress;
   calls: ContractReviewCall[];
+  /** USD value of every call together; null when any call cannot be priced. Absent on older reviews. */
+  totalUsd?: number | null;
   fee: { symbol: string; total: string | null; error: string | null };
   warnings: string[];
   builtAt: string;
+  /** The spending limits the request falls under, added by the engine. */
+  limits?: LimitCheck;
 };
 
 export type DecodedContractTransaction = {

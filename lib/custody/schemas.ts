@@ -648,6 +648,9 @@ export const callItemInput = z.object({
   method: requiredText,
   abi: z.array(abiEntryInput).min(1),
   parameters: z.array(z.unknown()).optional(),
+  // Beyond the spec's Call item: native coin (wei, decimal digits) sent with a payable call, when a request
+  // carries one; never sent otherwise.
+  value: z.string().optional(),
   reference: z.string().optional(),
   metadata: metadataInput.optional(),
 });

@@ -1,14 +1,17 @@
 // Contract write and sign-only requests through the approval engine against the embedded sandbox: the
 // two-factor code is needed at submission, a wrong one leaves the request resubmittable, and the code is
-// never written anywhere.
+// never written anywhere. Calls are decoded and priced like withdrawals: the USD threshold and the spending
+// limits hold them, and a call the console cannot value needs the most approvals the policy asks.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { type AbiFunction, erc20Abi, maxUint256 } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AbiFunction, erc20Abi, getAddress, maxUint256, parseAbi } from 'viem';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ContractReview } from '@/lib/approvals/contracts';
+import type { LimitCheck } from '@/lib/approvals/limits';
 import { createCustodyClient, type TransportOptions } from '@/lib/custody';
-import { users } from '@/lib/db/schema';
+import { approvalPolicies, operationRequests, spendingLimits, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { readTokenUnits } from '../contract-tokens';
@@ -22,6 +25,7 @@ let creds: SandboxCredentials;
 let wallet: SandboxCredentials['wallets'][number];
 let requester: EngineActor;
 let approver: EngineActor;
+let approver2: EngineActor;
 const SPENDER = '0x00000000000000000000000000000000000000cc';
 const fn = (name: string) => erc20Abi.find((e) => e.type === 'function' && e.name === name) as AbiFunction;
 
@@ -94,6 +98,7 @@ beforeAll(async () => {
   wallet = creds.wallets[0]!;
   requester = await addUser('contract-admin@example.com', 'admin');
   approver = await addUser('contract-finance@example.com', 'finance');
+  approver2 = await addUser('contract-finance2@example.com', 'finance');
 });
 
 afterAll(async () => {
@@ -171,7 +176,8 @@ describe('contract calls through approvals', () => {
           address: usdcAddress(),
           method: 'transfer',
           abi: [fn('transfer')],
-          parameters: [SPENDER, '10000000000000000000000'],
+          // 9,000 USDC: above the float's balance, below the USD threshold (one approval).
+          parameters: [SPENDER, '9000000000'],
         },
       ],
     };
@@ -243,5 +249,245 @@ describe('contract calls through approvals', () => {
     const client = createCustodyClient((await connectionFor(wallet.id))!);
     expect(await readTokenUnits(client, wallet.id, usdcAddress())).toEqual({ symbol: 'USDC', decimals: 6 });
     expect(await readTokenUnits(client, wallet.id, '0x00000000000000000000000000000000000000dd')).toBeNull();
+  });
+});
+
+describe('contract calls are priced and held like withdrawals', () => {
+  const usdc = () => wallet.assets.find((a) => a.symbol === 'USDC')!;
+  const transfer = (to: string, baseUnits: string) => ({
+    address: usdcAddress(),
+    method: 'transfer',
+    abi: [fn('transfer')],
+    parameters: [to, baseUnits],
+  });
+  const writeOf = (...calls: ContractCallsPayload['calls']): ContractCallsPayload => ({
+    addressId: floatAddress(2).id,
+    calls,
+  });
+  let counter = 0;
+  const recipient = () => {
+    counter += 1;
+    return `0x${(0xc0ffee00 + counter).toString(16).padStart(40, '0')}`;
+  };
+  const withdrawal = (amount: string) => ({
+    source: { kind: 'master' },
+    items: [{ assetId: usdc().id, symbol: 'USDC', decimals: usdc().decimals, address: recipient(), amount }],
+  });
+
+  async function reviewOf(id: string) {
+    const view = await engine().view(id);
+    return { review: view?.request.review as ContractReview & { limits?: LimitCheck }, row: view?.request };
+  }
+
+  // Each test starts from the default policies, no limit and an empty window.
+  afterEach(async () => {
+    await database.db.delete(spendingLimits);
+    await database.db.delete(approvalPolicies);
+    await database.db.update(operationRequests).set({ status: 'CANCELLED' });
+  });
+
+  it('a USDC transfer above the USD threshold needs the count above the threshold, and shows what it moves', async () => {
+    const e = engine();
+    const to = recipient();
+    // 20,000 USDC at $1: above the default $10,000 threshold.
+    const preview = await e.preview(
+      requester,
+      'contractWrite',
+      wallet.id,
+      writeOf(transfer(to, '20000000000')),
+    );
+    if (!preview.ok) throw new Error(preview.error);
+    expect(preview.data.requiredApprovals).toBe(2);
+    expect(preview.data.amountUsd).toBe(20_000);
+
+    const above = await e.create(requester, 'contractWrite', wallet.id, writeOf(transfer(to, '20000000000')));
+    if (!above.ok) throw new Error(above.error);
+    expect(above.data.requiredApprovals).toBe(2);
+    const { review, row } = await reviewOf(above.data.id);
+    expect(row?.amountUsd).toBe('20000.00');
+    expect(review.totalUsd).toBe(20_000);
+    expect(review.calls[0]).toMatchObject({
+      usd: 20_000,
+      undecodable: null,
+      decoded: {
+        function: 'transfer',
+        token: 'USDC',
+        to: getAddress(to),
+        role: 'recipient',
+        amount: '20,000 USDC',
+        base: '20,000,000,000 base units',
+        usd: 20_000,
+        unlimited: false,
+      },
+    });
+    // One approval is not enough; the second approver's is.
+    const once = await e.approve(approver, above.data.id, sandbox.totpCode());
+    expect(once.ok && once.data.status).toBe('PENDING_APPROVAL');
+    const twice = await e.approve(approver2, above.data.id, sandbox.totpCode());
+    expect(twice.ok && twice.data.status).not.toBe('PENDING_APPROVAL');
+    expect((await e.view(above.data.id))?.approvals).toHaveLength(2);
+
+    // $9,000 is below the threshold: the policy's own count.
+    const below = await e.create(requester, 'contractWrite', wallet.id, writeOf(transfer(to, '9000000000')));
+    expect(below.ok && below.data.requiredApprovals).toBe(1);
+
+    // A batch is priced call by call and summed: two calls of $6,000 are $12,000, above the threshold.
+    const batch = await e.create(
+      requester,
+      'contractWrite',
+      wallet.id,
+      writeOf(transfer(to, '6000000000'), {
+        address: usdcAddress(),
+        method: 'approve',
+        abi: [fn('approve')],
+        parameters: [SPENDER, '6000000000'],
+      }),
+    );
+    if (!batch.ok) throw new Error(batch.error);
+    expect(batch.data.requiredApprovals).toBe(2);
+    const batchReview = (await reviewOf(batch.data.id)).review;
+    expect(batchReview.calls.map((c) => c.usd)).toEqual([6_000, 6_000]);
+    expect(batchReview.calls[1]?.decoded).toMatchObject({ function: 'approve', role: 'spender', usd: 6_000 });
+    expect(batchReview.totalUsd).toBe(12_000);
+  });
+
+  it('native coin sent with a call is priced like a native withdrawal and added', async () => {
+    const e = engine();
+    // 1 USDC plus 0.01 ETH at $3,000: $31.
+    const created = await e.create(requester, 'contractWrite', wallet.id, {
+      ...writeOf(transfer(recipient(), '1000000')),
+      calls: [{ ...transfer(recipient(), '1000000'), value: '10000000000000000' }],
+    });
+    if (!created.ok) throw new Error(created.error);
+    const { review, row } = await reviewOf(created.data.id);
+    expect(review.calls[0]?.native).toEqual({ amount: '0.01', symbol: 'ETH', usd: 30 });
+    expect(review.calls[0]?.usd).toBe(31);
+    expect(row?.amountUsd).toBe('31.00');
+    expect(created.data.requiredApprovals).toBe(1);
+  });
+
+  it('a contract transfer counts toward a spending limit together with withdrawals', async () => {
+    const addRule = (onBreach: 'approvals' | 'refuse') =>
+      database.db.insert(spendingLimits).values({
+        walletId: wallet.id,
+        scope: 'wallet',
+        windowHours: 24,
+        unit: 'usd',
+        assetSymbol: null,
+        limitAmount: '1000',
+        onBreach,
+        extraApprovals: onBreach === 'approvals' ? 1 : 0,
+        createdBy: 'test',
+      });
+    await addRule('approvals');
+    const e = engine();
+    // $600 withdrawn, then a $600 contract transfer: $1,200 against a $1,000 limit.
+    const withdrawn = await e.create(requester, 'withdraw', wallet.id, withdrawal('600'));
+    expect(withdrawn.ok && withdrawn.data.requiredApprovals).toBe(1);
+    const write = await e.create(
+      requester,
+      'contractWrite',
+      wallet.id,
+      writeOf(transfer(recipient(), '600000000')),
+    );
+    if (!write.ok) throw new Error(write.error);
+    expect(write.data.requiredApprovals).toBe(2);
+    expect((await reviewOf(write.data.id)).review.limits?.rows[0]).toMatchObject({
+      used: '600.00',
+      request: '600.00',
+      remainingAfter: '-200.00',
+      breached: true,
+    });
+
+    // A refusing limit refuses the next one, and the contract transfer counts against the next withdrawal.
+    await database.db.delete(spendingLimits);
+    await addRule('refuse');
+    const refused = await e.create(
+      requester,
+      'contractWrite',
+      wallet.id,
+      writeOf(transfer(recipient(), '600000000')),
+    );
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.error).toMatch(/^Refused by the spending limit \$1,000\.00 per 24 hours/);
+    expect(!refused.ok && refused.error).toContain(
+      '$1,200.00 already counted in the window, this request adds $600.00',
+    );
+    const next = await e.create(requester, 'withdraw', wallet.id, withdrawal('1'));
+    expect(!next.ok && next.error).toContain('$1,200.00 already counted in the window');
+    // Without the contract transfer, the withdrawal fits.
+    await e.cancel(requester, write.data.id);
+    expect((await e.create(requester, 'withdraw', wallet.id, withdrawal('1'))).ok).toBe(true);
+  });
+
+  it('an undecodable write needs the highest quorum, and the review says why', async () => {
+    const e = engine();
+    const mint = parseAbi(['function mint(address to, uint256 amount)'])[0] as AbiFunction;
+    const unknown = writeOf({
+      address: usdcAddress(),
+      method: 'mint',
+      abi: [mint],
+      parameters: [SPENDER, '1'],
+    });
+    // The default policy: one approval, one more above $10,000. Unknown: the count above the threshold.
+    const created = await e.create(requester, 'contractWrite', wallet.id, unknown);
+    if (!created.ok) throw new Error(created.error);
+    expect(created.data.requiredApprovals).toBe(2);
+    const { review, row } = await reviewOf(created.data.id);
+    expect(row?.amountUsd).toBeNull();
+    expect(review.totalUsd).toBeNull();
+    expect(review.calls[0]).toMatchObject({
+      decoded: null,
+      usd: null,
+      undecodable: 'unknown function 0x40c10f19',
+    });
+    expect(review.warnings).toContain(
+      'This call could not be decoded (unknown function 0x40c10f19); it needs 2 approvals.',
+    );
+
+    // Without a threshold there is no "above": the most any kind's policy asks (a swap above its own, 4).
+    await e.updatePolicy(requester, 'contractWrite', {
+      approvals: 1,
+      thresholdUsd: null,
+      expirySeconds: 3600,
+    });
+    await e.updatePolicy(requester, 'swap', { approvals: 3, thresholdUsd: 5000, expirySeconds: 3600 });
+    const strictest = await e.create(requester, 'contractWrite', wallet.id, unknown);
+    expect(strictest.ok && strictest.data.requiredApprovals).toBe(4);
+    // And a decodable, priced call under that policy needs its own count.
+    const plain = await e.create(requester, 'contractWrite', wallet.id, writeOf(transfer(recipient(), '1')));
+    expect(plain.ok && plain.data.requiredApprovals).toBe(1);
+    await database.db.delete(approvalPolicies);
+
+    // A token the console cannot price (not a wallet asset), and an unlimited approval: the highest too.
+    const unpriced = await e.create(
+      requester,
+      'contractWrite',
+      wallet.id,
+      writeOf({ ...transfer(SPENDER, '5'), address: '0x00000000000000000000000000000000000000dd' }),
+    );
+    if (!unpriced.ok) throw new Error(unpriced.error);
+    expect(unpriced.data.requiredApprovals).toBe(2);
+    expect((await reviewOf(unpriced.data.id)).review.warnings[0]).toMatch(
+      /^This call could not be priced \(0x0+dD? is not an asset of this wallet.*\); it needs 2 approvals\.$/i,
+    );
+    const unlimited = await e.create(
+      requester,
+      'contractWrite',
+      wallet.id,
+      writeOf({
+        address: usdcAddress(),
+        method: 'approve',
+        abi: [fn('approve')],
+        parameters: [SPENDER, maxUint256.toString()],
+      }),
+    );
+    if (!unlimited.ok) throw new Error(unlimited.error);
+    expect(unlimited.data.requiredApprovals).toBe(2);
+    const unlimitedReview = (await reviewOf(unlimited.data.id)).review;
+    expect(unlimitedReview.calls[0]?.decoded).toMatchObject({ amount: 'unlimited USDC', unlimited: true });
+    expect(unlimitedReview.warnings[0]).toBe(
+      `Unlimited token approval: ${getAddress(SPENDER)} may move every USDC this address holds, now and later; it needs 2 approvals.`,
+    );
   });
 });

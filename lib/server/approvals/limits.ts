@@ -16,8 +16,18 @@ import {
 import { type ConsoleDb, operationRequests, spendingLimits, walletConnections } from '@/lib/db/schema';
 import { addressKey } from '@/lib/validation/addresses';
 
-/** The kinds whose money counts against limits: withdrawals (sent or signed, one by one or from a file) and swaps. */
-const LIMITED_KINDS = ['withdraw', 'withdrawSign', 'payout', 'swap'] as const;
+/**
+ * The kinds whose money counts against limits: withdrawals (sent or signed, one by one or from a file), swaps,
+ * and contract writes (sent or signed), which move tokens as surely as a withdrawal does.
+ */
+const LIMITED_KINDS = [
+  'withdraw',
+  'withdrawSign',
+  'payout',
+  'swap',
+  'contractWrite',
+  'contractSign',
+] as const;
 
 export function isLimitedKind(type: string): boolean {
   return (LIMITED_KINDS as readonly string[]).includes(type);
@@ -107,6 +117,7 @@ export function contributionsOf(type: string, payload: unknown, review: unknown)
       },
     ];
   }
+  if (type === 'contractWrite' || type === 'contractSign') return contractContributions(r);
   const items = Array.isArray(p.items) ? (p.items as Array<Record<string, unknown>>) : [];
   // A withdrawal's review lists its recipients as `items`, a payout file's as `rows`, in payload order.
   const listed = Array.isArray(r.items) ? r.items : Array.isArray(r.rows) ? r.rows : [];
@@ -123,6 +134,35 @@ export function contributionsOf(type: string, payload: unknown, review: unknown)
           },
         ]
       : [],
+  );
+}
+
+const USD_CENTS = /^\d+\.\d{2}$/;
+
+/**
+ * A contract call's movements as its review decoded and priced them (the payload holds only the ABI call):
+ * a transfer to its recipient, an allowance to its spender, native coin to the contract. A call the console
+ * could not decode or price has no USD value, so it counts as over a USD limit, as an unpriced withdrawal does.
+ */
+function contractContributions(review: Record<string, unknown>): Contribution[] {
+  const calls = Array.isArray(review.calls) ? (review.calls as Array<Record<string, unknown>>) : [];
+  return calls.flatMap((call) =>
+    (Array.isArray(call.movements) ? (call.movements as Array<Record<string, unknown>>) : []).flatMap((m) =>
+      typeof m.destination === 'string' &&
+      typeof m.symbol === 'string' &&
+      typeof m.amount === 'string' &&
+      DECIMAL.test(m.amount)
+        ? [
+            {
+              destination: addressKey(m.destination),
+              symbol: m.symbol,
+              amount: m.amount,
+              usd: typeof m.usd === 'string' && USD_CENTS.test(m.usd) ? m.usd : null,
+              pricedOnly: false,
+            },
+          ]
+        : [],
+    ),
   );
 }
 

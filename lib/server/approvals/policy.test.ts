@@ -4,6 +4,7 @@ import {
   DEFAULT_EXPIRY_SECONDS,
   defaultPolicy,
   expiryFor,
+  highestApprovals,
   isExpired,
   requiredApprovals,
   timeLeft,
@@ -47,6 +48,17 @@ describe('approval policy arithmetic', () => {
     expect(isExpired(expires, new Date('2026-01-01T01:00:00Z'))).toBe(true);
     expect(timeLeft(expires, new Date('2026-01-01T00:30:00Z'))).toBe(30 * 60 * 1000);
     expect(timeLeft(expires, new Date('2026-01-02T00:00:00Z'))).toBe(0);
+  });
+
+  it('asks the most a policy can ask of a request it cannot value', () => {
+    const plain = { approvals: 1, thresholdUsd: null, expirySeconds: 3600 };
+    // With a threshold: its count above the threshold, whatever other kinds ask.
+    expect(highestApprovals(policy, [policy, { ...plain, approvals: 4 }])).toBe(2);
+    expect(highestApprovals({ ...policy, approvals: 3 }, [policy])).toBe(4);
+    // Without one: the most any kind asks for its largest amounts, at least one more than its own.
+    expect(highestApprovals(plain, [plain, policy])).toBe(2);
+    expect(highestApprovals(plain, [plain, { ...policy, approvals: 3 }, { ...plain, approvals: 2 }])).toBe(4);
+    expect(highestApprovals({ ...plain, approvals: 5 }, [plain, policy])).toBe(6);
   });
 
   it('defaults to 24 hours and one approver', () => {

@@ -1,6 +1,6 @@
 import 'server-only';
 // Approval policy arithmetic: how many distinct approvers a request needs and how long it stays open.
-import { isOperationKind } from '@/lib/approvals/kinds';
+import { isOperationKind, OPERATION_KINDS } from '@/lib/approvals/kinds';
 import {
   DEFAULT_EXPIRY_SECONDS,
   FALLBACK_POLICY,
@@ -8,6 +8,7 @@ import {
   MIN_EXPIRY_SECONDS,
   type PolicyValues,
 } from '@/lib/approvals/policy';
+import { approvalPolicies, type ConsoleDb } from '@/lib/db/schema';
 import { OPERATION_TYPES } from './operations/registry';
 import { compareUsd } from './usd';
 
@@ -27,6 +28,36 @@ export function requiredApprovals(policy: PolicyValues, amountUsd: number | stri
   if (policy.thresholdUsd === null) return base;
   if (amountUsd === null || compareUsd(amountUsd, policy.thresholdUsd) > 0) return base + 1;
   return base;
+}
+
+/**
+ * Approvers needed by a request the console cannot value: a contract call it cannot decode or price (or an
+ * unlimited token approval), which may move anything. The rule: the most the kind's own policy can ask, its
+ * count above the threshold. A policy without a threshold has no "above", so then the most any kind's policy
+ * asks for its largest amounts (`every`), and never less than one more than the kind's own count. An admin
+ * may raise the bar by editing the policy; nothing the requester writes into the call lowers it.
+ */
+export function highestApprovals(own: PolicyValues, every: readonly PolicyValues[]): number {
+  const most = (policy: PolicyValues) => requiredApprovals(policy, null);
+  if (own.thresholdUsd !== null) return most(own);
+  return Math.max(most(own) + 1, ...every.map(most));
+}
+
+/** `highestApprovals` of a kind, from the policies in force (one read of every edited policy). */
+export async function highestApprovalsFor(db: Pick<ConsoleDb, 'select'>, type: string): Promise<number> {
+  const rows = await db.select().from(approvalPolicies);
+  const edited = new Map(
+    rows.map((row) => [
+      row.operationType,
+      {
+        approvals: row.approvals,
+        thresholdUsd: row.thresholdUsd === null ? null : Number(row.thresholdUsd),
+        expirySeconds: row.expirySeconds,
+      },
+    ]),
+  );
+  const policyOf = (kind: string) => edited.get(kind) ?? defaultPolicy(kind);
+  return highestApprovals(policyOf(type), OPERATION_KINDS.map(policyOf));
 }
 
 export function expiryFor(policy: PolicyValues, createdAt: Date): Date {

@@ -24,6 +24,8 @@ export interface ReviewContext {
   references: string[];
   /** Balances of the master wallet (no addressId) or of a child address. */
   balances(addressId?: string): Promise<SourceBalance[]>;
+  /** The most approvals the kind's policy can ask (`highestApprovals` in policy.ts): for what cannot be valued. */
+  highestApprovals(): Promise<number>;
 }
 
 export interface SubmitContext {

@@ -39,7 +39,7 @@ import {
   type ParsedOperation,
   type RegisteredOperation,
 } from '../operations/types';
-import { expiryFor, isExpired, type PolicyValues, requiredApprovals } from '../policy';
+import { expiryFor, highestApprovalsFor, isExpired, type PolicyValues, requiredApprovals } from '../policy';
 import { assertTransition, type RequestStatus } from '../states';
 import { usdNumber } from '../usd';
 import {
@@ -202,6 +202,7 @@ export function createCommands(
       requestId,
       references,
       balances: (addressId) => fetchBalances(target.connection, walletId, addressId).catch(() => []),
+      highestApprovals: () => highestApprovalsFor(db, operation.kind),
     });
   }
 
@@ -262,7 +263,9 @@ export function createCommands(
         ...built,
         review: limits ? { ...built.review, limits } : built.review,
         amountUsd: usdNumber(built.amountUsd),
-        requiredApprovals: requiredApprovals(policy, built.amountUsd) + (limits?.extraApprovals ?? 0),
+        requiredApprovals:
+          Math.max(requiredApprovals(policy, built.amountUsd), built.minApprovals ?? 0) +
+          (limits?.extraApprovals ?? 0),
       },
     };
   }
@@ -326,7 +329,11 @@ export function createCommands(
     if ('error' in built) return built;
     const policy = await getPolicy(type.key);
     const createdAt = now();
-    let needed = Math.max(requiredApprovals(policy, built.amountUsd), options.minApprovals ?? 0);
+    let needed = Math.max(
+      requiredApprovals(policy, built.amountUsd),
+      built.minApprovals ?? 0,
+      options.minApprovals ?? 0,
+    );
     const limited = isLimitedKind(type.key);
     try {
       await db.transaction(async (tx) => {

@@ -1,15 +1,8 @@
 import 'server-only';
 // Contract write (#16) as an operation kind of the approval engine, with what it shares with the sign-only
-// contract write (#17, contract-sign.ts): payload, review, decoding. Both need the custody service's
-// two-factor code, typed by the approver whose approval submits.
-import {
-  type AbiFunction,
-  decodeFunctionData,
-  formatEther,
-  type Hex,
-  maxUint256,
-  parseTransaction,
-} from 'viem';
+// contract write (#17, contract-sign.ts): payload, review, decoding and pricing (contract-pricing.ts). Both
+// need the custody service's two-factor code, typed by the approver whose approval submits.
+import { type AbiFunction, decodeFunctionData, formatEther, type Hex, parseTransaction } from 'viem';
 import { z } from 'zod';
 import type {
   ContractResult,
@@ -17,7 +10,7 @@ import type {
   ContractReviewCall,
   DecodedContractTransaction,
 } from '@/lib/approvals/contracts';
-import { DEFAULT_EXPIRY_SECONDS } from '@/lib/approvals/policy';
+import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
 import { CustodyError } from '@/lib/custody/errors';
 import { type CallItemInput, callItemInput } from '@/lib/custody/schemas';
 import { readTokenUnits } from '@/lib/server/contract-tokens';
@@ -30,13 +23,23 @@ import {
   type TokenUnits,
 } from '@/lib/validation/abi-units';
 import { addressKey } from '@/lib/validation/addresses';
-import type { ReviewContext, SubmitContext } from '../types';
+import { decodeContractCall } from '../decode';
+import type { ReviewContext, SourceBalance, SubmitContext } from '../types';
+import { sumUsd, usdNumber } from '../usd';
+import { assetAt, type PricedCall, priceBook, priceContractCall } from './contract-pricing';
 import { reviewAddress, reviewWallet } from './review-parts';
 import { defineOperation, type ReviewBuilt } from './types';
 
 export interface ContractCallsPayload {
   addressId: string;
-  calls: Array<{ address: string; method: string; abi: AbiFunction[]; parameters: unknown[] }>;
+  calls: Array<{
+    address: string;
+    method: string;
+    abi: AbiFunction[];
+    parameters: unknown[];
+    /** Native coin sent with the call, in base units (wei) as decimal digits; absent: none. */
+    value?: string;
+  }>;
 }
 
 export const contractCallsPayloadSchema: z.ZodType<ContractCallsPayload> = z
@@ -49,6 +52,11 @@ export const contractCallsPayloadSchema: z.ZodType<ContractCallsPayload> = z
           method: z.string().min(1),
           abi: z.array(z.custom<AbiFunction>(isAbiEntry, 'Not an ABI entry.')).min(1),
           parameters: z.array(z.unknown()),
+          value: z
+            .string()
+            .regex(/^\d{1,78}$/, 'The value is a whole number of base units.')
+            .refine((v) => BigInt(v) < 2n ** 256n, 'The value does not fit a uint256.')
+            .optional(),
         }),
       )
       .min(1)
@@ -83,6 +91,7 @@ function wireCalls(
       method: call.method,
       abi: call.abi,
       parameters: call.parameters,
+      ...(call.value && call.value !== '0' ? { value: call.value } : {}),
       ...extra(index),
     }),
   );
@@ -130,13 +139,26 @@ export async function buildContractReview(
   const fnOf = (call: ContractCallsPayload['calls'][number]) =>
     call.abi.find((f) => f.name === call.method && f.inputs.length === call.parameters.length) ??
     call.abi.find((f) => f.name === call.method);
-  // Amounts on a contract that is not a wallet asset: its own decimals() and symbol(), when it answers them.
+  // What each call does, read from the bytes it sends (never from the names in its ABI).
+  const decoded = payload.calls.map((call) =>
+    decodeContractCall({
+      contract: call.address,
+      abi: call.abi,
+      method: call.method,
+      parameters: call.parameters,
+      value: BigInt(call.value ?? '0'),
+    }),
+  );
+  // Amounts on a contract that is not a wallet asset: its own decimals() and symbol(), when it answers them
+  // (shown in its units, never priced: the console has no price for it).
   const unlisted = [
     ...new Set(
       payload.calls
-        .filter((call) => {
+        .filter((call, i) => {
           const fn = fnOf(call);
-          return fn && hasTokenAmountParams(fn) && !tokens.has(addressKey(call.address));
+          return (
+            ((fn && hasTokenAmountParams(fn)) || decoded[i]?.ok) && !tokens.has(addressKey(call.address))
+          );
         })
         .map((call) => addressKey(call.address)),
     ),
@@ -150,6 +172,23 @@ export async function buildContractReview(
     ),
   );
   const nativeSymbol = balances.find((b) => b.isNative)?.symbol ?? wallet.blockchain.symbol.toUpperCase();
+  // Priced as withdrawals are: the source's balances, then the master wallet's for what the source holds none of.
+  const assets = payload.calls.map((call) => assetAt(wallet, call.address));
+  const needsMaster =
+    assets.some((a) => a && !balances.find((b) => b.assetId === a.id)?.priceUsd) ||
+    (decoded.some((d) => d.value > 0n) && !balances.find((b) => b.isNative)?.priceUsd);
+  const master: SourceBalance[] = needsMaster ? await ctx.balances() : [];
+  const prices = priceBook(balances, master);
+  const priced: PricedCall[] = decoded.map((d, i) =>
+    priceContractCall(d, {
+      asset: assets[i] ?? null,
+      reported: reported.get(addressKey(payload.calls[i]?.address ?? '')) ?? null,
+      prices,
+      nativeSymbol,
+    }),
+  );
+  // A call the console cannot decode or price may move anything: the most approvals the policy asks.
+  const highest = priced.some((p) => p.headline) ? await ctx.highestApprovals() : null;
   let feeItems: Array<string | null> = payload.calls.map(() => null);
   let feeTotal: string | null = null;
   let feeError: string | null = null;
@@ -169,26 +208,28 @@ export async function buildContractReview(
   } else {
     feeError = fee.error;
   }
+  const quorumWarnings: string[] = [];
   const reviewCalls: ContractReviewCall[] = payload.calls.map((call, index) => {
     const fn = fnOf(call);
     const warnings: string[] = [];
     const asset = tokens.get(addressKey(call.address));
     const units = asset ?? reported.get(addressKey(call.address)) ?? null;
+    const price = priced[index]!;
     const amountAt = (i: number) => {
       const base = fn && units && isTokenAmountParam(fn, i) ? baseUnitsOf(call.parameters[i]) : null;
       return base === null || !units ? undefined : describeTokenAmount(base, units);
     };
-    if (!asset && units && fn && hasTokenAmountParams(fn))
+    if (!asset && units && fn && (hasTokenAmountParams(fn) || price.decoded))
       warnings.push(
         `Not an asset of this wallet: ${units.symbol} and its ${units.decimals} decimals are what the contract itself reports.`,
       );
+    if (price.headline && highest !== null) {
+      const sentence = `${price.headline}; it needs ${highest} approvals.`;
+      warnings.push(sentence);
+      quorumWarnings.push(payload.calls.length > 1 ? `Call ${index + 1}: ${sentence}` : sentence);
+    }
     const estimateError = callErrors.get(index);
     if (estimateError) warnings.push(`Estimate failed: ${estimateError}`);
-    if (
-      call.method === 'approve' &&
-      call.parameters.some((p) => typeof p === 'string' && p === maxUint256.toString())
-    )
-      warnings.push('Unlimited allowance: the spender may move every token this address holds.');
     return {
       index,
       contract: call.address,
@@ -206,9 +247,15 @@ export async function buildContractReview(
       networkFee: feeItems[index] ?? null,
       reference: ctx.references[index] ?? '',
       warnings,
+      decoded: price.decoded,
+      native: price.native,
+      usd: usdNumber(price.usd),
+      undecodable: price.undecodable,
+      movements: price.movements,
     };
   });
-  const warnings: string[] = [];
+  const amountUsd = sumUsd(priced.map((p) => p.usd));
+  const warnings: string[] = [...quorumWarnings];
   if (wallet.network === 'mainnet') warnings.push('Mainnet: these calls act on real contracts.');
   if (kind === 'contractSign')
     warnings.push('Sign only: the signed transactions are returned, nothing is broadcast.');
@@ -218,6 +265,7 @@ export async function buildContractReview(
     wallet: reviewWallet(wallet),
     source: reviewAddress(child),
     calls: reviewCalls,
+    totalUsd: usdNumber(amountUsd),
     fee: { symbol: nativeSymbol, total: feeTotal, error: feeError },
     warnings,
     builtAt: new Date().toISOString(),
@@ -225,8 +273,8 @@ export async function buildContractReview(
   const methods = [...new Set(payload.calls.map((c) => c.method))].join(', ');
   const count = payload.calls.length;
   const summary = `${kind === 'contractSign' ? 'Sign' : 'Write'} ${count} contract ${count === 1 ? 'call' : 'calls'}: ${methods}`;
-  // Contract calls carry no USD amount the console can price; the policy's default approvals apply.
-  return { review, summary, amountUsd: null };
+  // Priced like withdrawals: the USD value meets the policy's threshold and the spending limits.
+  return { review, summary, amountUsd, ...(highest === null ? {} : { minApprovals: highest }) };
 }
 
 export function upstreamCalls(payload: ContractCallsPayload, ctx: SubmitContext, withMetadata: boolean) {
@@ -292,10 +340,13 @@ export function batchErrors(errors: Array<{ index?: number; message?: string }>)
   }));
 }
 
-/** Contract calls carry no USD amount the console can price: four eyes, no threshold (an admin may set one). */
+/**
+ * Contract calls are priced like withdrawals and start from the same policy: four eyes, one more above the
+ * USD threshold; a call the console cannot value needs that higher count (`highestApprovals` in policy.ts).
+ */
 export const CONTRACT_DEFAULT_POLICY = {
   approvals: 1,
-  thresholdUsd: null,
+  thresholdUsd: DEFAULT_THRESHOLD_USD,
   expirySeconds: DEFAULT_EXPIRY_SECONDS,
 };
 

@@ -280,7 +280,7 @@ describe('operation kinds', () => {
   });
 
   it('gives priced operations a USD threshold by default', () => {
-    for (const key of ['withdraw', 'withdrawSign', 'swap'] as const)
+    for (const key of ['withdraw', 'withdrawSign', 'swap', 'contractWrite', 'contractSign'] as const)
       expect(OPERATION_TYPES[key].defaultPolicy.thresholdUsd).toBe(10_000);
   });
 

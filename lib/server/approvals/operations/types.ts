@@ -23,6 +23,8 @@ export interface ReviewBuilt<R> {
   summary: string;
   /** Exact USD value of what the request moves (decides the approvals needed); null: unknown. */
   amountUsd: UsdAmount | null;
+  /** Approvals the request needs at least, whatever its amount (a contract call the console cannot value). */
+  minApprovals?: number;
 }
 
 export type BuiltReview<K extends OperationKind = OperationKind> = ReviewBuilt<ReviewOf<K>>;
