@@ -65,6 +65,16 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'serviceToken.revoke': { admin: Y, finance: N, support: N, viewer: N },
   'payoutSchedule.request': { admin: Y, finance: Y, support: N, viewer: N },
   'payoutSchedule.approve': { admin: Y, finance: Y, support: N, viewer: N },
+  'settlementToggle.request': { admin: Y, finance: N, support: N, viewer: N },
+  'settlementToggle.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'settlementRule.request': { admin: Y, finance: N, support: N, viewer: N },
+  'settlementRule.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'whitelistAdd.request': { admin: Y, finance: N, support: N, viewer: N },
+  'whitelistAdd.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'whitelistRemove.request': { admin: Y, finance: N, support: N, viewer: N },
+  'whitelistRemove.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'beneficiaryDelete.request': { admin: Y, finance: N, support: N, viewer: N },
+  'beneficiaryDelete.approve': { admin: Y, finance: N, support: N, viewer: N },
 };
 
 describe('permissions table', () => {
