@@ -23,12 +23,8 @@ const PERMISSIONS = {
   'contractSign.approve': ['admin', 'finance'],
   'typedDataSign.request': ['admin'],
   'typedDataSign.approve': ['admin', 'finance'],
-  'settlement.edit': ['admin'],
-  'whitelist.add': ['admin'],
-  'whitelist.remove': ['admin'],
   // A new child address receives deposits only; support opens them for customers.
   'depositAddress.create': ['admin', 'finance', 'support'],
-  'beneficiary.delete': ['admin'],
   'privateKey.reveal': ['admin'],
   'users.manage': ['admin'],
   'wallets.manage': ['admin'],
