@@ -78,8 +78,6 @@ const ruleBodySchema = z.strictObject({
   }),
 });
 
-export type RuleBody = z.infer<typeof ruleBodySchema>;
-
 /** How people name an address in a summary: its book name, else its short form. */
 const nameOf = (named: NamedAddress) => named.bookName ?? shortAddress(named.address);
 
