@@ -1,5 +1,6 @@
 // The review of a configuration change (users, policy, freeze, wallet connections): what changes, before and
 // after where there is a before. A wallet's API key appears only as its last four characters.
+import { CustodySettingsReviewPanel } from '@/components/approvals/custody-settings-review-panel';
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
@@ -7,6 +8,7 @@ import { PayoutScheduleReviewPanel } from '@/components/payouts/payout-schedule-
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { type AddressBookSaveReview, describeDuration } from '@/lib/approvals/address-book';
 import type { ConfigurationReview, PolicyEditReview, WalletRef } from '@/lib/approvals/configuration';
+import { type CustodySettingsKind, isCustodySettingsReview } from '@/lib/approvals/custody-settings';
 import { breachWords } from '@/lib/approvals/limits';
 import { SCOPE_WORDS } from '@/lib/approvals/service-tokens';
 import { formatUsd } from '@/lib/format';
@@ -96,7 +98,7 @@ function BookChanges({ review }: { review: AddressBookSaveReview }) {
   );
 }
 
-function Body({ review }: { review: ConfigurationReview }) {
+function Body({ review }: { review: Exclude<ConfigurationReview, { kind: CustodySettingsKind }> }) {
   switch (review.kind) {
     case 'userCreate':
       return (
@@ -230,7 +232,7 @@ function Body({ review }: { review: ConfigurationReview }) {
   }
 }
 
-const INTRO: Record<ConfigurationReview['kind'], string> = {
+const INTRO: Record<Exclude<ConfigurationReview['kind'], CustodySettingsKind>, string> = {
   userCreate: 'Adds a person to the console.',
   userRole: 'Changes what a person may do; their open sessions end.',
   userEnable: 'Lets a disabled person sign in again.',
@@ -262,6 +264,9 @@ export function ConfigurationReviewPanel({
   // A schedule's review is a payout's: its own panel, shared with the form that asks for it.
   if (review.kind === 'payoutSchedule')
     return <PayoutScheduleReviewPanel review={review} requiredApprovals={requiredApprovals} />;
+  // A change to the custody service's own settings: its panel compares what is in force with what is proposed.
+  if (isCustodySettingsReview(review))
+    return <CustodySettingsReviewPanel review={review} requiredApprovals={requiredApprovals} />;
   const network = 'wallet' in review ? review.wallet.network : undefined;
   return (
     <section aria-labelledby="review-heading" className="grid gap-4 rounded-lg border p-4">

@@ -222,11 +222,16 @@ function ResubmitButton({
       confirmDisabled={unknown && !acknowledged}
       description={
         <span className="grid gap-2">
-          <span>
-            Just before sending, the console looks up reference{' '}
-            {data.items.map((i) => i.reference).join(', ')} once more. If the service has it, the console
-            links it and sends nothing.
-          </span>
+          {data.items.length > 0 ? (
+            <span>
+              Just before sending, the console looks up reference{' '}
+              {data.items.map((i) => i.reference).join(', ')} once more. If the service has it, the console
+              links it and sends nothing.
+            </span>
+          ) : (
+            // A change of the service's settings (a rule, the whitelist) has no transaction to look up.
+            <span>The console sends the same change to the custody service again.</span>
+          )}
           {unknown ? (
             <label className="flex items-start gap-2 text-foreground">
               <input

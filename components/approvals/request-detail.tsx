@@ -20,6 +20,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { Textarea } from '@/components/ui/textarea';
 import { approveRequestAction, cancelRequestAction, rejectRequestAction } from '@/lib/actions/approvals';
 import { isConfigurationReview } from '@/lib/approvals/configuration';
+import { isCustodySettingsReview } from '@/lib/approvals/custody-settings';
 import { MOVING_STATUSES, type RequestDetailDto } from '@/lib/approvals/requests';
 import { explorerUrl, formatDateTime, formatUsd, shortAddress } from '@/lib/format';
 import type { ApproveFormValues, RejectFormValues } from '@/lib/validation/approvals';
@@ -281,11 +282,13 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
                 confirmLabel={lastApproval ? 'Approve and send' : 'Confirm approval'}
                 description={
                   lastApproval
-                    ? isConfigurationReview(data.review)
+                    ? isConfigurationReview(data.review) && !isCustodySettingsReview(data.review)
                       ? `Yours is the last approval needed: the console makes this change at once (${data.summary}).`
                       : data.frozen
                         ? `Yours is the last approval needed. The console is frozen: ${data.summary} is sent when an admin lifts the freeze.`
-                        : `Yours is the last approval needed: the console sends ${data.summary} (${formatUsd(data.amountUsd)}) to the custody service at once.`
+                        : isCustodySettingsReview(data.review)
+                          ? `Yours is the last approval needed: the console sends this change to the custody service at once (${data.summary}).`
+                          : `Yours is the last approval needed: the console sends ${data.summary} (${formatUsd(data.amountUsd)}) to the custody service at once.`
                     : `Your approval is recorded; ${data.requiredApprovals - data.approvals - 1} more needed before anything is sent.`
                 }
                 onConfirm={async () => {

@@ -1,11 +1,10 @@
 'use client';
 import { Trash2Icon } from 'lucide-react';
-import { useRouter } from 'next/navigation';
+import { RequestChangeDialog } from '@/components/operations/request-change-dialog';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { toast } from '@/components/ui/toast';
 import { deleteBeneficiaryAction } from '@/lib/actions/beneficiaries';
 
+/** Asks to delete a beneficiary, after a confirmation naming it; a second admin approves. */
 export function DeleteBeneficiaryButton({
   walletId,
   beneficiaryId,
@@ -17,9 +16,8 @@ export function DeleteBeneficiaryButton({
   name: string;
   address: string;
 }) {
-  const router = useRouter();
   return (
-    <ConfirmDialog
+    <RequestChangeDialog
       trigger={
         <Button variant="destructive" size="sm" aria-label={`Delete beneficiary ${name}`}>
           <Trash2Icon aria-hidden />
@@ -29,22 +27,14 @@ export function DeleteBeneficiaryButton({
       title={`Delete beneficiary ${name}?`}
       description={
         <>
-          <span className="font-mono">{address}</span> will no longer be offered as a payout destination. This
-          cannot be undone from the console.
+          <span className="break-all font-mono">{address}</span> will no longer be offered as a payout
+          destination. This cannot be undone from the console. A second admin approves the deletion before it
+          is made.
         </>
       }
-      confirmLabel={`Delete ${name}`}
+      confirmLabel="Request removal"
       destructive
-      onConfirm={async () => {
-        const result = await deleteBeneficiaryAction({ walletId, beneficiaryId });
-        if (!result.ok) {
-          toast.error(result.error);
-          return false;
-        }
-        toast.success(`Beneficiary ${name} deleted`);
-        router.refresh();
-        return true;
-      }}
+      request={() => deleteBeneficiaryAction({ walletId, beneficiaryId })}
     />
   );
 }

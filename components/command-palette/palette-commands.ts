@@ -93,7 +93,7 @@ const WALLET_ACTIONS: Array<Omit<Entry, 'group' | 'href'> & { path: string }> = 
   { label: 'Swap in', path: 'swaps', action: 'swap.request', keywords: ['exchange', 'convert'] },
   { label: 'Call a contract on', path: 'contracts', action: 'contract.read', keywords: ['abi', 'erc20'] },
   { label: 'Sign typed data with', path: 'signing', action: 'typedDataSign.request', keywords: ['eip-712'] },
-  { label: 'Whitelist an address in', path: 'whitelist', action: 'whitelist.add', keywords: ['aml'] },
+  { label: 'Whitelist an address in', path: 'whitelist', action: 'whitelistAdd.request', keywords: ['aml'] },
 ];
 
 /** Every entry the role may open, with per-wallet pages and actions for each connected wallet. */

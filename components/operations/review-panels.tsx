@@ -2,6 +2,7 @@
 // created, the request page shows it to approvers.
 import type { ComponentType } from 'react';
 import { ConfigurationReviewPanel } from '@/components/approvals/configuration-review-panel';
+import { CustodySettingsReviewPanel } from '@/components/approvals/custody-settings-review-panel';
 import { RetryReviewPanel } from '@/components/approvals/retry-review-panel';
 import { ReviewPanel } from '@/components/approvals/review-panel';
 import { ContractReviewPanel } from '@/components/contracts/contract-panels';
@@ -40,6 +41,11 @@ const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> 
   serviceTokenRotate: ConfigurationReviewPanel,
   coolingOffEdit: ConfigurationReviewPanel,
   payoutSchedule: PayoutScheduleReviewPanel,
+  settlementToggle: CustodySettingsReviewPanel,
+  settlementRule: CustodySettingsReviewPanel,
+  whitelistAdd: CustodySettingsReviewPanel,
+  whitelistRemove: CustodySettingsReviewPanel,
+  beneficiaryDelete: CustodySettingsReviewPanel,
 };
 
 /** The panel of the review's own kind. */

@@ -1,10 +1,9 @@
 'use client';
-import { useRouter } from 'next/navigation';
+import { RequestChangeDialog } from '@/components/operations/request-change-dialog';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { toast } from '@/components/ui/toast';
 import { setWalletSettlementAction } from '@/lib/actions/settlement';
 
+/** Asks to switch the wallet's auto-settlement on or off: a second admin approves before it changes. */
 export function WalletSettlementSwitch({
   walletId,
   walletName,
@@ -14,30 +13,23 @@ export function WalletSettlementSwitch({
   walletName: string;
   isActive: boolean;
 }) {
-  const router = useRouter();
   const next = !isActive;
   const verb = next ? 'Enable' : 'Disable';
   return (
-    <ConfirmDialog
+    <RequestChangeDialog
       trigger={<Button variant={next ? 'default' : 'outline'}>{verb} auto-settlement</Button>}
       title={`${verb} auto-settlement for ${walletName}?`}
       description={
-        next
-          ? 'Deposits that match the wallet-level rules will be settled automatically again.'
-          : 'Deposits will stay in the wallet until auto-settlement is enabled again. Address rules are not affected.'
+        <>
+          {next
+            ? 'Deposits that match the wallet-level rules will be settled automatically again.'
+            : 'Deposits will stay in the wallet until auto-settlement is enabled again. Address rules are not affected.'}{' '}
+          A second admin approves the change before it is made.
+        </>
       }
-      confirmLabel={verb}
+      confirmLabel="Request change"
       destructive={!next}
-      onConfirm={async () => {
-        const result = await setWalletSettlementAction({ walletId, isActive: next });
-        if (!result.ok) {
-          toast.error(result.error);
-          return false;
-        }
-        toast.success(`Auto-settlement ${result.data.isActive ? 'enabled' : 'disabled'} for ${walletName}`);
-        router.refresh();
-        return true;
-      }}
+      request={() => setWalletSettlementAction({ walletId, isActive: next })}
     />
   );
 }

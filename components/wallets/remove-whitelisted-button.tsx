@@ -1,9 +1,7 @@
 'use client';
 import { Trash2Icon } from 'lucide-react';
-import { useRouter } from 'next/navigation';
+import { RequestChangeDialog } from '@/components/operations/request-change-dialog';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { toast } from '@/components/ui/toast';
 import { removeWhitelistedAddressAction } from '@/lib/actions/whitelist';
 
 export interface RemoveWhitelistedButtonProps {
@@ -13,16 +11,15 @@ export interface RemoveWhitelistedButtonProps {
   address: string;
 }
 
-/** Removes a whitelisted address after a confirmation naming it. */
+/** Asks to remove a whitelisted address, after a confirmation naming it; a second admin approves. */
 export function RemoveWhitelistedButton({
   walletId,
   addressId,
   name,
   address,
 }: RemoveWhitelistedButtonProps) {
-  const router = useRouter();
   return (
-    <ConfirmDialog
+    <RequestChangeDialog
       trigger={
         <Button variant="destructive">
           <Trash2Icon aria-hidden />
@@ -34,21 +31,12 @@ export function RemoveWhitelistedButton({
         <>
           <span className="break-all font-mono">{address}</span> will no longer count as a whitelisted
           address: withdrawals to it are flagged as going outside the whitelist. Whitelisting it again brings
-          it back.
+          it back. A second admin approves the removal before it is made.
         </>
       }
-      confirmLabel="Remove from whitelist"
+      confirmLabel="Request removal"
       destructive
-      onConfirm={async () => {
-        const result = await removeWhitelistedAddressAction({ walletId, addressId });
-        if (!result.ok) {
-          toast.error(result.error);
-          return false;
-        }
-        toast.success(`${name} removed from the whitelist`);
-        router.refresh();
-        return true;
-      }}
+      request={() => removeWhitelistedAddressAction({ walletId, addressId })}
     />
   );
 }

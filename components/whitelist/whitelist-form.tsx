@@ -1,17 +1,17 @@
 'use client';
-import { ShieldCheckIcon } from 'lucide-react';
-import Link from 'next/link';
+// Whitelisting an address is a request a second admin approves: the form files it and links to it.
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
+import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { Badge } from '@/components/ui/badge';
+import { useStepUp } from '@/components/step-up/use-step-up';
+import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { toast } from '@/components/ui/toast';
 import { AddressFlagsFieldset, MetadataField } from '@/components/wallets/address-option-fields';
-import { type WhitelistResult, whitelistAddressAction } from '@/lib/actions/whitelist';
+import type { RequestedChange } from '@/lib/actions/configuration-request';
+import { whitelistAddressAction } from '@/lib/actions/whitelist';
 import type { WhitelistForm as WhitelistFormValues } from '@/lib/validation/settlement';
 
 const whitelistFormResolver = lazyZodResolver(() =>
@@ -31,7 +31,8 @@ const EMPTY: WhitelistFormValues = {
 export function WhitelistForm({ walletId }: { walletId: string }) {
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<WhitelistResult | null>(null);
+  const [requested, setRequested] = useState<RequestedChange | null>(null);
+  const stepUp = useStepUp();
   const form = useForm<WhitelistFormValues>({
     resolver: whitelistFormResolver,
     defaultValues: EMPTY,
@@ -40,9 +41,10 @@ export function WhitelistForm({ walletId }: { walletId: string }) {
 
   const onSubmit = form.handleSubmit((values) => {
     setError(null);
+    setRequested(null);
     startTransition(async () => {
-      const outcome = await whitelistAddressAction({ walletId, form: values });
-      // The private key is write-only: forget it whatever the outcome.
+      const outcome = await stepUp.withStepUp(() => whitelistAddressAction({ walletId, form: values }));
+      // The private key is write-only: forget it whatever the outcome (the request keeps it sealed).
       form.setValue('privateKey', '');
       if (!outcome.ok) {
         setError(outcome.error);
@@ -51,44 +53,14 @@ export function WhitelistForm({ walletId }: { walletId: string }) {
         }
         return;
       }
-      setResult(outcome.data);
+      setRequested(outcome.data);
       form.reset(EMPTY);
-      toast.success(`${outcome.data.address} whitelisted`);
     });
   });
 
   return (
     <div className="grid gap-6">
-      {result ? (
-        <Alert variant="success">
-          <ShieldCheckIcon aria-hidden />
-          <AlertTitle>Address whitelisted</AlertTitle>
-          <AlertDescription className="grid gap-1">
-            <p>
-              <span className="font-mono">{result.address}</span> {result.name ? `(${result.name})` : null} is
-              now <Badge variant="secondary">{result.type}</Badge>
-            </p>
-            <p>
-              AML screening:{' '}
-              {result.aml ? (
-                <>
-                  <Badge variant={['success', 'passed'].includes(result.aml.status) ? 'success' : 'warning'}>
-                    {result.aml.status}
-                  </Badge>{' '}
-                  {result.aml.message} ({result.aml.provider})
-                </>
-              ) : (
-                'not reported'
-              )}
-            </p>
-            <p>
-              <Link className="underline" href={`/wallets/${walletId}/addresses?type=EXTERNAL`}>
-                See external addresses
-              </Link>
-            </p>
-          </AlertDescription>
-        </Alert>
-      ) : null}
+      {requested ? <RequestedChangeNotice change={requested} /> : null}
       <form onSubmit={onSubmit} className="grid gap-4" noValidate>
         {error ? (
           <Alert variant="destructive">
@@ -121,7 +93,7 @@ export function WhitelistForm({ walletId }: { walletId: string }) {
         <Field
           id="wl-private-key"
           label="Private key (optional)"
-          hint="Write-only: sent to the custody service once, never shown, logged or stored by the console."
+          hint="Write-only: kept sealed with the request and sent to the custody service once, when it is approved; never shown or logged."
           error={errors.privateKey?.message}
         >
           <Input
@@ -135,9 +107,10 @@ export function WhitelistForm({ walletId }: { walletId: string }) {
           />
         </Field>
         <Button type="submit" disabled={pending} className="justify-self-start">
-          Whitelist address
+          {pending ? 'Requesting…' : 'Request change'}
         </Button>
       </form>
+      {stepUp.dialog}
     </div>
   );
 }

@@ -1,38 +1,25 @@
 'use server';
-import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { defineAction, ok } from '@/lib/actions/define-action';
-import { audit } from '@/lib/server/guard';
+import { type RequestedChange, requestWalletChange } from '@/lib/actions/configuration-request';
+import { type ActionResult, defineAction } from '@/lib/actions/define-action';
+import { plainText } from '@/lib/validation/text';
 
-const deleteBeneficiarySchema = z.object({ walletId: z.string().min(1), beneficiaryId: z.string().min(1) });
+const deleteBeneficiarySchema = z.object({
+  walletId: plainText().min(1).max(100),
+  beneficiaryId: plainText().min(1).max(100),
+});
 
 /**
- * Deletes a beneficiary (admins). The service stops listing deleted beneficiaries, so the audit entry keeps
- * what was deleted, and when: the page lists deleted beneficiaries from it. It is written here because it
- * holds the service's answer.
+ * Asks to delete a beneficiary (admins); a second admin approves and the console then deletes it at the custody
+ * service. The deletion's audit entry keeps what was deleted, and when: the page lists deleted beneficiaries
+ * from it.
  */
 export const deleteBeneficiaryAction = defineAction({
-  permission: 'beneficiary.delete',
+  permission: 'beneficiaryDelete.request',
   input: deleteBeneficiarySchema,
+  target: (input) => input.beneficiaryId,
   context: 'delete beneficiary',
-  run: async ({ actor, input: { walletId, beneficiaryId }, custody }) => {
-    const client = await custody(walletId);
-    const { data: b } = await client.beneficiaries
-      .delete({ walletId, id: beneficiaryId })
-      .catch(async (error: unknown) => {
-        await audit(actor, 'beneficiary.delete', 'failed', { target: beneficiaryId, input: { walletId } });
-        throw error;
-      });
-    await audit(actor, 'beneficiary.delete', 'success', {
-      target: beneficiaryId,
-      input: {
-        walletId,
-        name: b.name,
-        address: b.address,
-        deletedAt: b.deletedAt ?? new Date().toISOString(),
-      },
-    });
-    revalidatePath(`/wallets/${walletId}/beneficiaries`);
-    return ok({ deletedAt: b.deletedAt ?? null });
-  },
+  stepUp: (input) => ({ change: 'beneficiaryDelete', ...input }),
+  run: async ({ input: { walletId, beneficiaryId }, actor }): Promise<ActionResult<RequestedChange>> =>
+    requestWalletChange(actor, 'beneficiaryDelete', walletId, { beneficiaryId }),
 });

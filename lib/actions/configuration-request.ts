@@ -29,3 +29,24 @@ export async function requestConfigurationChange(
   revalidatePath('/approvals');
   return ok({ kind: 'requested', id: created.data.id, summary: created.data.summary });
 }
+
+/**
+ * Files a change of a wallet's settings at the custody service (a settlement rule, the whitelist, a beneficiary):
+ * sent to the service only when a second admin approves. `field` takes a refusal.
+ */
+export async function requestWalletChange(
+  actor: Actor,
+  kind: string,
+  walletId: string,
+  payload: Record<string, unknown>,
+  field?: string,
+): Promise<ActionResult<RequestedChange>> {
+  const created = await (await getApprovalEngine()).create(actor, kind, walletId, payload);
+  if (!created.ok)
+    return refuse(created.error, {
+      ...(field ? { fieldErrors: { [field]: created.error } } : {}),
+      status: created.status,
+    });
+  revalidatePath('/approvals');
+  return ok({ kind: 'requested', id: created.data.id, summary: created.data.summary });
+}

@@ -1,34 +1,52 @@
 // Auto-settlement actions against the real sandbox: the rule form's errors come back keyed as the form names
-// its fields, and each change is audited with the rule the service stored.
+// its fields, and each change is a request that reaches the service only when a second admin approves it,
+// audited with the rule the service stored.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditLog } from '@/lib/db/schema';
+import { auditLog, operationRequests } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 
-const state = vi.hoisted(() => ({
-  user: null as null | { id: string; email: string; name: string; role: string; mustChangePassword: boolean },
-}));
+type Person = {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  mustChangePassword: boolean;
+  sessionId: string;
+};
+const state = vi.hoisted(() => ({ user: null as null | Person }));
 
 vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: state.user } : null) }));
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const { createUser } = await import('@/lib/server/users');
+const { startSession } = await import('@/lib/server/sessions');
 const { connectSandboxWallets, createCustodyConnections } = await import('@/lib/server/wallets');
 const { createAddressRuleAction, setWalletSettlementAction, updateAddressRuleAction } = await import(
   './settlement'
 );
+const { approveRequestAction } = await import('./approvals');
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'settlement-actions-'));
 let t: TestDatabase;
 let sandbox: Sandbox;
 let wallet: SandboxCredentials['wallets'][number];
-let adminEmail: string;
+let admin: Person;
+let admin2: Person;
+
+/** An admin whose session proved its second factor just now (these changes ask for it). */
+async function signedInAdmin(email: string): Promise<Person> {
+  const created = await createUser(t.db, { email, name: email, role: 'admin' });
+  if (!created.ok) throw new Error(created.error);
+  const session = await startSession(t.db, { userId: created.user.id, stepUpAt: Date.now() });
+  return { ...created.user, mustChangePassword: false, sessionId: session.id };
+}
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -37,7 +55,11 @@ beforeAll(async () => {
     config: {
       encryptionKey: Buffer.alloc(32, 9),
       sandboxMode: true,
-      env: { CUSTODY_READ_BUDGET_MS: 8000, CUSTODY_WRITE_TIMEOUT_MS: 15000 },
+      env: {
+        CUSTODY_READ_BUDGET_MS: 8000,
+        CUSTODY_WRITE_TIMEOUT_MS: 15000,
+        UNKNOWN_OUTCOME_WINDOW_MS: 600_000,
+      },
     },
     database: t.handle,
     sandbox,
@@ -46,15 +68,10 @@ beforeAll(async () => {
   provideServices(services);
   await connectSandboxWallets(services);
   [wallet] = (await sandbox.credentials()).wallets as [SandboxCredentials['wallets'][number]];
-  const created = await createUser(t.db, {
-    email: 'settlement-admin@example.com',
-    name: 'Admin',
-    role: 'admin',
-  });
-  if (!created.ok) throw new Error(created.error);
-  state.user = { ...created.user, mustChangePassword: false };
-  adminEmail = created.user.email;
-});
+  admin = await signedInAdmin('settlement-admin@example.com');
+  admin2 = await signedInAdmin('settlement-admin2@example.com');
+  state.user = admin;
+}, 60_000);
 
 afterAll(async () => {
   provideServices(undefined);
@@ -63,13 +80,12 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const entries = (action: string) =>
+/** The changes the console made at the service once approved, in its own name. */
+const changes = (action: string) =>
   t.db
     .select()
     .from(auditLog)
-    .where(eq(auditLog.action, action))
-    // Refused inputs are audited too; these checks read what reached the service.
-    .then((rows) => rows.filter((r) => r.actorEmail === adminEmail && r.outcome !== 'invalid'));
+    .where(and(eq(auditLog.action, action), eq(auditLog.outcome, 'success')));
 
 /** The rules the service holds for an address, read straight from the sandbox. */
 async function sandboxRules(addressId: string) {
@@ -78,8 +94,27 @@ async function sandboxRules(addressId: string) {
     { headers: { 'x-api-key': wallet.apiKey } },
   );
   expect(response.status).toBe(200);
-  return ((await response.json()) as { data: unknown[] }).data;
+  return ((await response.json()) as { data: Array<{ id: string; name: string; slippageTolerance: string }> })
+    .data;
 }
+
+/** The request id of a `requested` outcome; fails the test otherwise. */
+function requestIdOf(result: { ok: boolean; data?: unknown; error?: string }): string {
+  expect(result).toMatchObject({ ok: true, data: { kind: 'requested' } });
+  return (result.data as { id: string }).id;
+}
+
+/** The second admin approves; the requester is signed in again afterwards. */
+async function approvedByAdmin2(requestId: string) {
+  state.user = admin2;
+  try {
+    return await approveRequestAction({ requestId });
+  } finally {
+    state.user = admin;
+  }
+}
+
+const requestCount = async () => (await t.db.select().from(operationRequests)).length;
 
 const rule = {
   name: 'USDC onward',
@@ -96,8 +131,9 @@ const rule = {
 };
 
 describe('settlement actions', () => {
-  it('keys rule errors as the form names its fields', async () => {
+  it('keys rule errors as the form names its fields, and files nothing', async () => {
     const address = wallet.addresses[0]!;
+    const before = await requestCount();
     const result = await createAddressRuleAction({
       walletId: wallet.id,
       addressId: address.id,
@@ -111,41 +147,53 @@ describe('settlement actions', () => {
         destinationAddress: 'An EVM address has 40 characters after 0x; this one has 4.',
       },
     });
+    expect(await requestCount()).toBe(before);
   });
 
-  it('creates and updates an address rule, audited with the rule the service stored', async () => {
+  it('creates and updates an address rule only when a second admin approves, audited with the stored rule', async () => {
     const address = wallet.addresses[0]!;
-    const created = await createAddressRuleAction({ walletId: wallet.id, addressId: address.id, rule });
-    expect(created).toMatchObject({ ok: true, data: { name: 'USDC onward', order: 'CHEAPEST' } });
-    if (!created.ok) return;
-    const ruleId = created.data.id;
-    const updated = await updateAddressRuleAction({
-      walletId: wallet.id,
-      addressId: address.id,
-      ruleId,
-      rule: { ...rule, slippageTolerance: '0.75' },
-    });
-    expect(updated).toMatchObject({ ok: true, data: { id: ruleId, slippageTolerance: '0.75' } });
+    const rulesBefore = await sandboxRules(address.id);
+    const created = requestIdOf(
+      await createAddressRuleAction({ walletId: wallet.id, addressId: address.id, rule }),
+    );
+    expect(await sandboxRules(address.id)).toEqual(rulesBefore);
+    expect(await approvedByAdmin2(created)).toMatchObject({ ok: true, data: { status: 'SUCCESS' } });
+    const stored = (await sandboxRules(address.id)).filter((r) => r.name === 'USDC onward');
+    expect(stored).toHaveLength(1);
+    const ruleId = stored[0]!.id;
 
-    const [create] = await entries('settlement.rule_create');
-    expect([create?.outcome, create?.target]).toEqual(['success', ruleId]);
+    const updated = requestIdOf(
+      await updateAddressRuleAction({
+        walletId: wallet.id,
+        addressId: address.id,
+        ruleId,
+        rule: { ...rule, slippageTolerance: '0.75' },
+      }),
+    );
+    expect((await sandboxRules(address.id)).find((r) => r.id === ruleId)?.slippageTolerance).toBe('-1');
+    expect(await approvedByAdmin2(updated)).toMatchObject({ ok: true, data: { status: 'SUCCESS' } });
+    expect((await sandboxRules(address.id)).find((r) => r.id === ruleId)?.slippageTolerance).toBe('0.75');
+
+    const [create] = await changes('settlement.rule_create');
+    expect(create?.target).toBe(ruleId);
     expect(create?.input).toMatchObject({
       addressId: address.id,
       name: 'USDC onward',
+      requestedBy: admin.email,
       destination: {
         address: '0x000000000000000000000000000000000000dEaD',
         asset: 'USDC',
         blockchain: 'ethereum',
       },
     });
-    const [update] = await entries('settlement.rule_update');
-    expect([update?.outcome, update?.target]).toEqual(['success', ruleId]);
-    expect(update?.input).toMatchObject({ slippageTolerance: '0.75' });
+    const [update] = await changes('settlement.rule_update');
+    expect(update?.target).toBe(ruleId);
+    expect(update?.input).toMatchObject({ slippageTolerance: '0.75', requestedBy: admin.email });
   });
 
   it('holds a rule to the wallet’s own assets and blockchain, refusing the rest at the field', async () => {
     const address = wallet.addresses[0]!;
-    const before = (await entries('settlement.rule_create')).filter((e) => e.outcome === 'success').length;
+    const before = await requestCount();
     const cases: Array<[Partial<typeof rule>, string, string]> = [
       [{ sourceAssets: Array.from({ length: 1000 }, (_, i) => `A${i}`) }, 'sourceAssets', 'Choose at most'],
       [{ sourceAssets: ['NOPE'] }, 'sourceAssets', 'Choose source assets among this wallet’s assets'],
@@ -170,23 +218,30 @@ describe('settlement actions', () => {
       if (result.ok) continue;
       expect(result.fieldErrors?.[field]).toContain(message);
     }
-    const after = (await entries('settlement.rule_create')).filter((e) => e.outcome === 'success').length;
-    expect(after).toBe(before);
+    // Nothing was filed, so nothing can reach the service.
+    expect(await requestCount()).toBe(before);
     const listed = await sandboxRules(address.id);
     const stored = JSON.stringify(listed);
     for (const refused of ['NOPE', '<b>', 'A999', 'solana', 'drop table', 'DOGE'])
       expect(stored).not.toContain(refused);
   });
 
-  it('switches the wallet-level auto-settlement', async () => {
-    const off = await setWalletSettlementAction({ walletId: wallet.id, isActive: false });
-    expect(off).toEqual({ ok: true, data: { isActive: false } });
-    const on = await setWalletSettlementAction({ walletId: wallet.id, isActive: true });
-    expect(on).toEqual({ ok: true, data: { isActive: true } });
-    const log = await entries('settlement.wallet_toggle');
-    expect(log.map((e) => [e.outcome, e.target, e.input])).toEqual([
-      ['success', wallet.id, { isActive: false }],
-      ['success', wallet.id, { isActive: true }],
+  it('switches the wallet-level auto-settlement only when a second admin approves', async () => {
+    const read = async () => {
+      const response = await sandbox.fetch(
+        `http://sandbox.internal/sandbox/v1/wallets/${wallet.id}/auto-settlements`,
+        { headers: { 'x-api-key': wallet.apiKey } },
+      );
+      return ((await response.json()) as { data: { isActive: boolean } }).data.isActive;
+    };
+    const before = await read();
+    const off = requestIdOf(await setWalletSettlementAction({ walletId: wallet.id, isActive: !before }));
+    expect(await read()).toBe(before);
+    expect(await approvedByAdmin2(off)).toMatchObject({ ok: true, data: { status: 'SUCCESS' } });
+    expect(await read()).toBe(!before);
+    const log = await changes('settlement.wallet_toggle');
+    expect(log.map((e) => [e.target, e.input.isActive, e.input.requestedBy])).toEqual([
+      [wallet.id, !before, admin.email],
     ]);
   });
 });

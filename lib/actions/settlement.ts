@@ -1,9 +1,8 @@
 'use server';
-import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { ActionRefusal, defineAction, ok } from '@/lib/actions/define-action';
+import { type RequestedChange, requestWalletChange } from '@/lib/actions/configuration-request';
+import { ActionRefusal, type ActionResult, defineAction } from '@/lib/actions/define-action';
 import type { CustodyClient } from '@/lib/custody';
-import type { AutoSettlementRule } from '@/lib/custody/schemas';
 import { fieldErrorsOf } from '@/lib/validation/errors';
 import {
   ruleChoicesOf,
@@ -14,22 +13,18 @@ import {
 } from '@/lib/validation/settlement';
 import { plainText } from '@/lib/validation/text';
 
-/** Turns the wallet's auto-settlement on or off (#9). */
+// Every change here is a request a second admin approves; the approval engine audits it and sends it to the
+// custody service when the last approval lands. Nothing changes at the service before that.
+
+/** Asks to switch the wallet's auto-settlement on or off (#9). */
 export const setWalletSettlementAction = defineAction({
-  permission: 'settlement.edit',
+  permission: 'settlementToggle.request',
   input: walletSettlementSchema,
+  target: (input) => input.walletId,
   context: 'settlement toggle',
-  audit: {
-    action: 'settlement.wallet_toggle',
-    input: ({ isActive }) => ({ isActive }),
-    target: ({ walletId }) => walletId,
-  },
-  run: async ({ input: { walletId, isActive }, custody }) => {
-    const client = await custody(walletId);
-    const result = await client.autoSettlement.update({ walletId }, { isActive });
-    revalidatePath(`/wallets/${walletId}/settlement`);
-    return ok({ isActive: result.data.isActive });
-  },
+  stepUp: (input) => ({ change: 'settlementToggle', ...input }),
+  run: async ({ input: { walletId, isActive }, actor }): Promise<ActionResult<RequestedChange>> =>
+    requestWalletChange(actor, 'settlementToggle', walletId, { isActive }),
 });
 
 const createRuleSchema = z.object({
@@ -41,7 +36,7 @@ const updateRuleSchema = createRuleSchema.extend({ ruleId: plainText().min(1).ma
 
 /**
  * The rule held to the wallet's own assets and blockchains (read from the service): anything else is refused
- * at its field before the rule is sent.
+ * at its field before anything is requested.
  */
 async function ruleForWallet(client: CustodyClient, walletId: string, rule: z.output<typeof ruleFormSchema>) {
   const wallet = await client.wallets.get({ walletId });
@@ -50,42 +45,46 @@ async function ruleForWallet(client: CustodyClient, walletId: string, rule: z.ou
   return parsed.data;
 }
 
-type RuleInput = z.output<typeof createRuleSchema> & { ruleId?: string };
-
-const ruleAudit = (action: string) => ({
-  action,
-  input: ({ addressId, rule }: RuleInput) => ({ addressId, ...toRuleBody(rule) }),
-  target: ({ addressId, ruleId }: RuleInput, data?: AutoSettlementRule) => data?.id ?? ruleId ?? addressId,
-});
-
-/** Creates an auto-settlement rule on a child address (#10). */
+/** Asks for a new auto-settlement rule on a child address (#10). */
 export const createAddressRuleAction = defineAction({
-  permission: 'settlement.edit',
+  permission: 'settlementRule.request',
   input: createRuleSchema,
   fieldsUnder: 'rule',
-  context: 'settlement.rule_create',
-  audit: ruleAudit('settlement.rule_create'),
-  run: async ({ input: { walletId, addressId, rule }, custody }) => {
-    const client = await custody(walletId);
-    const checked = await ruleForWallet(client, walletId, rule);
-    const result = await client.addressRules.create({ walletId, addressId }, toRuleBody(checked));
-    revalidatePath(`/wallets/${walletId}/settlement`);
-    return ok<AutoSettlementRule>(result.data);
+  target: (input) => input.walletId,
+  context: 'settlement rule',
+  stepUp: (input) => ({ change: 'settlementRule', ...input }),
+  run: async ({
+    input: { walletId, addressId, rule },
+    actor,
+    custody,
+  }): Promise<ActionResult<RequestedChange>> => {
+    const checked = await ruleForWallet(await custody(walletId), walletId, rule);
+    return requestWalletChange(actor, 'settlementRule', walletId, {
+      addressId,
+      ruleId: null,
+      rule: toRuleBody(checked),
+    });
   },
 });
 
-/** Replaces one of a child address's auto-settlement rules (#11). */
+/** Asks to replace one of a child address's auto-settlement rules (#11). */
 export const updateAddressRuleAction = defineAction({
-  permission: 'settlement.edit',
+  permission: 'settlementRule.request',
   input: updateRuleSchema,
   fieldsUnder: 'rule',
-  context: 'settlement.rule_update',
-  audit: ruleAudit('settlement.rule_update'),
-  run: async ({ input: { walletId, addressId, ruleId, rule }, custody }) => {
-    const client = await custody(walletId);
-    const checked = await ruleForWallet(client, walletId, rule);
-    const result = await client.addressRules.update({ walletId, addressId, id: ruleId }, toRuleBody(checked));
-    revalidatePath(`/wallets/${walletId}/settlement`);
-    return ok<AutoSettlementRule>(result.data);
+  target: (input) => input.walletId,
+  context: 'settlement rule',
+  stepUp: (input) => ({ change: 'settlementRule', ...input }),
+  run: async ({
+    input: { walletId, addressId, ruleId, rule },
+    actor,
+    custody,
+  }): Promise<ActionResult<RequestedChange>> => {
+    const checked = await ruleForWallet(await custody(walletId), walletId, rule);
+    return requestWalletChange(actor, 'settlementRule', walletId, {
+      addressId,
+      ruleId,
+      rule: toRuleBody(checked),
+    });
   },
 });

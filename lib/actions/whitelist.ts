@@ -1,62 +1,54 @@
 'use server';
-import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { ActionRefusal, defineAction, ok } from '@/lib/actions/define-action';
-import { CustodyError } from '@/lib/custody';
+import { type RequestedChange, requestWalletChange } from '@/lib/actions/configuration-request';
+import { type ActionResult, defineAction } from '@/lib/actions/define-action';
+import { sealRequestSecret } from '@/lib/server/approvals';
+import { privateKeyBinding } from '@/lib/server/approvals/operations/whitelist';
 import { checkEvmAddress } from '@/lib/validation/addresses';
 import { walletAddressSchema } from '@/lib/validation/custody-ids';
 import { metadataObject, whitelistFormSchema } from '@/lib/validation/settlement';
 
-export interface WhitelistResult {
-  id: string;
-  address: string;
-  name: string | null;
-  type: string;
-  aml: { status: string; provider: string; message: string } | null;
-}
+// Whitelisting and removing are requests a second admin approves; the approval engine audits them and sends
+// them to the custody service when the last approval lands.
 
-const inputSchema = z.object({ walletId: z.string().min(1), form: whitelistFormSchema });
+const inputSchema = z.object({ walletId: z.string().min(1).max(100), form: whitelistFormSchema });
 
-/** Adds an address to the wallet's whitelist (#8). The audit says only that a private key was given. */
+/**
+ * Asks to whitelist an address (#6). A private key given with it is sealed into the request at once and sent
+ * to the service once, at approval; the step-up and the audit see only whether one was given.
+ */
 export const whitelistAddressAction = defineAction({
-  permission: 'whitelist.add',
+  permission: 'whitelistAdd.request',
   input: inputSchema,
   fieldsUnder: 'form',
+  target: (input) => input.walletId,
   context: 'whitelist',
-  audit: {
-    action: 'whitelist.add',
-    input: ({ form }) => ({
-      address: normalized(form.address),
-      name: form.name || null,
-      disableAutoSweep: form.disableAutoSweep,
-      enableGaslessWithdraw: form.enableGaslessWithdraw,
-      showPrivateKey: form.showPrivateKey,
-      privateKeyGiven: Boolean(form.privateKey?.trim()),
-    }),
-    target: ({ form }, data?: WhitelistResult) => data?.id ?? normalized(form.address),
-  },
-  run: async ({ input: { walletId, form }, custody }) => {
-    const client = await custody(walletId);
-    const { data } = await client.addresses.whitelist(
-      { walletId },
+  stepUp: ({ walletId, form: { privateKey, ...form } }) => ({
+    change: 'whitelistAdd',
+    walletId,
+    ...form,
+    privateKeyGiven: Boolean(privateKey?.trim()),
+  }),
+  run: async ({ input: { walletId, form }, actor }): Promise<ActionResult<RequestedChange>> => {
+    const address = normalized(form.address);
+    const privateKey = form.privateKey?.trim();
+    return requestWalletChange(
+      actor,
+      'whitelistAdd',
+      walletId,
       {
-        address: normalized(form.address),
-        name: form.name || undefined,
-        metadata: metadataObject(form.metadata),
+        address,
+        ...(form.name ? { name: form.name } : {}),
+        ...(form.metadata ? { metadata: metadataObject(form.metadata) } : {}),
         disableAutoSweep: form.disableAutoSweep,
         enableGaslessWithdraw: form.enableGaslessWithdraw,
         showPrivateKey: form.showPrivateKey,
-        privateKey: form.privateKey?.trim() || undefined,
+        ...(privateKey
+          ? { privateKeySealed: await sealRequestSecret(privateKey, privateKeyBinding(walletId, address)) }
+          : {}),
       },
+      'address',
     );
-    const aml = data.configurations?.aml;
-    return ok<WhitelistResult>({
-      id: data.id,
-      address: data.address,
-      name: data.name ?? null,
-      type: data.type,
-      aml: aml ? { status: aml.status, provider: aml.provider, message: aml.message } : null,
-    });
   },
 });
 
@@ -65,43 +57,13 @@ function normalized(address: string): string {
   return checked.ok ? checked.address : address;
 }
 
-/**
- * Removes a whitelisted (external) address through the service's unwhitelist extension, where the service
- * offers it. Removing trust needs no second person; adding it back is a new whitelisting.
- */
+/** Asks to remove a whitelisted (external) address, through the service's unwhitelist extension. */
 export const removeWhitelistedAddressAction = defineAction({
-  permission: 'whitelist.remove',
+  permission: 'whitelistRemove.request',
   input: walletAddressSchema,
+  target: (input) => input.addressId,
   context: 'remove whitelisted address',
-  audit: {
-    action: 'whitelist.remove',
-    input: ({ walletId }, data?: WhitelistResult) => ({
-      walletId,
-      address: data?.address ?? null,
-      name: data?.name ?? null,
-    }),
-    target: ({ addressId }) => addressId,
-  },
-  run: async ({ input: { walletId, addressId }, custody }) => {
-    const client = await custody(walletId);
-    const { data } = await client.addresses
-      .removeWhitelisted({ walletId, addressId })
-      .catch((error: unknown) => {
-        // An unknown path is 404 without naming a missing resource ("Address not found" is the address's own).
-        if (error instanceof CustodyError && error.status === 404 && !/not found/i.test(error.message)) {
-          throw new ActionRefusal(
-            'This custody service does not offer removing whitelisted addresses; remove it in the service itself.',
-          );
-        }
-        throw error;
-      });
-    revalidatePath(`/wallets/${walletId}/addresses`);
-    return ok<WhitelistResult>({
-      id: data.id,
-      address: data.address,
-      name: data.name ?? null,
-      type: data.type,
-      aml: null,
-    });
-  },
+  stepUp: (input) => ({ change: 'whitelistRemove', ...input }),
+  run: async ({ input: { walletId, addressId }, actor }): Promise<ActionResult<RequestedChange>> =>
+    requestWalletChange(actor, 'whitelistRemove', walletId, { addressId }),
 });

@@ -3,6 +3,7 @@
 // console carries it out itself when the last approval lands. Browser-safe: the review panels read these.
 import type { Role } from '@/lib/roles';
 import type { AddressBookSaveReview, CoolingOffEditReview } from './address-book';
+import { CUSTODY_SETTINGS_KINDS, type CustodySettingsReview } from './custody-settings';
 import type { SpendingRuleValues } from './limits';
 import type { PayoutScheduleReview } from './payout-schedules';
 import type { PolicyValues } from './policy';
@@ -24,6 +25,7 @@ export const CONFIGURATION_KINDS = [
   'serviceTokenCreate',
   'serviceTokenRotate',
   'payoutSchedule',
+  ...CUSTODY_SETTINGS_KINDS,
 ] as const;
 export type ConfigurationKind = (typeof CONFIGURATION_KINDS)[number];
 
@@ -169,7 +171,8 @@ export type ConfigurationReview =
   | CoolingOffEditReview
   | ServiceTokenCreateReview
   | ServiceTokenRotateReview
-  | PayoutScheduleReview;
+  | PayoutScheduleReview
+  | CustodySettingsReview;
 
 /** Whether a request's review is a configuration change's (the request page shows its own panel). */
 export function isConfigurationReview(review: { kind: string }): review is ConfigurationReview {

@@ -16,6 +16,13 @@ import type {
 } from './configuration';
 import { CONFIGURATION_KINDS } from './configuration';
 import type { ContractResult, ContractReview } from './contracts';
+import type {
+  BeneficiaryDeleteReview,
+  SettlementRuleReview,
+  SettlementToggleReview,
+  WhitelistAddReview,
+  WhitelistRemoveReview,
+} from './custody-settings';
 import type { PayoutScheduleReview } from './payout-schedules';
 import type { PayoutResult, PayoutReview } from './payouts';
 import type { ServiceTokenCreateReview, ServiceTokenRotateReview } from './service-tokens';
@@ -65,6 +72,11 @@ export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: str
   serviceTokenCreate: { label: 'New API token', noun: 'a new API token' },
   serviceTokenRotate: { label: 'API token rotation', noun: 'an API token rotation' },
   payoutSchedule: { label: 'Payout schedule', noun: 'a payout schedule' },
+  settlementToggle: { label: 'Wallet auto-settlement on or off', noun: 'a wallet auto-settlement switch' },
+  settlementRule: { label: 'Auto-settlement rule', noun: 'an auto-settlement rule change' },
+  whitelistAdd: { label: 'Whitelisting an address', noun: 'a whitelisting' },
+  whitelistRemove: { label: 'Removing a whitelisted address', noun: 'a whitelist removal' },
+  beneficiaryDelete: { label: 'Beneficiary deletion', noun: 'a beneficiary deletion' },
 };
 
 export function isOperationKind(value: string): value is OperationKind {
@@ -95,6 +107,11 @@ interface KindShapes {
   serviceTokenCreate: { review: ServiceTokenCreateReview; result: ConfigurationResult };
   serviceTokenRotate: { review: ServiceTokenRotateReview; result: ConfigurationResult };
   payoutSchedule: { review: PayoutScheduleReview; result: ConfigurationResult };
+  settlementToggle: { review: SettlementToggleReview; result: ConfigurationResult };
+  settlementRule: { review: SettlementRuleReview; result: ConfigurationResult };
+  whitelistAdd: { review: WhitelistAddReview; result: ConfigurationResult };
+  whitelistRemove: { review: WhitelistRemoveReview; result: ConfigurationResult };
+  beneficiaryDelete: { review: BeneficiaryDeleteReview; result: ConfigurationResult };
 }
 
 /** What approvers see before deciding on a request of kind `K`. */

@@ -299,7 +299,12 @@ export async function lastChangeOf(
   const out = new Map<string, { at: string; actorEmail: string }>();
   if (targets.length === 0) return out;
   const rows = await db
-    .select({ target: auditLog.target, at: auditLog.at, actorEmail: auditLog.actorEmail })
+    .select({
+      target: auditLog.target,
+      at: auditLog.at,
+      actorEmail: auditLog.actorEmail,
+      requestedBy: sql<string | null>`${auditLog.input} ->> 'requestedBy'`,
+    })
     .from(auditLog)
     .where(
       and(
@@ -310,8 +315,12 @@ export async function lastChangeOf(
     )
     .orderBy(desc(auditLog.id));
   for (const row of rows) {
+    // A change the console made once it was approved names who asked for it.
     if (row.target && !out.has(row.target))
-      out.set(row.target, { at: new Date(row.at).toISOString(), actorEmail: row.actorEmail });
+      out.set(row.target, {
+        at: new Date(row.at).toISOString(),
+        actorEmail: row.requestedBy ?? row.actorEmail,
+      });
   }
   return out;
 }

@@ -26,11 +26,7 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'contractSign.approve': { admin: Y, finance: Y, support: N, viewer: N },
   'typedDataSign.request': { admin: Y, finance: N, support: N, viewer: N },
   'typedDataSign.approve': { admin: Y, finance: Y, support: N, viewer: N },
-  'settlement.edit': { admin: Y, finance: N, support: N, viewer: N },
-  'whitelist.add': { admin: Y, finance: N, support: N, viewer: N },
-  'whitelist.remove': { admin: Y, finance: N, support: N, viewer: N },
   'depositAddress.create': { admin: Y, finance: Y, support: Y, viewer: N },
-  'beneficiary.delete': { admin: Y, finance: N, support: N, viewer: N },
   'privateKey.reveal': { admin: Y, finance: N, support: N, viewer: N },
   'users.manage': { admin: Y, finance: N, support: N, viewer: N },
   'wallets.manage': { admin: Y, finance: N, support: N, viewer: N },
@@ -67,6 +63,16 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'serviceToken.revoke': { admin: Y, finance: N, support: N, viewer: N },
   'payoutSchedule.request': { admin: Y, finance: Y, support: N, viewer: N },
   'payoutSchedule.approve': { admin: Y, finance: Y, support: N, viewer: N },
+  'settlementToggle.request': { admin: Y, finance: N, support: N, viewer: N },
+  'settlementToggle.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'settlementRule.request': { admin: Y, finance: N, support: N, viewer: N },
+  'settlementRule.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'whitelistAdd.request': { admin: Y, finance: N, support: N, viewer: N },
+  'whitelistAdd.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'whitelistRemove.request': { admin: Y, finance: N, support: N, viewer: N },
+  'whitelistRemove.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'beneficiaryDelete.request': { admin: Y, finance: N, support: N, viewer: N },
+  'beneficiaryDelete.approve': { admin: Y, finance: N, support: N, viewer: N },
 };
 
 describe('permissions table', () => {

@@ -23,12 +23,8 @@ const PERMISSIONS = {
   'contractSign.approve': ['admin', 'finance'],
   'typedDataSign.request': ['admin'],
   'typedDataSign.approve': ['admin', 'finance'],
-  'settlement.edit': ['admin'],
-  'whitelist.add': ['admin'],
-  'whitelist.remove': ['admin'],
   // A new child address receives deposits only; support opens them for customers.
   'depositAddress.create': ['admin', 'finance', 'support'],
-  'beneficiary.delete': ['admin'],
   'privateKey.reveal': ['admin'],
   'users.manage': ['admin'],
   'wallets.manage': ['admin'],
@@ -72,6 +68,18 @@ const PERMISSIONS = {
   // approved like any other. Pausing, resuming and ending one are the requesters' too.
   'payoutSchedule.request': ['admin', 'finance'],
   'payoutSchedule.approve': ['admin', 'finance'],
+  // The custody service's settings that decide where money goes (auto-settlement, the whitelist, beneficiaries):
+  // one admin requests, another approves, and the console sends the change when the last approval lands.
+  'settlementToggle.request': ['admin'],
+  'settlementToggle.approve': ['admin'],
+  'settlementRule.request': ['admin'],
+  'settlementRule.approve': ['admin'],
+  'whitelistAdd.request': ['admin'],
+  'whitelistAdd.approve': ['admin'],
+  'whitelistRemove.request': ['admin'],
+  'whitelistRemove.approve': ['admin'],
+  'beneficiaryDelete.request': ['admin'],
+  'beneficiaryDelete.approve': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

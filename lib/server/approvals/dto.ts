@@ -1,7 +1,7 @@
 import 'server-only';
 // Requests as the browser may see them: no secrets live in a request (API keys never enter the engine), and
 // dates become ISO strings.
-import type { ConfigurationResult } from '@/lib/approvals/configuration';
+import { type ConfigurationResult, isConfigurationReview } from '@/lib/approvals/configuration';
 import { isOperationReview } from '@/lib/approvals/kinds';
 import type { PayoutResult } from '@/lib/approvals/payouts';
 import type { RequestDetailDto, RequestSummaryDto } from '@/lib/approvals/requests';
@@ -32,7 +32,8 @@ export function toSummaryDto(row: OperationRequestRow, approvals: number): Reque
  * that one is taken once by the requester through its own action.
  */
 function configurationResultDto(row: OperationRequestRow): ConfigurationResult | null {
-  if (operationType(row.type)?.scope !== 'console' || !row.result) return null;
+  // A configuration kind the console carries out, or one it sends to the custody service (a settlement rule).
+  if (!isConfigurationReview({ kind: row.type }) || !row.result) return null;
   const { sealed: _sealed, ...result } = row.result as ConfigurationResult & { sealed?: unknown };
   return result;
 }
@@ -77,7 +78,7 @@ export async function requestDetail(
     submitAttempts: request.submitAttempts,
     // A configuration change's result is its own field: pages that read a signing result never see it.
     result:
-      operationType(request.type)?.scope === 'console'
+      operationType(request.type)?.scope === 'console' || isConfigurationReview(review)
         ? null
         : ((request.result as SignOnlyResult | null) ?? null),
     configurationResult: configurationResultDto(request),

@@ -69,6 +69,14 @@ function engineFor(runtime: Runtime): ApprovalEngine {
   return holder[ENGINE];
 }
 
+/**
+ * Seals a secret a request's payload carries until it is sent (a private key given with a whitelisting), with
+ * the key the engine opens it with at submission (`SubmitContext.openSealed`), bound to `binding`.
+ */
+export async function sealRequestSecret(plaintext: string, binding: string): Promise<string> {
+  return encryptSecret(plaintext, (await getRuntime()).config.encryptionKey, binding);
+}
+
 export async function getApprovalEngine(): Promise<ApprovalEngine> {
   return engineFor(await getRuntime());
 }

@@ -46,6 +46,11 @@ export interface SubmitContext {
   saveProgress(result: unknown, items: SubmittedItem[]): Promise<void>;
   /** Looks one item's reference up at the service (what a lost answer may have left behind). */
   findItem(index: number): Promise<{ found: SubmittedItem | null; conclusive: boolean }>;
+  /**
+   * Opens a secret the payload carries sealed (`sealRequestSecret`, bound to `binding`): a private key given
+   * with a whitelisting reaches the service once, and is never stored in clear.
+   */
+  openSealed(sealed: string, binding: string): string;
 }
 
 export interface SubmittedItem {

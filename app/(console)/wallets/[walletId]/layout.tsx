@@ -25,7 +25,7 @@ const WALLET_TABS: Array<{ path: string; label: string; action: Action; exact?: 
   { path: '/settlement', label: 'Settlement', action: 'read' },
   { path: '/address-book', label: 'Address book', action: 'read' },
   { path: '/beneficiaries', label: 'Beneficiaries', action: 'read' },
-  { path: '/whitelist', label: 'Whitelist', action: 'whitelist.add' },
+  { path: '/whitelist', label: 'Whitelist', action: 'whitelistAdd.request' },
   { path: '/swaps', label: 'Swaps', action: 'swap.request' },
   { path: '/signing', label: 'Signing', action: 'typedDataSign.request' },
   { path: '/contracts', label: 'Contracts', action: 'contract.read' },

@@ -231,6 +231,7 @@ export function createSubmission(ctx: EngineContext) {
               : null,
           };
         },
+        openSealed: (sealed, binding) => configuration.open(sealed, binding),
       });
     } catch (error) {
       if (error instanceof SubmitRefusal) {
@@ -268,7 +269,24 @@ export function createSubmission(ctx: EngineContext) {
       return 'OUTCOME_UNKNOWN';
     }
     await recordSubmitted(row, outcome, actor);
+    if (outcome.change) await recordChange(row, outcome.change);
     return outcome.final ?? 'SUBMITTED';
+  }
+
+  /** A change of the service's settings: its own audit entry, and an alert like every configuration change. */
+  async function recordChange(row: OperationRequestRow, change: NonNullable<SubmitOutcome['change']>) {
+    await audit(SYSTEM_ACTOR, change.action, 'success', change.target, {
+      ...change.input,
+      walletId: row.walletId,
+      request: row.id,
+      requestedBy: row.requesterEmail,
+    });
+    await alerts.configurationChanged({
+      key: `request:${row.id}`,
+      summary: row.summary,
+      by: row.requesterEmail,
+      path: `/approvals/${row.id}`,
+    });
   }
 
   /**

@@ -229,6 +229,33 @@ function validPayload(kind: OperationKind): unknown {
           items: withdrawal.items.map((i) => ({ ...i, line: 1 })),
         },
       };
+    case 'settlementToggle':
+      return { isActive: true };
+    case 'settlementRule':
+      return {
+        addressId: float.id,
+        ruleId: null,
+        rule: {
+          name: 'Forward USDC',
+          isActive: true,
+          order: 'RECOMMENDED',
+          slippageTolerance: '-1',
+          source: { assets: ['USDC'], blockchain: 'ethereum', minAmount: '100', maxAmount: '-1' },
+          destination: { address: RECIPIENT, asset: 'USDC', blockchain: 'ethereum' },
+        },
+      };
+    case 'whitelistAdd':
+      return {
+        address: RECIPIENT,
+        name: 'Exchange',
+        disableAutoSweep: false,
+        enableGaslessWithdraw: false,
+        showPrivateKey: false,
+      };
+    case 'whitelistRemove':
+      return { addressId: wallet.addresses.find((a) => a.type === 'EXTERNAL')!.id };
+    case 'beneficiaryDelete':
+      return { beneficiaryId: wallet.beneficiaries[0]!.id };
   }
 }
 

@@ -3,6 +3,7 @@ import 'server-only';
 import type { OperationKind } from '@/lib/approvals/kinds';
 import { isOperationKind } from '@/lib/approvals/kinds';
 import { addressBookSaveOperation, coolingOffEditOperation } from './address-book';
+import { beneficiaryDeleteOperation } from './beneficiary-delete';
 import {
   freezeLiftOperation,
   policyEditOperation,
@@ -21,9 +22,11 @@ import { payoutOperation } from './payout';
 import { payoutScheduleOperation } from './payout-schedule';
 import { retryOperation } from './retry';
 import { serviceTokenCreateOperation, serviceTokenRotateOperation } from './service-tokens';
+import { settlementRuleOperation, settlementToggleOperation } from './settlement';
 import { swapOperation } from './swap';
 import { typedDataSignOperation } from './typed-data-sign';
 import type { RegisteredOperation } from './types';
+import { whitelistAddOperation, whitelistRemoveOperation } from './whitelist';
 import { withdrawOperation } from './withdraw';
 import { withdrawSignOperation } from './withdraw-sign';
 
@@ -51,6 +54,11 @@ export const OPERATION_TYPES: { readonly [K in OperationKind]: RegisteredOperati
   serviceTokenCreate: serviceTokenCreateOperation,
   serviceTokenRotate: serviceTokenRotateOperation,
   payoutSchedule: payoutScheduleOperation,
+  settlementToggle: settlementToggleOperation,
+  settlementRule: settlementRuleOperation,
+  whitelistAdd: whitelistAddOperation,
+  whitelistRemove: whitelistRemoveOperation,
+  beneficiaryDelete: beneficiaryDeleteOperation,
 };
 
 /** Every registered kind, in the order admins see them. */

@@ -34,6 +34,11 @@ export interface SubmitOutcome<K extends OperationKind = OperationKind> {
   /** Operations that finish on answer (signing): the request ends here instead of following transactions. */
   final?: FinalOutcome;
   result?: ResultOf<K>;
+  /**
+   * A change of the service's own settings the request made (a rule, the whitelist, a beneficiary): audited in
+   * the console's name on the requester's behalf and alerted, like the changes the console makes itself.
+   */
+  change?: { action: string; target: string; input: Record<string, unknown> };
 }
 
 /**

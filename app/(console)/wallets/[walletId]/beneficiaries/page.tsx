@@ -17,8 +17,9 @@ export default async function BeneficiariesPage({ params }: { params: Promise<{ 
   const actor = await requirePage('read');
   const { walletId } = await params;
   if (!(await findWalletConnection(walletId))) notFound();
-  const canDelete = can(actor.role, 'beneficiary.delete');
-  // The deleted list is the console's own audit log: it shows whatever the custody service answers.
+  // A deletion is a request a second admin approves.
+  const canDelete = can(actor.role, 'beneficiaryDelete.request');
+  // The deleted list is the console's own audit log: it shows whatever the custody service answered.
   const [list, deleted] = await Promise.all([
     loadBeneficiaries(walletId, actor.requestId),
     auditEntriesWith(await getDb(), 'beneficiary.delete', 'walletId', walletId),
@@ -41,7 +42,8 @@ export default async function BeneficiariesPage({ params }: { params: Promise<{ 
           name: String(entry.input.name ?? entry.target),
           address: String(entry.input.address ?? ''),
           deletedAt: String(entry.input.deletedAt ?? entry.at),
-          deletedBy: entry.actorEmail,
+          // Made by the console once approved: the entry names who asked for it.
+          deletedBy: typeof entry.input.requestedBy === 'string' ? entry.input.requestedBy : entry.actorEmail,
         }))}
       />
     </>

@@ -32,7 +32,9 @@ export default async function SettlementPage({
   const { walletId } = await params;
   const { addressId } = await loadSettlementSearch(searchParams);
   if (!(await findWalletConnection(walletId))) notFound();
-  const canEdit = can(actor.role, 'settlement.edit');
+  // Each change is a request a second admin approves.
+  const canEdit = can(actor.role, 'settlementRule.request');
+  const canToggle = can(actor.role, 'settlementToggle.request');
   const header = (
     <PageHeader
       title="Auto-settlement"
@@ -74,7 +76,7 @@ export default async function SettlementPage({
             <Badge variant={settlement.isActive ? 'success' : 'secondary'}>
               {settlement.isActive ? 'On' : 'Off'}
             </Badge>
-            {canEdit ? (
+            {canToggle ? (
               <WalletSettlementSwitch
                 walletId={walletId}
                 walletName={view.data.walletName}

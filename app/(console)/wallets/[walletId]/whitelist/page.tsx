@@ -9,7 +9,7 @@ import { findWalletConnection } from '@/lib/server/wallets';
 export const metadata: Metadata = { title: 'Whitelist an address' };
 
 export default async function WhitelistPage({ params }: { params: Promise<{ walletId: string }> }) {
-  await requirePage('whitelist.add');
+  await requirePage('whitelistAdd.request');
   const { walletId } = await params;
   const wallet = await findWalletConnection(walletId);
   if (!wallet) notFound();
@@ -17,7 +17,7 @@ export default async function WhitelistPage({ params }: { params: Promise<{ wall
     <>
       <PageHeader
         title="Whitelist an external address"
-        description={`Adds an external address to ${wallet.name}. The custody service screens it (AML) and lists it as EXTERNAL.`}
+        description={`Asks to add an external address to ${wallet.name}: once a second admin approves, the custody service screens it (AML) and lists it as EXTERNAL.`}
       />
       <Card className="max-w-2xl">
         <CardContent className="pt-5">

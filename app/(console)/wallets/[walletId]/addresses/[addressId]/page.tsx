@@ -109,7 +109,7 @@ export default async function AddressDetailPage({ params, searchParams }: PagePr
               Transactions
             </Link>
           </Button>
-          {address.type === 'EXTERNAL' && address.isActive && can(actor.role, 'whitelist.remove') ? (
+          {address.type === 'EXTERNAL' && address.isActive && can(actor.role, 'whitelistRemove.request') ? (
             <RemoveWhitelistedButton
               walletId={walletId}
               addressId={address.id}
