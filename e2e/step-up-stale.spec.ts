@@ -4,7 +4,7 @@
 // session's last check, exactly the state of a check older than five minutes, so no test waits for the clock.
 // The freeze, a spending limit in force and a removed wallet change what the whole console does: those tests
 // are tagged @console-wide and run after every other journey, one at a time (playwright.config.ts).
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Browser, Locator, Page, Request } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { privateKeyToAccount } from 'viem/accounts';
 import { contextAs, DEMO, DEMO_PASSWORD, expect, expectAccessible, test, uniqueEmail } from './fixtures';
@@ -33,12 +33,17 @@ async function makeStale(page: Page) {
 
 const stepUpDialog = (page: Page) => page.getByRole('dialog', { name: 'Confirm it is you' });
 
+/** How many times the change's own action has been called since the code was sent (read once its outcome shows). */
+type RanAgain = () => number;
+
 /**
  * Confirms "Confirm it is you" from the keyboard: focus is in the code field, the code is typed and Enter sends
  * it. Should the code be refused (a later code of the same demo factor used an instant earlier by a journey
- * beside this one), the next one is typed: at most three, so a real refusal still fails.
+ * beside this one), the next one is typed: at most three, so a real refusal still fails. Counts the server
+ * actions called from then on other than the check itself (whose input names the payload hash): the change
+ * must run again exactly once.
  */
-async function confirmItIsYou(page: Page, email: string = DEMO.admin) {
+async function confirmItIsYou(page: Page, email: string = DEMO.admin): Promise<RanAgain> {
   const dialog = stepUpDialog(page);
   await expect(dialog).toBeVisible();
   const code = dialog.getByLabel('Authentication code');
@@ -50,12 +55,19 @@ async function confirmItIsYou(page: Page, email: string = DEMO.admin) {
     if ((await refused.isVisible()) && (await code.inputValue().catch(() => 'gone')) === '') return 'refused';
     return 'waiting';
   };
+  let calls = 0;
+  const count = (request: Request) => {
+    // Only whether the body names a payload hash is looked at: the code in it is never kept.
+    if (request.method() === 'POST' && request.headers()['next-action'])
+      if (!(request.postData() ?? '').includes('"payloadHash"')) calls++;
+  };
+  page.on('request', count);
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.type(await nextDemoCode(email));
     await page.keyboard.press('Enter');
     await expect.poll(state).not.toBe('waiting');
     const outcome = await state();
-    if (outcome === 'closed') return;
+    if (outcome === 'closed') return () => calls;
     expect(attempt, 'the step-up code was refused three times').toBeLessThan(3);
     await code.focus();
   }
@@ -65,12 +77,12 @@ async function confirmItIsYou(page: Page, email: string = DEMO.admin) {
  * Starts a change whose button acts at once: clicks until "Confirm it is you" opens (a click before the page
  * has hydrated does nothing), then confirms it.
  */
-async function startAndConfirm(page: Page, trigger: Locator) {
+async function startAndConfirm(page: Page, trigger: Locator): Promise<RanAgain> {
   await expect(async () => {
     if (!(await stepUpDialog(page).isVisible())) await trigger.click({ timeout: 2_000 });
     await expect(stepUpDialog(page)).toBeVisible({ timeout: 5_000 });
   }).toPass({ timeout: 30_000 });
-  await confirmItIsYou(page);
+  return confirmItIsYou(page);
 }
 
 /** For clean-up paths that may or may not find the session stale: confirms only when asked, then `done` shows. */
@@ -120,7 +132,8 @@ test('the policy page: a policy edit, a spending limit and a cooling-off change 
   const expiry = policy.getByLabel('Payout schedule: open for (minutes)');
   // The form's fields get their values when it hydrates; a value typed before that would be replaced.
   await expect(expiry).not.toHaveValue('');
-  const minutes = String(600 + Math.floor(Math.random() * 300));
+  // Not whole hours: the request shows whole hours and days as such.
+  const minutes = String(601 + Math.floor(Math.random() * 58));
   await expiry.fill(minutes);
   const requestPolicy = policy.getByRole('button', { name: 'Request payout schedule policy change' });
   await requestPolicy.click();
@@ -132,9 +145,10 @@ test('the policy page: a policy edit, a spending limit and a cooling-off change 
   await expect(policy.getByRole('alert')).toHaveText('Confirm it is you to continue.');
   await expect(policy.getByRole('status').filter({ hasText: 'Waiting for a second admin' })).toHaveCount(0);
   await requestPolicy.click();
-  await confirmItIsYou(page);
+  const policyRan = await confirmItIsYou(page);
   await expect(policy.getByText('Payout schedule policy change requested.')).toBeVisible();
   await expect(policy.getByRole('alert')).toHaveCount(0);
+  expect(policyRan()).toBe(1);
   const policyRequest = await requestedIn(policy);
   await expectPending(page, policyRequest, 'Policy of Payout schedule');
   await expect(
@@ -155,11 +169,12 @@ test('the policy page: a policy edit, a spending limit and a cooling-off change 
   await limit.getByLabel('Limit: amount (USD)').fill('250000');
   await limit.getByLabel('Limit: only this asset (optional)').fill(symbol);
   await limit.getByRole('button', { name: 'Request spending limit' }).click();
-  await confirmItIsYou(page);
+  const limitRan = await confirmItIsYou(page);
   const section = page.getByRole('region', { name: 'Spending limits' });
   const limitRequest = await requestedIn(section);
   await expect(section.getByRole('status')).toContainText(`${symbol} only`);
   await expect(limit.getByRole('alert')).toHaveCount(0);
+  expect(limitRan()).toBe(1);
   await expectPending(page, limitRequest, `${symbol} only`);
 
   // The address book's cooling-off: the dialog sits inside this form, and confirming it must not submit the
@@ -172,10 +187,11 @@ test('the policy page: a policy edit, a spending limit and a cooling-off change 
   const next = String(2000 + Math.floor(Math.random() * 800));
   await field.fill(next);
   await coolingOff.getByRole('button', { name: 'Request cooling-off change' }).click();
-  await confirmItIsYou(page);
+  const coolingRan = await confirmItIsYou(page);
   const coolingRequest = await requestedIn(coolingOff);
   await expect(stepUpDialog(page)).toHaveCount(0);
   await expect(coolingOff.getByRole('alert')).toHaveCount(0);
+  expect(coolingRan()).toBe(1);
   await expectPending(page, coolingRequest, /cooling-off/i);
   await context.close();
 });
@@ -196,10 +212,11 @@ test('users: adding one, showing their one-time password, a role change, disabli
   await add.getByLabel('Name').fill(name);
   await add.getByLabel('Role').selectOption('viewer');
   await add.getByRole('button', { name: 'Request user' }).click();
-  await confirmItIsYou(page);
+  const addRan = await confirmItIsYou(page);
   const requested = page.getByRole('dialog', { name: 'User requested' });
   const creation = await requestedIn(requested);
   await expect(requested.getByRole('status')).toContainText(email);
+  expect(addRan()).toBe(1);
   await requested.getByRole('button', { name: 'Done' }).click();
   await approveAsSecondAdmin(browser, creation);
 
@@ -207,8 +224,12 @@ test('users: adding one, showing their one-time password, a role change, disabli
   await makeStale(page);
   await page.goto(creation);
   await expect(page.getByText('Request status: Success')).toBeVisible();
-  await startAndConfirm(page, page.getByRole('button', { name: 'Show the one-time password' }));
+  const otpRan = await startAndConfirm(
+    page,
+    page.getByRole('button', { name: 'Show the one-time password' }),
+  );
   await expect(page.getByTestId('one-time-password')).toHaveText(/^[A-Za-z0-9]{20}$/);
+  expect(otpRan()).toBe(1);
 
   // A role change is a request.
   await makeStale(page);
@@ -221,22 +242,28 @@ test('users: adding one, showing their one-time password, a role change, disabli
       await row.getByLabel(`Role of ${email}`).selectOption('support', { timeout: 2_000 });
     await expect(stepUpDialog(page)).toBeVisible({ timeout: 5_000 });
   }).toPass({ timeout: 30_000 });
-  await confirmItIsYou(page);
+  const roleRan = await confirmItIsYou(page);
   const roleChange = await requestedIn(page);
   await expect(row.getByLabel(`Role of ${email}`)).toHaveValue('viewer');
+  expect(roleRan()).toBe(1);
 
   // Disabling takes effect at once.
   await makeStale(page);
   await page.goto('/admin/users');
-  await startAndConfirm(page, row.getByRole('button', { name: `Disable ${name}` }));
+  const disableRan = await startAndConfirm(page, row.getByRole('button', { name: `Disable ${name}` }));
   await expect(row.getByText('Disabled')).toBeVisible();
+  expect(disableRan()).toBe(1);
 
   // Re-enabling is a request.
   await makeStale(page);
   await page.goto('/admin/users');
-  await startAndConfirm(page, row.getByRole('button', { name: `Request to re-enable ${name}` }));
+  const enableRan = await startAndConfirm(
+    page,
+    row.getByRole('button', { name: `Request to re-enable ${name}` }),
+  );
   const enabling = await requestedIn(page, roleChange);
   await expect(row.getByText('Disabled')).toBeVisible();
+  expect(enableRan()).toBe(1);
   await expectPending(page, roleChange, email);
   await expectPending(page, enabling, email);
   await context.close();
@@ -257,16 +284,18 @@ test('API tokens: asking for one, showing it, a new secret and revoking it confi
   await dialog.getByRole('checkbox', { name: /^Treasury/ }).check();
   await dialog.getByLabel('Daily cap (USD)').fill('100');
   await dialog.getByRole('button', { name: 'Request token' }).click();
-  await confirmItIsYou(page);
+  const tokenRan = await confirmItIsYou(page);
   const creation = await requestedIn(page.getByRole('dialog'));
+  expect(tokenRan()).toBe(1);
   await page.keyboard.press('Escape');
   await approveAsSecondAdmin(browser, creation);
 
   await makeStale(page);
   await page.goto(creation);
   await expect(page.getByText('Request status: Success')).toBeVisible();
-  await startAndConfirm(page, page.getByRole('button', { name: 'Show the token' }));
+  const showRan = await startAndConfirm(page, page.getByRole('button', { name: 'Show the token' }));
   await expect(page.getByTestId('api-token')).toHaveText(/^cct_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
+  expect(showRan()).toBe(1);
 
   // A new secret: the confirmation stays open under "Confirm it is you", then the request is filed.
   await makeStale(page);
@@ -276,9 +305,10 @@ test('API tokens: asking for one, showing it, a new secret and revoking it confi
   await rotate.getByRole('button', { name: 'Request a new secret' }).click();
   await expect(stepUpDialog(page)).toBeVisible();
   await expectAccessible(page);
-  await confirmItIsYou(page);
+  const secretRan = await confirmItIsYou(page);
   await expect(rotate).toHaveCount(0);
   const rotation = await requestedIn(page);
+  expect(secretRan()).toBe(1);
   await expectPending(page, rotation, name);
 
   await makeStale(page);
@@ -286,9 +316,10 @@ test('API tokens: asking for one, showing it, a new secret and revoking it confi
   const revoke = page.getByRole('dialog', { name: `Revoke ${name}?` });
   await openDialog(page.getByRole('button', { name: `Revoke ${name}` }), revoke);
   await revoke.getByRole('button', { name: `Revoke ${name}` }).click();
-  await confirmItIsYou(page);
+  const revokeRan = await confirmItIsYou(page);
   await expect(revoke).toHaveCount(0);
   await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText('Revoked');
+  expect(revokeRan()).toBe(1);
   await context.close();
 });
 
@@ -305,9 +336,10 @@ test('a wallet key rotation and revealing a private key confirm the second facto
   await openDialog(page.getByRole('button', { name: `Rotate key of ${PAYOUTS}` }), rotate);
   await rotate.getByLabel('New API key').fill(wallet.apiKey);
   await rotate.getByRole('button', { name: 'Request key rotation' }).click();
-  await confirmItIsYou(page);
+  const rotateRan = await confirmItIsYou(page);
   const requested = page.getByRole('dialog', { name: 'Key rotation requested' });
   const rotation = await requestedIn(requested);
+  expect(rotateRan()).toBe(1);
   expect(await page.content()).not.toContain(wallet.apiKey);
   await expectPending(page, rotation, `•••• ${wallet.apiKey.slice(-4)}`);
 
@@ -320,19 +352,21 @@ test('a wallet key rotation and revealing a private key confirm the second facto
   await openDialog(page.getByRole('button', { name: 'Reveal private key' }), reveal);
   await reveal.getByLabel('Your password').fill('not-my-password');
   await reveal.getByRole('button', { name: 'Reveal' }).click();
-  await confirmItIsYou(page);
+  const wrongRan = await confirmItIsYou(page);
   await expect(reveal.getByText('That password is not right.')).toBeVisible();
   await expect(reveal.getByLabel('Your password')).toHaveAttribute('aria-invalid', 'true');
   await expect(reveal.getByText('Confirm it is you to continue.')).toHaveCount(0);
+  expect(wrongRan()).toBe(1);
 
   await makeStale(page);
   await page.goto(addressPage);
   await openDialog(page.getByRole('button', { name: 'Reveal private key' }), reveal);
   await reveal.getByLabel('Your password').fill(DEMO_PASSWORD);
   await reveal.getByRole('button', { name: 'Reveal' }).click();
-  await confirmItIsYou(page);
+  const revealRan = await confirmItIsYou(page);
   const shown = page.getByRole('dialog', { name: 'Private key of Customer 001' }).getByTestId('private-key');
   await expect(shown).toHaveText(/^0x[0-9a-fA-F]{64}$/);
+  expect(revealRan()).toBe(1);
   const key = ((await shown.textContent()) ?? '').trim() as `0x${string}`;
   expect(privateKeyToAccount(key).address.toLowerCase()).toBe(address.address.toLowerCase());
   await context.close();
@@ -354,8 +388,9 @@ test('the address book: an entry and an import confirm the second factor, then a
   await entry.getByLabel('Name', { exact: true }).fill(`Step-up entry ${run}`);
   await entry.getByLabel('Address', { exact: true }).fill(randomAddress());
   await entry.getByRole('button', { name: 'Request entry' }).click();
-  await confirmItIsYou(page);
+  const entryRan = await confirmItIsYou(page);
   const added = await requestedIn(entry);
+  expect(entryRan()).toBe(1);
   await expectPending(page, added, `Step-up entry ${run}`);
 
   await makeStale(page);
@@ -365,8 +400,9 @@ test('the address book: an entry and an import confirm the second factor, then a
   await imported.getByLabel('Or paste CSV').fill(`name,address\nStep-up import ${run},${randomAddress()}\n`);
   await expect(imported.getByText('1 entry ready')).toBeVisible();
   await imported.getByRole('button', { name: 'Request import' }).click();
-  await confirmItIsYou(page);
+  const importRan = await confirmItIsYou(page);
   const importing = await requestedIn(imported);
+  expect(importRan()).toBe(1);
   await expectPending(page, importing, `Step-up import ${run}`);
   await context.close();
 });
@@ -398,9 +434,10 @@ test('approving and rejecting another admin’s request confirm the second facto
   await makeStale(page);
   await page.goto(approved);
   await approveOnPage(page);
-  await confirmItIsYou(page);
+  const approveRan = await confirmItIsYou(page);
   await expect(page.getByText('Approved.', { exact: true })).toBeVisible();
   await expect(page.getByText('Request status: Success')).toBeVisible();
+  expect(approveRan()).toBe(1);
 
   await makeStale(page);
   await page.goto(rejected);
@@ -408,10 +445,11 @@ test('approving and rejecting another admin’s request confirm the second facto
   await openDialog(page.getByRole('button', { name: 'Reject', exact: true }), reject);
   await reject.getByLabel('Reason').fill('Not a supplier of ours.');
   await reject.getByRole('button', { name: 'Reject request' }).click();
-  await confirmItIsYou(page);
+  const rejectRan = await confirmItIsYou(page);
   await expect(reject).toHaveCount(0);
   await expect(page.getByText('Request rejected.', { exact: true })).toBeVisible();
   await expect(page.getByText('Request status: Rejected')).toBeVisible();
+  expect(rejectRan()).toBe(1);
   await context.close();
 });
 
@@ -482,9 +520,10 @@ test('a refused submission: approving and resubmitting confirm the second factor
   await page.goto(request);
   await codeAfterHydration(page, 'Approve this request?', 'Approve', wrongCustodyCode());
   await approveOnPage(page);
-  await confirmItIsYou(page);
+  const approveRan = await confirmItIsYou(page);
   await expect(page.getByText('Two-factor code not accepted')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Resubmit' })).toBeVisible();
+  expect(approveRan()).toBe(1);
 
   await makeStale(page);
   await page.goto(request);
@@ -492,8 +531,9 @@ test('a refused submission: approving and resubmitting confirm the second factor
   const resubmit = page.getByRole('dialog', { name: 'Resubmit this request' });
   await openDialog(page.getByRole('button', { name: 'Resubmit' }), resubmit);
   await resubmit.getByRole('button', { name: 'Resubmit with the same reference' }).click();
-  await confirmItIsYou(page);
+  const resubmitRan = await confirmItIsYou(page);
   await expect(page.getByText(/Request status:\s*Success/)).toBeVisible({ timeout: 30_000 });
+  expect(resubmitRan()).toBe(1);
   await context.close();
 });
 
@@ -504,9 +544,10 @@ test('adding an authenticator app and removing it confirm the second factor', as
   await makeStale(page);
   await page.getByLabel('Name').fill(label);
   await page.getByRole('button', { name: 'Add authenticator app' }).click();
-  await confirmItIsYou(page);
+  const addRan = await confirmItIsYou(page);
   const shown = page.getByTestId('totp-secret');
   await expect(shown).toBeVisible();
+  expect(addRan()).toBe(1);
   const secret = (await shown.textContent())?.trim() ?? '';
   await page.getByLabel('Code from the app').fill(generateSync({ secret }));
   await page.getByRole('button', { name: 'Confirm' }).click();
@@ -520,8 +561,9 @@ test('adding an authenticator app and removing it confirm the second factor', as
     .getByRole('dialog', { name: `Remove ${label}?` })
     .getByRole('button', { name: 'Remove' })
     .click();
-  await confirmItIsYou(page);
+  const removeRan = await confirmItIsYou(page);
   await expect(page.getByRole('status').filter({ hasText: `Removed ${label}.` })).toBeVisible();
+  expect(removeRan()).toBe(1);
   await expect(page.getByRole('row', { name: new RegExp(label) })).toHaveCount(0);
   await context.close();
 });
@@ -533,10 +575,14 @@ async function requestLift(page: Page, stale: boolean): Promise<string> {
   await openDialog(page.getByRole('button', { name: 'Request to lift the freeze' }), confirm);
   await confirm.getByRole('button', { name: 'Request lift' }).click();
   const freeze = page.getByRole('region', { name: 'Emergency freeze' });
-  if (stale) await confirmItIsYou(page);
-  else
+  if (!stale) {
     await confirmIfAsked(page, freeze.getByRole('status').filter({ hasText: 'Waiting for a second admin' }));
-  return requestedIn(freeze);
+    return requestedIn(freeze);
+  }
+  const ran = await confirmItIsYou(page);
+  const path = await requestedIn(freeze);
+  expect(ran()).toBe(1);
+  return path;
 }
 
 const FROZEN_BANNER = 'Submissions are frozen: nothing is sent';
@@ -557,10 +603,11 @@ test('the emergency freeze and the request to lift it confirm the second factor,
     // "Confirm it is you" opens over the confirmation, with the focus in its code field.
     await expect(stepUpDialog(page)).toBeVisible();
     await expectAccessible(page);
-    await confirmItIsYou(page);
+    const freezeRan = await confirmItIsYou(page);
     await expect(confirm).toHaveCount(0);
     await expect(freeze.getByRole('status').last()).toHaveText('Submissions are frozen.');
     await expect(page.getByText(FROZEN_BANNER)).toBeVisible();
+    expect(freezeRan()).toBe(1);
 
     await makeStale(page);
     const lift = await requestLift(page, true);
@@ -606,9 +653,12 @@ test('removing a spending limit in force confirms the second factor, then is req
   await page.goto('/admin/policy');
   const inForce = page.getByRole('list', { name: 'Spending limits in force' });
   await expect(inForce.getByText(rule)).toBeVisible();
-  await page.getByRole('button', { name: `Request removal of ${rule}` }).click();
-  await confirmItIsYou(page);
+  const removeRan = await startAndConfirm(
+    page,
+    page.getByRole('button', { name: `Request removal of ${rule}` }),
+  );
   const removal = await requestedIn(section);
+  expect(removeRan()).toBe(1);
   await expectPending(page, removal, rule);
   await approveAsSecondAdmin(browser, removal);
   await page.goto('/admin/policy');
@@ -627,9 +677,14 @@ async function requestConnection(page: Page, stale: boolean): Promise<string> {
   await dialog.getByLabel('API key').fill(wallet.apiKey);
   await dialog.getByRole('button', { name: 'Request connection' }).click();
   const requested = page.getByRole('dialog', { name: 'Connection requested' });
-  if (stale) await confirmItIsYou(page);
-  else await confirmIfAsked(page, requested);
-  return requestedIn(requested);
+  if (!stale) {
+    await confirmIfAsked(page, requested);
+    return requestedIn(requested);
+  }
+  const ran = await confirmItIsYou(page);
+  const path = await requestedIn(requested);
+  expect(ran()).toBe(1);
+  return path;
 }
 
 test('removing a wallet connection and connecting it again confirm the second factor, then take effect @console-wide', async ({
@@ -648,8 +703,9 @@ test('removing a wallet connection and connecting it again confirm the second fa
     const remove = page.getByRole('dialog', { name: `Remove ${COLLECTIONS}?` });
     await openDialog(row.getByRole('button', { name: `Remove ${COLLECTIONS}` }), remove);
     await remove.getByRole('button', { name: `Request removal of ${COLLECTIONS}` }).click();
-    await confirmItIsYou(page);
+    const removeRan = await confirmItIsYou(page);
     const removal = await requestedIn(remove);
+    expect(removeRan()).toBe(1);
     await approveAsSecondAdmin(browser, removal);
     removed = true;
     await page.goto('/admin/wallets');
