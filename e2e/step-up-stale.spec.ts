@@ -407,6 +407,113 @@ test('the address book: an entry and an import confirm the second factor, then a
   await context.close();
 });
 
+test('settlement, whitelist and beneficiaries: each change confirms the second factor, then is requested', async ({
+  browser,
+}) => {
+  // Two changes go through a second admin before the change made on them is asked for.
+  test.setTimeout(300_000);
+  const run = runId();
+  const treasury = sandboxWallet('Treasury');
+  const payouts = sandboxWallet('Payouts');
+  const { page, context } = await contextAs(browser, 'admin');
+
+  // Wallet-level auto-settlement, on or off, whichever it is now: a request, nothing changes yet.
+  await makeStale(page);
+  await page.goto(`/wallets/${treasury.id}/settlement`);
+  const toggle = page.getByRole('dialog', { name: /auto-settlement for/ });
+  await openDialog(page.getByRole('button', { name: /^(Enable|Disable) auto-settlement$/ }), toggle);
+  await toggle.getByRole('button', { name: 'Request change' }).click();
+  const toggleRan = await confirmItIsYou(page);
+  const switching = await requestedIn(toggle);
+  expect(toggleRan()).toBe(1);
+  await expectPending(page, switching, treasury.name);
+
+  // An address rule this test makes (a minimum no deposit here reaches), then a change to it.
+  const address = payouts.addresses.find((a) => a.name === 'Customer 006')!;
+  const settlement = `/wallets/${payouts.id}/settlement?addressId=${address.id}`;
+  const name = `Step-up rule ${run}`;
+  await makeStale(page);
+  await page.goto(settlement);
+  const create = page.getByRole('dialog', { name: 'New auto-settlement rule' });
+  await openDialog(page.getByRole('button', { name: 'Add rule' }), create);
+  await create.getByLabel('Name').fill(name);
+  await create.getByLabel('USDT').check();
+  await create.getByLabel('Minimum amount').fill('900000');
+  await create.getByLabel('No maximum').check();
+  await create.getByLabel('Destination address').fill(randomAddress());
+  await create.getByRole('button', { name: 'Request change' }).click();
+  const createRan = await confirmItIsYou(page);
+  const created = await requestedIn(create);
+  expect(createRan()).toBe(1);
+  await page.keyboard.press('Escape');
+  await approveAsSecondAdmin(browser, created);
+
+  await makeStale(page);
+  await page.goto(settlement);
+  const rule = page.getByRole('region', { name: `Rule ${name}` });
+  const edit = page.getByRole('dialog', { name: `Edit rule ${name}` });
+  await openDialog(rule.getByRole('button', { name: `Edit rule ${name}` }), edit);
+  await edit.getByLabel('Slippage tolerance (%)').fill('0.75');
+  await edit.getByRole('button', { name: 'Request change' }).click();
+  const editRan = await confirmItIsYou(page);
+  const edited = await requestedIn(edit);
+  expect(editRan()).toBe(1);
+  await expectPending(page, edited, name);
+
+  // A whitelisted address this test adds, then its removal.
+  const vendor = `Step-up vendor ${run}`;
+  await makeStale(page);
+  await page.goto(`/wallets/${payouts.id}/whitelist`);
+  // The form answers a bad address at its field only once it has hydrated: type one until it does.
+  const typed = page.getByLabel('Address', { exact: true });
+  await expect(async () => {
+    await typed.fill('0x1234', { timeout: 2_000 });
+    await page.getByRole('button', { name: 'Request change' }).click({ timeout: 2_000 });
+    await expect(page.getByText('An EVM address has 40 characters after 0x; this one has 4.')).toBeVisible({
+      timeout: 2_000,
+    });
+  }).toPass({ timeout: 30_000 });
+  await typed.fill(randomAddress());
+  await page.getByLabel('Name').fill(vendor);
+  await page.getByRole('button', { name: 'Request change' }).click();
+  const listRan = await confirmItIsYou(page);
+  const listing = await requestedIn(page);
+  expect(listRan()).toBe(1);
+  await approveAsSecondAdmin(browser, listing);
+  await page.goto(`/wallets/${payouts.id}/addresses?type=EXTERNAL&search=${encodeURIComponent(vendor)}`);
+  await page.getByRole('link', { name: vendor }).click();
+  await expect(page.getByRole('heading', { name: vendor, level: 2 })).toBeVisible();
+  const addressPage = page.url();
+  await makeStale(page);
+  await page.goto(addressPage);
+  const unlist = page.getByRole('dialog', { name: `Remove ${vendor} from the whitelist?` });
+  await openDialog(page.getByRole('button', { name: 'Remove from whitelist' }), unlist);
+  await unlist.getByRole('button', { name: 'Request removal' }).click();
+  const unlistRan = await confirmItIsYou(page);
+  const unlisting = await requestedIn(unlist);
+  expect(unlistRan()).toBe(1);
+  await expectPending(page, unlisting, vendor);
+
+  // A seeded beneficiary's deletion is asked for, then the request is withdrawn: nothing is deleted.
+  const beneficiary = 'Wayne Freight';
+  await makeStale(page);
+  await page.goto(`/wallets/${payouts.id}/beneficiaries`);
+  const row = page
+    .getByRole('table', { name: 'Beneficiaries' })
+    .getByRole('row')
+    .filter({ hasText: beneficiary });
+  const remove = page.getByRole('dialog', { name: `Delete beneficiary ${beneficiary}?` });
+  await openDialog(row.getByRole('button', { name: `Delete beneficiary ${beneficiary}` }), remove);
+  await remove.getByRole('button', { name: 'Request removal' }).click();
+  const removeRan = await confirmItIsYou(page);
+  const removal = await requestedIn(remove);
+  expect(removeRan()).toBe(1);
+  await expectPending(page, removal, beneficiary);
+  await page.getByRole('button', { name: 'Cancel request' }).click();
+  await expect(page.getByText('Request status: Cancelled')).toBeVisible();
+  await context.close();
+});
+
 /** The demo's second admin asks for an address book entry on Payouts; returns its request page. */
 async function entryRequestedByAdmin2(page: Page, name: string): Promise<string> {
   await page.goto(`/wallets/${sandboxWallet('Payouts').id}/address-book`);
