@@ -24,10 +24,10 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions,
   },
   // A journey that changes what the whole console does (the freeze holds every submission) runs after all the
-  // others, so no other journey's request waits on it.
+  // others, so no other journey's request waits on it, and one at a time, so none sees another's change.
   projects: [
     { name: 'journeys', grepInvert: /@console-wide/ },
-    { name: 'console-wide', grep: /@console-wide/, dependencies: ['journeys'] },
+    { name: 'console-wide', grep: /@console-wide/, dependencies: ['journeys'], workers: 1 },
   ],
   webServer: {
     command: `node_modules/.bin/next start -p ${port}`,

@@ -3,6 +3,7 @@ import { SnowflakeIcon } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { useStepUp } from '@/components/step-up/use-step-up';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { setFreezeAction } from '@/lib/actions/policy';
@@ -13,6 +14,8 @@ export function FreezeToggle({ frozen }: { frozen: boolean }) {
   const router = useRouter();
   const [message, setMessage] = useState<string | null>(null);
   const [requested, setRequested] = useState<RequestedChange | null>(null);
+  // Setting and lifting the freeze ask for the second factor again when this session's last check is stale.
+  const stepUp = useStepUp();
   const next = !frozen;
   return (
     <section aria-labelledby="freeze-heading" className="grid gap-2 rounded-lg border p-4">
@@ -41,7 +44,7 @@ export function FreezeToggle({ frozen }: { frozen: boolean }) {
           confirmLabel={next ? 'Freeze' : 'Request lift'}
           destructive={next}
           onConfirm={async () => {
-            const result = await setFreezeAction({ enabled: next });
+            const result = await stepUp.withStepUp(() => setFreezeAction({ enabled: next }));
             if (!result.ok) {
               setMessage(result.error);
               return true;
@@ -59,6 +62,7 @@ export function FreezeToggle({ frozen }: { frozen: boolean }) {
       <p role="status" className="text-sm">
         {message}
       </p>
+      {stepUp.dialog}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { useStepUp } from '@/components/step-up/use-step-up';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -44,13 +45,15 @@ export function PolicyForm({
   const [saved, setSaved] = useState<string | null>(null);
   const [requested, setRequested] = useState<RequestedChange | null>(null);
   const [pending, startTransition] = useTransition();
+  const stepUp = useStepUp();
   const id = (name: string) => `${operationType}-${name}`;
 
   // The action parses the fields as typed (the form's own schema), so it gets them before conversion.
   const onSubmit = form.handleSubmit(() => {
     startTransition(async () => {
       setSaved(null);
-      const result = await updatePolicyAction(form.getValues());
+      const values = form.getValues();
+      const result = await stepUp.withStepUp(() => updatePolicyAction(values));
       if (result.ok) {
         // The change applies once a second admin approves it (the request shows the before and after).
         setBanner(null);
@@ -67,69 +70,72 @@ export function PolicyForm({
   });
 
   return (
-    <form
-      aria-label={`${label} policy`}
-      className="grid gap-3 rounded-lg border p-4"
-      onSubmit={onSubmit}
-      noValidate
-    >
-      <h2 className="font-semibold">{label}</h2>
-      {banner ? (
-        <p role="alert" className="text-sm text-destructive">
-          {banner}
-        </p>
-      ) : null}
-      <div className="grid gap-3 sm:grid-cols-3">
-        <Field
-          id={id('approvals')}
-          label={`${label}: approvers needed`}
-          error={errors.approvals?.message}
-          hint="Besides the requester; at least 1"
-        >
-          <Input
+    <>
+      {stepUp.dialog}
+      <form
+        aria-label={`${label} policy`}
+        className="grid gap-3 rounded-lg border p-4"
+        onSubmit={onSubmit}
+        noValidate
+      >
+        <h2 className="font-semibold">{label}</h2>
+        {banner ? (
+          <p role="alert" className="text-sm text-destructive">
+            {banner}
+          </p>
+        ) : null}
+        <div className="grid gap-3 sm:grid-cols-3">
+          <Field
             id={id('approvals')}
-            inputMode="numeric"
-            aria-invalid={Boolean(errors.approvals)}
-            {...form.register('approvals')}
-          />
-        </Field>
-        <Field
-          id={id('threshold')}
-          label={`${label}: one more approver above (USD)`}
-          error={errors.thresholdUsd?.message}
-          hint="Empty: no threshold"
-        >
-          <Input
+            label={`${label}: approvers needed`}
+            error={errors.approvals?.message}
+            hint="Besides the requester; at least 1"
+          >
+            <Input
+              id={id('approvals')}
+              inputMode="numeric"
+              aria-invalid={Boolean(errors.approvals)}
+              {...form.register('approvals')}
+            />
+          </Field>
+          <Field
             id={id('threshold')}
-            inputMode="decimal"
-            aria-invalid={Boolean(errors.thresholdUsd)}
-            {...form.register('thresholdUsd')}
-          />
-        </Field>
-        <Field
-          id={id('expiry')}
-          label={`${label}: open for (minutes)`}
-          error={errors.expiryMinutes?.message}
-          hint="1440 = 24 hours"
-        >
-          <Input
+            label={`${label}: one more approver above (USD)`}
+            error={errors.thresholdUsd?.message}
+            hint="Empty: no threshold"
+          >
+            <Input
+              id={id('threshold')}
+              inputMode="decimal"
+              aria-invalid={Boolean(errors.thresholdUsd)}
+              {...form.register('thresholdUsd')}
+            />
+          </Field>
+          <Field
             id={id('expiry')}
-            inputMode="decimal"
-            aria-invalid={Boolean(errors.expiryMinutes)}
-            {...form.register('expiryMinutes')}
-          />
-        </Field>
-      </div>
-      <div className="flex flex-wrap items-center gap-3">
-        {/* The name carries the kind ("Request retry of a failed transaction policy change"): it wraps on a phone. */}
-        <Button type="submit" disabled={pending} className="h-auto min-h-9 whitespace-normal text-left">
-          Request {label.toLowerCase()} policy change
-        </Button>
-        <p role="status" className="text-sm">
-          {saved}
-        </p>
-      </div>
-      {requested ? <RequestedChangeNotice change={requested} /> : null}
-    </form>
+            label={`${label}: open for (minutes)`}
+            error={errors.expiryMinutes?.message}
+            hint="1440 = 24 hours"
+          >
+            <Input
+              id={id('expiry')}
+              inputMode="decimal"
+              aria-invalid={Boolean(errors.expiryMinutes)}
+              {...form.register('expiryMinutes')}
+            />
+          </Field>
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          {/* The name carries the kind ("Request retry of a failed transaction policy change"): it wraps on a phone. */}
+          <Button type="submit" disabled={pending} className="h-auto min-h-9 whitespace-normal text-left">
+            Request {label.toLowerCase()} policy change
+          </Button>
+          <p role="status" className="text-sm">
+            {saved}
+          </p>
+        </div>
+        {requested ? <RequestedChangeNotice change={requested} /> : null}
+      </form>
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { useStepUp } from '@/components/step-up/use-step-up';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
@@ -60,11 +61,14 @@ export function SpendingLimits({ rules, wallets }: SpendingLimitsProps) {
   const [banner, setBanner] = useState<string | null>(null);
   const [requested, setRequested] = useState<RequestedChange | null>(null);
   const [pending, startTransition] = useTransition();
+  // Asking for a limit or its removal asks for the second factor again when this session's last check is stale.
+  const stepUp = useStepUp();
 
   const onSubmit = form.handleSubmit(() => {
     startTransition(async () => {
       setRequested(null);
-      const result = await requestSpendingLimitAction(form.getValues());
+      const values = form.getValues();
+      const result = await stepUp.withStepUp(() => requestSpendingLimitAction(values));
       if (result.ok) {
         setBanner(null);
         setRequested(result.data);
@@ -81,7 +85,7 @@ export function SpendingLimits({ rules, wallets }: SpendingLimitsProps) {
   function requestRemoval(ruleId: string) {
     startTransition(async () => {
       setRequested(null);
-      const result = await requestSpendingLimitRemovalAction({ ruleId });
+      const result = await stepUp.withStepUp(() => requestSpendingLimitRemovalAction({ ruleId }));
       if (result.ok) {
         setBanner(null);
         setRequested(result.data);
@@ -221,6 +225,7 @@ export function SpendingLimits({ rules, wallets }: SpendingLimitsProps) {
         </div>
       </form>
       {requested ? <RequestedChangeNotice change={requested} /> : null}
+      {stepUp.dialog}
     </section>
   );
 }

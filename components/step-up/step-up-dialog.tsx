@@ -90,7 +90,16 @@ export function StepUpDialog({ payloadHash, onDone }: StepUpDialogProps) {
   return (
     <Dialog open={payloadHash !== null} onOpenChange={(open) => (open ? undefined : finish(false))}>
       <DialogContent>
-        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+        <form
+          onSubmit={(event) => {
+            // React carries a submit through the portal to the components around this dialog: a form that
+            // renders it (the one whose action asked for the check) must not be submitted a second time.
+            event.stopPropagation();
+            void onSubmit(event);
+          }}
+          className="grid gap-4"
+          noValidate
+        >
           <DialogHeader>
             <DialogTitle>Confirm it is you</DialogTitle>
             <DialogDescription>

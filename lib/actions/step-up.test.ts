@@ -2,7 +2,7 @@
 // second factor clears it for five minutes, and each use is audited with the hash it was bound to.
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, loginAttempts, userSessions } from '@/lib/db/schema';
 import type { ConsoleServices } from '@/lib/server/services';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
@@ -27,6 +27,8 @@ const { startSession } = await import('@/lib/server/sessions');
 const { hashPayload } = await import('@/lib/server/approvals/hash');
 const { enrollTotp, totpCodeAt, verifyTotp } = await import('@/lib/server/factors/totp');
 const { forgetStepUpAction, removeFactorAction, verifyStepUpAction } = await import('./factors');
+const { checkStepUp } = await import('./define-action');
+const { forgetStepUp } = await import('@/lib/server/factors/step-up');
 
 const key = randomBytes(32);
 let t: TestDatabase;
@@ -134,5 +136,99 @@ describe('step-up in defineAction', () => {
     expect((await verifyStepUpAction({ payloadHash, code })).ok).toBe(false);
     state.user = null;
     expect(await verifyStepUpAction({ payloadHash, code })).toMatchObject({ ok: false, status: 401 });
+  });
+});
+
+describe('checkStepUp and the five-minute window', () => {
+  const T = new Date('2026-11-20T10:00:00.000Z').getTime();
+  const MINUTE = 60_000;
+  afterEach(() => vi.useRealTimers());
+
+  /** An admin whose session last proved a factor at `stepUpAt` (null: never, or asked to be asked again). */
+  async function adminSession(stepUpAt: number | null) {
+    const created = await createUser(t.db, {
+      email: `adm-${crypto.randomUUID()}@example.com`,
+      name: 'Adm',
+      role: 'admin',
+    });
+    if (!created.ok) throw new Error(created.error);
+    const session = await startSession(t.db, { userId: created.user.id, now: T - 30 * MINUTE, stepUpAt });
+    const actor = {
+      id: created.user.id,
+      email: created.user.email,
+      name: created.user.name,
+      role: 'admin' as const,
+      requestId: null,
+      sessionId: session.id,
+    };
+    return { actor, sessionId: session.id };
+  }
+
+  // Only the clock is faked: the database's own timers run as usual.
+  const at = (now: number) => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(now);
+  };
+
+  const payload = { change: 'freeze' };
+  const payloadHash = () => hashPayload({ action: 'freeze toggle', payload });
+
+  it('refuses a check six minutes old with the hash of the payload the next check is bound to', async () => {
+    const { actor } = await adminSession(T - 6 * MINUTE);
+    at(T);
+    const refused = await checkStepUp(actor, 'freeze toggle', payload, 'console');
+    expect(refused).toEqual({
+      ok: false,
+      error: 'Confirm it is you to continue.',
+      stepUp: { payloadHash: payloadHash() },
+    });
+    expect((await entries('auth.step_up_required', actor.email)).map((e) => [e.outcome, e.input])).toEqual([
+      ['refused', { action: 'freeze toggle', payloadHash: payloadHash() }],
+    ]);
+    expect(await entries('auth.step_up_used', actor.email)).toEqual([]);
+  });
+
+  it('lets a check four minutes old through, audited with the payload hash and the time of the check', async () => {
+    const { actor } = await adminSession(T - 4 * MINUTE);
+    at(T);
+    expect(await checkStepUp(actor, 'freeze toggle', payload, 'console')).toBeNull();
+    expect((await entries('auth.step_up_used', actor.email)).map((e) => e.input)).toEqual([
+      {
+        action: 'freeze toggle',
+        payloadHash: payloadHash(),
+        stepUpAt: new Date(T - 4 * MINUTE).toISOString(),
+      },
+    ]);
+    expect(await entries('auth.step_up_required', actor.email)).toEqual([]);
+  });
+
+  it('holds for exactly five minutes: the same session passes at 5:00 and is asked again a moment later', async () => {
+    const { actor } = await adminSession(T);
+    at(T + 5 * MINUTE);
+    expect(await checkStepUp(actor, 'freeze toggle', payload, 'console')).toBeNull();
+    at(T + 5 * MINUTE + 1);
+    expect(await checkStepUp(actor, 'freeze toggle', payload, 'console')).toMatchObject({
+      ok: false,
+      stepUp: { payloadHash: payloadHash() },
+    });
+  });
+
+  it('refuses a check dated in the future (a clock moved back) rather than trusting it', async () => {
+    const { actor } = await adminSession(T + MINUTE);
+    at(T);
+    expect(await checkStepUp(actor, 'freeze toggle', payload, 'console')).toMatchObject({ ok: false });
+  });
+
+  it('"ask me again" leaves the session exactly as a stale check does', async () => {
+    const stale = await adminSession(T - 6 * MINUTE);
+    const forgotten = await adminSession(T - MINUTE);
+    at(T);
+    expect(await checkStepUp(forgotten.actor, 'freeze toggle', payload, 'console')).toBeNull();
+    await forgetStepUp(t.db, forgotten.sessionId);
+    const [row] = await t.db.select().from(userSessions).where(eq(userSessions.id, forgotten.sessionId));
+    expect(row?.stepUpAt).toBeNull();
+    expect(await checkStepUp(forgotten.actor, 'freeze toggle', payload, 'console')).toEqual(
+      await checkStepUp(stale.actor, 'freeze toggle', payload, 'console'),
+    );
   });
 });

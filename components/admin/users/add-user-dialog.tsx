@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -32,6 +33,7 @@ export function AddUserDialog() {
   const [outcome, setOutcome] = useState<RequestedChange | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
+  const stepUp = useStepUp();
   const form = useForm<FormValues>({
     resolver: addUserResolver,
     defaultValues: { email: '', name: '', role: 'viewer' },
@@ -41,7 +43,7 @@ export function AddUserDialog() {
   const onSubmit = form.handleSubmit((values) => {
     setError(null);
     startTransition(async () => {
-      const result = await addUserAction(values);
+      const result = await stepUp.withStepUp(() => addUserAction(values));
       if (!result.ok) {
         setError(result.error);
         for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
@@ -127,6 +129,7 @@ export function AddUserDialog() {
             </DialogFooter>
           </form>
         )}
+        {stepUp.dialog}
       </DialogContent>
     </Dialog>
   );

@@ -5,6 +5,7 @@ import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { DataTable } from '@/components/data-table/data-table';
 import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
 import { useDataTable } from '@/components/data-table/use-data-table';
+import { useStepUp } from '@/components/step-up/use-step-up';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/input';
@@ -130,10 +131,12 @@ function userColumns(
 export function UsersTable({ users, currentUserId }: { users: UserListItem[]; currentUserId: string }) {
   const [pending, startTransition] = useTransition();
   const [requested, setRequested] = useState<RequestedChange | null>(null);
+  // Role changes, disabling and re-enabling ask for the second factor again when the last check is stale.
+  const { withStepUp, dialog } = useStepUp();
   const columns = useMemo(() => {
     const run: RunChange = (work, success) =>
       startTransition(async () => {
-        const result = await work();
+        const result = await withStepUp(work);
         if (!result.ok) {
           toast.error(result.error ?? 'The change was not saved');
           return;
@@ -145,7 +148,7 @@ export function UsersTable({ users, currentUserId }: { users: UserListItem[]; cu
         } else toast.success(success);
       });
     return userColumns(currentUserId, pending, run);
-  }, [currentUserId, pending]);
+  }, [currentUserId, pending, withStepUp]);
   const table = useDataTable({ data: users, columns, getRowId: (u) => u.id });
 
   if (users.length === 0) return <p className="text-muted-foreground">No users yet.</p>;
@@ -154,6 +157,7 @@ export function UsersTable({ users, currentUserId }: { users: UserListItem[]; cu
     <div className="min-w-0 space-y-4">
       {requested ? <RequestedChangeNotice change={requested} /> : null}
       <DataTable table={table} label="Users" />
+      {dialog}
     </div>
   );
 }

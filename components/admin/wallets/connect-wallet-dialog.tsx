@@ -4,6 +4,7 @@ import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -32,6 +33,7 @@ export function ConnectWalletDialog() {
   const [error, setError] = useState<string | null>(null);
   const [requested, setRequested] = useState<RequestedChange | null>(null);
   const [pending, startTransition] = useTransition();
+  const stepUp = useStepUp();
   const form = useForm<ConnectWalletInput>({
     resolver: connectWalletResolver,
     defaultValues: { walletId: '', apiKey: '' },
@@ -50,7 +52,7 @@ export function ConnectWalletDialog() {
   const onSubmit = form.handleSubmit((values) => {
     setError(null);
     startTransition(async () => {
-      const result = await connectWalletAction(values);
+      const result = await stepUp.withStepUp(() => connectWalletAction(values));
       if (!result.ok) {
         setError(result.error);
         // The key never stays in the form after a failed attempt either.
@@ -131,6 +133,7 @@ export function ConnectWalletDialog() {
             </DialogFooter>
           </form>
         )}
+        {stepUp.dialog}
       </DialogContent>
     </Dialog>
   );

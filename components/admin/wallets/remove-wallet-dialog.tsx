@@ -2,6 +2,7 @@
 import { Trash2Icon } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -23,11 +24,12 @@ export function RemoveWalletDialog({ walletId, walletName }: { walletId: string;
   const [error, setError] = useState<string | null>(null);
   const [requested, setRequested] = useState<RequestedChange | null>(null);
   const [pending, startTransition] = useTransition();
+  const stepUp = useStepUp();
 
   const remove = () => {
     setError(null);
     startTransition(async () => {
-      const result = await removeWalletAction({ walletId });
+      const result = await stepUp.withStepUp(() => removeWalletAction({ walletId }));
       if (!result.ok) {
         setError(result.error);
         return;
@@ -86,6 +88,7 @@ export function RemoveWalletDialog({ walletId, walletName }: { walletId: string;
             </Button>
           </DialogFooter>
         )}
+        {stepUp.dialog}
       </DialogContent>
     </Dialog>
   );

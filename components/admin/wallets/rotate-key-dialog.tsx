@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -35,6 +36,7 @@ export function RotateKeyDialog({ walletId, walletName }: { walletId: string; wa
   const [error, setError] = useState<string | null>(null);
   const [requested, setRequested] = useState<RequestedChange | null>(null);
   const [pending, startTransition] = useTransition();
+  const stepUp = useStepUp();
   const inputId = `rotate-key-${walletId}`;
   const form = useForm<RotateKeyValues>({
     resolver: rotateWalletKeyResolver,
@@ -54,7 +56,7 @@ export function RotateKeyDialog({ walletId, walletName }: { walletId: string; wa
   const onSubmit = form.handleSubmit((values) => {
     setError(null);
     startTransition(async () => {
-      const result = await rotateWalletKeyAction(values);
+      const result = await stepUp.withStepUp(() => rotateWalletKeyAction(values));
       // The key never stays in the form, whatever the answer.
       form.setValue('apiKey', '');
       if (!result.ok) {
@@ -128,6 +130,7 @@ export function RotateKeyDialog({ walletId, walletName }: { walletId: string; wa
             </DialogFooter>
           </form>
         )}
+        {stepUp.dialog}
       </DialogContent>
     </Dialog>
   );
