@@ -1,8 +1,6 @@
 // The review of every operation kind, one panel per kind: the request forms show it before a request is
 // created, the request page shows it to approvers.
-import type { ComponentType } from 'react';
-import { ConfigurationReviewPanel } from '@/components/approvals/configuration-review-panel';
-import { CustodySettingsReviewPanel } from '@/components/approvals/custody-settings-review-panel';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { RetryReviewPanel } from '@/components/approvals/retry-review-panel';
 import { ReviewPanel } from '@/components/approvals/review-panel';
 import { ContractReviewPanel } from '@/components/contracts/contract-panels';
@@ -11,6 +9,19 @@ import { PayoutScheduleReviewPanel } from '@/components/payouts/payout-schedule-
 import { TypedDataReviewPanel } from '@/components/signing/typed-data-review-panel';
 import { SwapReviewPanel } from '@/components/swaps/swap-review-panel';
 import type { OperationKind, OperationReview, ReviewOf } from '@/lib/approvals/kinds';
+
+// The configuration panels load when a configuration request is shown: the money forms, which show only their
+// own kinds, never carry them.
+const ConfigurationReviewPanel = lazy(() =>
+  import('@/components/approvals/configuration-review-panel').then((m) => ({
+    default: m.ConfigurationReviewPanel,
+  })),
+);
+const CustodySettingsReviewPanel = lazy(() =>
+  import('@/components/approvals/custody-settings-review-panel').then((m) => ({
+    default: m.CustodySettingsReviewPanel,
+  })),
+);
 
 interface ReviewPanelProps<K extends OperationKind> {
   review: ReviewOf<K>;
@@ -57,5 +68,9 @@ export function OperationReviewPanel({
   requiredApprovals?: number;
 }) {
   const Panel = REVIEW_PANELS[review.kind] as ComponentType<ReviewPanelProps<OperationKind>>;
-  return <Panel review={review} requiredApprovals={requiredApprovals} />;
+  return (
+    <Suspense fallback={null}>
+      <Panel review={review} requiredApprovals={requiredApprovals} />
+    </Suspense>
+  );
 }

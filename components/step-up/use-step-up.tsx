@@ -1,8 +1,10 @@
 'use client';
 // Runs an action; when the server asks for the second factor again (`stepUp` in its refusal), opens the
 // "Confirm it is you" dialog and, once confirmed, runs the action again, once.
-import { type ReactNode, useCallback, useRef, useState } from 'react';
-import { StepUpDialog } from './step-up-dialog';
+import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from 'react';
+
+// The dialog (its form library and checks) loads the first time the server asks for it, not with the page.
+const StepUpDialog = lazy(() => import('./step-up-dialog').then((m) => ({ default: m.StepUpDialog })));
 
 /** An action's result as far as step-up reads it. */
 type Outcome = { ok: true } | { ok: false; stepUp?: { payloadHash: string } };
@@ -39,5 +41,14 @@ export function useStepUp(): StepUp {
     resolve?.(confirmed);
   }, []);
 
-  return { withStepUp, dialog: <StepUpDialog payloadHash={payloadHash} onDone={onDone} /> };
+  const [asked, setAsked] = useState(false);
+  if (payloadHash && !asked) setAsked(true);
+  return {
+    withStepUp,
+    dialog: asked ? (
+      <Suspense fallback={null}>
+        <StepUpDialog payloadHash={payloadHash} onDone={onDone} />
+      </Suspense>
+    ) : null,
+  };
 }

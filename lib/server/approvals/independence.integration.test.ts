@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { operationApprovals, operationRequests, type Role, serviceTokens, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
@@ -448,6 +448,11 @@ describe('one insider with every credential they could have seen', () => {
             `seed ${seed}: ${r.kind} ${r.id} reached ${status} with only the actor's accounts\n${log.join('\n')}`,
           );
       }
+      // The sequence's people leave, so the next sequence starts among its own (and alerts reach only them).
+      await t.db
+        .update(users)
+        .set({ disabledAt: new Date() })
+        .where(and(isNull(users.disabledAt), ne(users.id, keeper.id)));
     }
     // The search reached the interesting places: the actor tried their own accounts, and honest approvals let
     // some of their requests through.
