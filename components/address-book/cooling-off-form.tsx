@@ -91,9 +91,9 @@ export function CoolingOffForm({
         <span>
           {DESTINATION_POLICY_LABEL}
           <span className="block text-muted-foreground">
-            Withdrawals, payout files, payout schedules, API withdrawals and settlement rules may pay only this
-            console&apos;s address book entries whose cooling-off has passed; a whitelisted address or a beneficiary
-            counts once it is in the book. Off: other addresses are paid with a warning.
+            Withdrawals, payout files, payout schedules, API withdrawals and settlement rules may pay only
+            this console&apos;s address book entries whose cooling-off has passed; a whitelisted address or a
+            beneficiary counts once it is in the book. Off: other addresses are paid with a warning.
           </span>
         </span>
       </label>

@@ -33,6 +33,8 @@ export interface BookOption {
   source: AddressBookSource;
   tags: string[];
   coolingOffUntil: string | null;
+  /** A service entry (whitelisted, beneficiary) while the destination policy is on: it cannot be paid. */
+  outsideBook: boolean;
 }
 
 /** A new entry waits this long before it can receive money, until an admin changes the policy. */

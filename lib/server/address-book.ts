@@ -128,9 +128,7 @@ export async function checkDestinations(
   const policy: AddressBookPolicyValues = stored
     ? { coolingOffSeconds: stored.coolingOffSeconds, destinationPolicy: stored.destinationPolicy }
     : DEFAULT_POLICY;
-  const entries = new Map(
-    rows.flatMap((r) => (r.entry ? [[r.entry.addressKey, r.entry] as const] : [])),
-  );
+  const entries = new Map(rows.flatMap((r) => (r.entry ? [[r.entry.addressKey, r.entry] as const] : [])));
   const problems: DestinationProblem[] = [];
   addresses.forEach((address, index) => {
     const entry = entries.get(addressKey(address));
@@ -138,7 +136,8 @@ export async function checkDestinations(
       const until = usableFrom(new Date(entry.addressSince), policy.coolingOffSeconds);
       if (until > now)
         problems.push({ index, address, message: coolingOffProblem(entry.name, entry.address, until, now) });
-    } else if (policy.destinationPolicy) problems.push({ index, address, message: outsideBookProblem(address) });
+    } else if (policy.destinationPolicy)
+      problems.push({ index, address, message: outsideBookProblem(address) });
   });
   return { policy, entries, problems };
 }
@@ -278,20 +277,21 @@ export async function bookOptions(
 ): Promise<BookOption[]> {
   const { custodyFor } = await import('./wallets');
   const client = await custodyFor(walletId);
-  const [rows, seconds, service] = await Promise.all([
+  const [rows, policy, service] = await Promise.all([
     consoleEntries(db, walletId),
-    coolingOffSeconds(db),
+    addressBookPolicyOf(db),
     client
       ? serviceEntries(client, walletId, '', requestId)
       : Promise.resolve({ entries: [], unavailable: [] }),
   ]);
-  return [...rows.map((r) => consoleEntryView(r, seconds)), ...service.entries].map((e) => ({
+  return [...rows.map((r) => consoleEntryView(r, policy.coolingOffSeconds)), ...service.entries].map((e) => ({
     id: e.id,
     name: e.name,
     address: e.address,
     source: e.source,
     tags: e.tags,
     coolingOffUntil: e.usableFrom && new Date(e.usableFrom) > now ? e.usableFrom : null,
+    outsideBook: e.source !== 'console' && policy.destinationPolicy,
   }));
 }
 

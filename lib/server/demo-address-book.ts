@@ -47,7 +47,11 @@ export function demoBookAddress(seed: string, walletId: string, name: string): s
  * Fills the book of every sandbox wallet whose book is empty (a book an admin has changed is left alone), once.
  * The entries name no approval request: the seed stands for a book kept long before the console.
  */
-export async function seedDemoAddressBook(db: ConsoleDb, seed: string, now: Date = new Date()): Promise<void> {
+export async function seedDemoAddressBook(
+  db: ConsoleDb,
+  seed: string,
+  now: Date = new Date(),
+): Promise<void> {
   const wallets = await db
     .select({ id: walletConnections.id, blockchain: walletConnections.blockchain })
     .from(walletConnections)

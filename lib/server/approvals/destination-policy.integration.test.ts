@@ -14,12 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DESTINATION_POLICY_OFF_WARNING } from '@/lib/approvals/address-book';
 import { CONSOLE_SCOPE } from '@/lib/approvals/configuration';
 import type { TransportOptions } from '@/lib/custody';
-import {
-  addressBookEntries,
-  operationRequests,
-  payoutScheduleRuns,
-  payoutSchedules,
-} from '@/lib/db/schema';
+import { addressBookEntries, operationRequests, payoutScheduleRuns, payoutSchedules } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import type { WithdrawalPayload } from '@/lib/validation/withdrawals';
 import { addTestUser, createTestDatabase, type TestDatabase } from '@/test/db';
@@ -352,7 +347,11 @@ describe('the destination policy', () => {
       );
       return {
         status: response.status,
-        body: (await response.json()) as { code: string; message: string; fieldErrors: Record<string, string> },
+        body: (await response.json()) as {
+          code: string;
+          message: string;
+          fieldErrors: Record<string, string>;
+        },
       };
     };
     const single = await call({ assetId: usdc.id, address: typed, amount: '0.5' });
@@ -379,7 +378,9 @@ describe('the destination policy', () => {
       expect(refused.ok).toBe(false);
       if (!refused.ok) {
         expect(refused.error).toContain(OUTSIDE);
-        expect(refused.error).toContain('A whitelisted address or a beneficiary counts once an admin adds it');
+        expect(refused.error).toContain(
+          'A whitelisted address or a beneficiary counts once an admin adds it',
+        );
       }
     }
 

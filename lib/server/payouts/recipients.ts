@@ -1,11 +1,11 @@
 import 'server-only';
+import { addressKey } from '@/lib/validation/addresses';
 // Payout rows checked on the server against the wallet the custody service describes: the source is one of
 // the wallet's, each row's address, asset, amount and reference, where money may go (address book entries past
 // their cooling-off, under the destination policy), and (where asked) the source's balance per asset. Payout
 // files and payout schedules both go through it.
 import type { PayoutPayload } from '@/lib/validation/payouts';
 import type { SourceBalanceMap } from '@/lib/validation/withdrawals';
-import { addressKey } from '@/lib/validation/addresses';
 import { checkDestinations } from '../address-book';
 import { verifyTypedSource } from '../address-lookup';
 import { sourceBalances, withdrawFormContext } from '../approvals';

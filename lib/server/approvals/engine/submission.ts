@@ -239,8 +239,14 @@ export function createSubmission(ctx: EngineContext) {
         openSealed: (sealed, binding) => configuration.open(sealed, binding),
       });
     } catch (error) {
-      // The kind stopped before sending anything (a swap whose fresh quote fell below the approved minimum).
-      if (error instanceof SubmitRefusal) return refuseBeforeSending(row, actor, error.message);
+      if (error instanceof SubmitRefusal) {
+        // The kind stopped before sending anything (a swap whose fresh quote fell below the approved minimum).
+        await transition(row.id, 'SUBMITTING', 'SUBMIT_FAILED', { lastError: error.message });
+        await event(row.id, 'submit_failed', null, { message: error.message });
+        await audit(actor, `${row.type}.submit`, 'refused', row.id, { message: error.message });
+        await notify(row.requesterId, row.id, `Your request was not sent: ${error.message}`);
+        return 'SUBMIT_FAILED';
+      }
       const known = error instanceof CustodyError;
       if (known && !error.outcomeUnknown) {
         // An upstream 4xx: the service refused, so nothing happened there; a person may send it again.
@@ -272,7 +278,10 @@ export function createSubmission(ctx: EngineContext) {
     return outcome.final ?? 'SUBMITTED';
   }
 
-  /** Nothing was sent: the request may be sent again by a person once what stopped it is resolved. */
+  /**
+   * The address book's rules refused the request before anything was sent: SUBMIT_FAILED with the sentence, and a
+   * person may send it again once the book allows it.
+   */
   async function refuseBeforeSending(row: OperationRequestRow, actor: EngineActor, message: string) {
     await transition(row.id, 'SUBMITTING', 'SUBMIT_FAILED', { lastError: message });
     await event(row.id, 'submit_failed', null, { message });
