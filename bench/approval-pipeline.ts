@@ -9,6 +9,7 @@ import { type ConsoleDb, operationEvents, schema, users } from '@/lib/db/schema'
 import { createSandbox } from '@/lib/sandbox';
 import { createApprovalEngine } from '@/lib/server/approvals/engine';
 import { referenceFor } from '@/lib/server/approvals/hash';
+import { trustRecipients } from '@/test/address-book';
 
 const REQUESTS = Number(process.env.BENCH_APPROVALS ?? 200);
 
@@ -80,6 +81,12 @@ export async function approvalPipelineBench(): Promise<Record<string, number | s
       ])
       .returning();
     const asActor = (u: typeof requester) => ({ id: u!.id, email: u!.email, role: u!.role });
+    // Each request pays an address book entry past its cooling-off (the destination policy).
+    await trustRecipients(
+      db,
+      wallet.id,
+      Array.from({ length: REQUESTS }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`),
+    );
     const ids: string[] = [];
     const createStart = performance.now();
     await pool(

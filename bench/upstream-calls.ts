@@ -44,6 +44,7 @@ export async function upstreamCallsBench(): Promise<Record<string, number | stri
     const { filtersOf, parseTransactionSearch } = await import('@/lib/validation/transactions');
     const { parseWebhookLogQuery } = await import('@/lib/validation/webhooks');
     const { validateWithdrawal } = await import('@/lib/validation/withdrawals');
+    const { demoBookAddress } = await import('@/lib/server/demo-address-book');
     const { users } = await import('@/lib/db/schema');
     const { eq } = await import('drizzle-orm');
 
@@ -95,7 +96,8 @@ export async function upstreamCallsBench(): Promise<Record<string, number | stri
       source: 'master',
       rows: [
         {
-          address: '0x000000000000000000000000000000000000dEaD',
+          // A demo address book entry past its cooling-off (the destination policy).
+          address: demoBookAddress(runtime.config.env.SANDBOX_SEED, walletId, 'Acme Supplies'),
           amount: '0.01',
           assetId: asset.id,
           reference: '',

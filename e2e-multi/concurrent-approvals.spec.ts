@@ -1,6 +1,7 @@
 import { expect, expectAccessible, test } from '../e2e/fixtures';
 import { approveOnPage, nextActionRequest, replayAction } from '../e2e/helpers/actions';
-import { randomAddress, type SandboxTransaction, sandboxCall } from '../e2e/helpers/sandbox';
+import { employee } from '../e2e/helpers/address-book';
+import { type SandboxTransaction, sandboxCall } from '../e2e/helpers/sandbox';
 import { treasuryWallet } from '../e2e/helpers/withdraw-approval';
 import { INSTANCE_A, INSTANCE_B, queryDatabase, signedInOn } from './instances';
 
@@ -41,7 +42,8 @@ test('withdrawals approved at the same time through both instances are each sent
   const form = finance.page;
   await form.goto(`/wallets/${wallet.id}/withdraw`);
   const address = form.getByLabel('Recipient 1 address');
-  const typed = randomAddress();
+  // Money goes only to address book entries past their cooling-off: the demo payroll's, one per request.
+  const typed = employee(wallet, 1).address;
   await expect(async () => {
     await address.fill(typed);
     await address.blur();
@@ -67,7 +69,9 @@ test('withdrawals approved at the same time through both instances are each sent
     6,
     async (i) => {
       const target = i % 2 ? INSTANCE_B : INSTANCE_A;
-      const rows = [{ ...values.rows[0]!, address: randomAddress(), reference: reference(i) }];
+      const rows = [
+        { ...values.rows[0]!, address: employee(wallet, i + 1).address, reference: reference(i) },
+      ];
       const answer = await replayAction(
         finance.context.request,
         createRequest,

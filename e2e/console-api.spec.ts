@@ -7,6 +7,7 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { validate } from '@readme/openapi-parser';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage } from './helpers/actions';
+import { bookEntry } from './helpers/address-book';
 import { approveAsSecondAdmin, requestedChangePath } from './helpers/quorum';
 import { randomAddress, sandboxCall, sandboxWallet } from './helpers/sandbox';
 
@@ -91,10 +92,21 @@ test('a system’s withdrawal is requested once through the API and approved by 
   expect(wallets.status).toBe(200);
   expect(wallets.json.data.map((w: { id: string }) => w.id)).toEqual([wallet.id]);
 
-  // One withdrawal, sent twice with one key (a retry after a lost answer): one request.
-  const reference = `api-${run}`;
-  const body = { assetId: usdc.id, address: randomAddress(), amount: '0.6', reference };
+  // Money goes only to address book entries past their cooling-off: a typed never-seen address is refused at
+  // its field, and no request is made.
   const path = `/api/v1/wallets/${wallet.id}/withdrawals`;
+  const stranger = await api(request, token, 'POST', path, {
+    assetId: usdc.id,
+    address: randomAddress(),
+    amount: '0.6',
+  });
+  expect(stranger).toMatchObject({ status: 422, json: { code: 'invalid_body' } });
+  expect(stranger.json.fieldErrors.address).toMatch(/is not in this wallet's address book/);
+
+  // One withdrawal to an entry, sent twice with one key (a retry after a lost answer): one request.
+  const reference = `api-${run}`;
+  const payee = bookEntry(wallet, 'Massive Dynamic').address;
+  const body = { assetId: usdc.id, address: payee, amount: '0.6', reference };
   const first = await api(request, token, 'POST', path, body, `pay-${run}`);
   expect(first.status).toBe(201);
   expect(first.json.data).toMatchObject({ status: 'PENDING_APPROVAL', requiredApprovals: 2 });

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage } from './helpers/actions';
+import { employee } from './helpers/address-book';
 import { randomAddress, sandboxCall } from './helpers/sandbox';
 import { treasuryWallet } from './helpers/withdraw-approval';
 
@@ -30,24 +31,29 @@ test('a 45-row payout file becomes one request of three batches; after a second 
   await expect(finance.getByRole('heading', { name: 'Payouts', exact: true })).toBeVisible();
   await expectAccessible(finance);
 
-  // A file with problems: each row's problems are shown beside it, and nothing is created.
+  // A file with problems: each row's problems are shown beside it, and nothing is created. Money goes only to
+  // address book entries past their cooling-off: a never-seen address is one of the problems.
   const run = Date.now().toString(36);
+  const stranger = randomAddress();
   await chooseFile(
     finance,
     'broken.csv',
-    `address,amount,asset,reference\n${randomAddress()},1,USDC,${run}-x1\n0xnot-an-address,1,USDC,${run}-x2\n${randomAddress()},0.0000001,USDC,${run}-x3\n`,
+    `address,amount,asset,reference\n${employee(wallet, 46).address},1,USDC,${run}-x1\n0xnot-an-address,1,USDC,${run}-x2\n${employee(wallet, 47).address},0.0000001,USDC,${run}-x3\n${stranger},1,USDC,${run}-x4\n`,
   );
   await finance.getByRole('button', { name: 'Check file' }).click();
   const problems = finance.getByRole('table', { name: 'Rows with problems' });
-  await expect(problems.getByRole('row')).toHaveCount(3);
+  await expect(problems.getByRole('row')).toHaveCount(4);
   await expect(problems.getByRole('row').filter({ hasText: '0xnot-an-address' })).toBeVisible();
-  await expect(finance.getByText('2 of 3 rows have problems')).toBeVisible();
+  await expect(problems.getByRole('row').filter({ hasText: `${run}-x4` })).toContainText(
+    /is not in this wallet's address book: money goes only to address book entries past their cooling-off/,
+  );
+  await expect(finance.getByText('3 of 4 rows have problems')).toBeVisible();
   await expectAccessible(finance);
 
-  // The real file: 45 payments of 0.01 USDC, each with its own reference.
+  // The real file: 45 payments of 0.01 USDC to the demo payroll's entries, each with its own reference.
   const references = Array.from({ length: 45 }, (_, i) => `${run}-pay-${i + 1}`);
   const csv = `address,amount,asset,reference,label\n${references
-    .map((reference, i) => `${randomAddress()},0.01,USDC,${reference},Employee ${i + 1}`)
+    .map((reference, i) => `${employee(wallet, i + 1).address},0.01,USDC,${reference},Employee ${i + 1}`)
     .join('\n')}\n`;
   await chooseFile(finance, 'payroll.csv', csv);
   await expect(problems).toHaveCount(0);
@@ -111,7 +117,7 @@ test.describe('on a phone', () => {
     await chooseFile(
       page,
       'phone.csv',
-      `address,amount,asset,label\n${randomAddress()},0.01,USDC,A rather long label for a narrow screen\n0x1234,0.01,USDC,\n`,
+      `address,amount,asset,label\n${employee(wallet, 48).address},0.01,USDC,A rather long label for a narrow screen\n0x1234,0.01,USDC,\n`,
     );
     await page.getByRole('button', { name: 'Check file' }).click();
     await expect(page.getByRole('table', { name: 'Rows with problems' }).getByRole('row')).toHaveCount(2);
@@ -120,7 +126,7 @@ test.describe('on a phone', () => {
     await chooseFile(
       page,
       'phone.csv',
-      `address,amount,asset\n${randomAddress()},0.01,USDC\n${randomAddress()},0.02,USDC\n`,
+      `address,amount,asset\n${employee(wallet, 49).address},0.01,USDC\n${employee(wallet, 50).address},0.02,USDC\n`,
     );
     await page.getByRole('button', { name: 'Check file' }).click();
     await expect(page.getByRole('region', { name: 'Review' })).toBeVisible();

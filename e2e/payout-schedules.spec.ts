@@ -1,6 +1,6 @@
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage } from './helpers/actions';
-import { randomAddress } from './helpers/sandbox';
+import { bookEntry } from './helpers/address-book';
 import { treasuryWallet } from './helpers/withdraw-approval';
 
 const wallet = treasuryWallet();
@@ -25,10 +25,12 @@ test('finance asks for a weekly payout schedule, a second finance approves it, a
   await form.getByLabel('How often').selectOption('weekly');
   await form.getByLabel('Day of the week').selectOption('Monday');
   await form.getByLabel('Time (UTC)').fill('09:00');
-  // Two recipients pasted as CSV lines.
+  // Two recipients pasted as CSV lines: address book entries past their cooling-off (the destination policy).
+  const rent = bookEntry(wallet, 'Oscorp Office Rent').address;
+  const audit = bookEntry(wallet, 'Monarch Audit').address;
   await form
     .getByLabel('Or paste CSV lines')
-    .fill(`${randomAddress()},0.01,USDC,${name.replace(' ', '-')},Office rent\n${randomAddress()},0.02,USDC`);
+    .fill(`${rent},0.01,USDC,${name.replace(' ', '-')},Office rent\n${audit},0.02,USDC`);
   await form.getByRole('button', { name: 'Add pasted lines' }).click();
   await expect(form.getByRole('group', { name: /^Recipient \d$/ })).toHaveCount(2);
   await expect(form.getByText(/^Every Monday at 09:00 UTC\. Next:/)).toBeVisible();

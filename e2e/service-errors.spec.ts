@@ -4,7 +4,8 @@
 import { expect, type Page, test } from '@playwright/test';
 import { contextAs, expectAccessible } from './fixtures';
 import { approveOnPage } from './helpers/actions';
-import { randomAddress, type SandboxTransaction, sandboxCall, sandboxWallet } from './helpers/sandbox';
+import { bookEntry } from './helpers/address-book';
+import { type SandboxTransaction, sandboxCall, sandboxWallet } from './helpers/sandbox';
 
 // Spec-only mode is switched per wallet; this journey uses one wallet and puts it back as it was.
 const wallet = sandboxWallet('Collections');
@@ -109,7 +110,8 @@ test('a lost answer: the request says the outcome is unknown, offers no resubmis
   const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
   await finance.goto(`/wallets/${wallet.id}/withdraw`);
   const address = finance.getByLabel('Recipient 1 address');
-  const typed = randomAddress();
+  // An address book entry past its cooling-off: the destination policy refuses any other recipient.
+  const typed = bookEntry(wallet, 'Pied Piper Hosting').address;
   await expect(async () => {
     await address.fill(typed);
     await address.blur();

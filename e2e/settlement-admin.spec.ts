@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
+import { bookEntry } from './helpers/address-book';
 import { approveAsSecondAdmin, requestedChangePath } from './helpers/quorum';
 import { randomAddress, sandboxWallet } from './helpers/sandbox';
 
@@ -82,7 +83,9 @@ test.describe('settlement, whitelist and beneficiaries (admin asks, a second adm
     await expect(page).toHaveURL(new RegExp(`addressId=${address.id}`));
 
     const name = `Forward USDT ${Date.now().toString(36)}`;
-    const destination = randomAddress();
+    // Every matching deposit goes to the destination: like a withdrawal's recipient, an address book entry past
+    // its cooling-off (the destination policy).
+    const destination = bookEntry(wallet(), 'Sirius Cybernetics').address;
     await page.getByRole('button', { name: 'Add rule' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Name').fill(name);
@@ -97,6 +100,13 @@ test.describe('settlement, whitelist and beneficiaries (admin asks, a second adm
     ).toBeVisible();
     await expectAccessible(page);
     await dialog.getByLabel('No maximum').check();
+    // A never-seen destination is refused at its field, and nothing is requested.
+    await dialog.getByLabel('Destination address').fill(randomAddress());
+    await dialog.getByRole('button', { name: 'Request change' }).click();
+    await expect(
+      dialog.getByText(/is not in this wallet's address book: money goes only to/).first(),
+    ).toBeVisible();
+    await expectAccessible(page);
     await dialog.getByLabel('Destination address').fill(destination);
     await dialog.getByRole('button', { name: 'Request change' }).click();
     const created = await requestedChangePath(page);
@@ -105,13 +115,13 @@ test.describe('settlement, whitelist and beneficiaries (admin asks, a second adm
     await page.reload();
     await expect(rule).toHaveCount(0);
 
-    // The review names the destination in full, checksummed, and why to look twice.
+    // The review names the destination in full, checksummed, with its address book entry.
     await expectWaitingForAnotherAdmin(page, created);
     const review = page.getByRole('region', { name: 'Review' });
     await expect(review).toContainText('The new rule');
     await expect(review).toContainText(getAddress(destination));
-    await expect(review).toContainText('Not in the address book');
-    await expect(review.getByRole('list', { name: 'Warnings' })).toContainText('is not in the address book');
+    await expect(review).toContainText('Sirius Cybernetics (address book)');
+    await expect(review).not.toContainText('Not in the address book');
     await expectAccessible(page);
     await approveAsSecondAdmin(browser, created);
 
@@ -187,8 +197,9 @@ test.describe('settlement, whitelist and beneficiaries (admin asks, a second adm
     await expect(review).toContainText(wallet().name);
     await expect(review).toContainText('Given: kept sealed with the request');
     await expect(review).not.toContainText(privateKey.slice(2));
+    // Whitelisting alone does not let money go there (the destination policy).
     await expect(review.getByRole('list', { name: 'Warnings' })).toContainText(
-      'labelled “Whitelisted (service)”',
+      'Whitelisting alone does not let money go to this address',
     );
     await expectReviewFitsAPhone(page);
     await approveAsSecondAdmin(browser, requestPath);

@@ -5,8 +5,9 @@
 // neither count against it nor fall under it.
 import type { Page } from '@playwright/test';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
+import { bookEntry } from './helpers/address-book';
 import { approveAsSecondAdmin, requestedChangePath } from './helpers/quorum';
-import { fillRecipientAddress, freshAddress, treasuryWallet } from './helpers/withdraw-approval';
+import { fillRecipientAddress, treasuryWallet } from './helpers/withdraw-approval';
 
 const wallet = treasuryWallet();
 const usdt = wallet.assets.find((a) => a.symbol === 'USDT')!;
@@ -50,7 +51,8 @@ async function requestRemoval(page: Page): Promise<string> {
 async function openWithdrawForm(page: Page, amount: string) {
   await page.goto(`/wallets/${wallet.id}/withdraw`);
   await expect(page.getByRole('heading', { name: 'Withdraw' })).toBeVisible();
-  await fillRecipientAddress(page, freshAddress());
+  // An address book entry past its cooling-off: the destination policy refuses any other recipient.
+  await fillRecipientAddress(page, bookEntry(wallet, 'Nakatomi Trading').address);
   await page.getByLabel('Recipient 1 asset').selectOption(usdt.id);
   await page.getByLabel('Recipient 1 amount').fill(amount);
 }

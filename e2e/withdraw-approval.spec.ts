@@ -1,12 +1,12 @@
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage } from './helpers/actions';
+import { bookEntry } from './helpers/address-book';
 import { approveAsSecondAdmin, requestedChangePath } from './helpers/quorum';
 import {
   type CapturedAction,
   callAction,
   captureAction,
   clickUntil,
-  freshAddress,
   requestThroughForm,
   treasuryWallet,
 } from './helpers/withdraw-approval';
@@ -26,7 +26,9 @@ test('finance requests three withdrawals from a CSV; finance2 approves; it settl
   await expect(finance.getByRole('heading', { name: 'Withdraw' })).toBeVisible();
   await expectAccessible(finance);
 
-  const recipients = [freshAddress(), freshAddress(), freshAddress()];
+  // Address book entries past their cooling-off that no other journey pays: each payment here is the first.
+  const entries = ['Acme Supplies', 'Soylent Foods', 'Wonka Catering'].map((name) => bookEntry(wallet, name));
+  const recipients = entries.map((e) => e.address);
   const csv = `address,amount,asset,reference,note\n${recipients[0]},1.5,USDC,inv-1,first\n${recipients[1]},2,USDC,,\n${recipients[2]},0.25,usdc,inv-3,"rent, March"`;
   await expect(async () => {
     await finance.getByLabel('Paste CSV').fill(csv);
@@ -44,7 +46,9 @@ test('finance requests three withdrawals from a CSV; finance2 approves; it settl
   await expect(review.getByText('Network fee estimate')).toBeVisible();
   await expect(review.getByRole('table', { name: 'Recipients' }).getByRole('row')).toHaveCount(4);
   await expect(review.getByText('First payment to this address').first()).toBeVisible();
-  await expect(review.getByText('Not whitelisted and not a beneficiary').first()).toBeVisible();
+  // Each recipient is named by its address book entry; none is outside the book.
+  for (const entry of entries) await expect(review.getByText(entry.name, { exact: true })).toBeVisible();
+  await expect(review.getByText('Not in the address book')).toHaveCount(0);
   await expectAccessible(finance);
   await finance.getByRole('button', { name: 'Create request' }).click();
   await expect(finance).toHaveURL(/\/approvals\/[0-9a-f-]{36}$/);
@@ -224,7 +228,7 @@ test('a freeze holds an approved request; lifting it submits the request @consol
 
 test('a sign-only withdrawal shows each signed transaction decoded', async ({ browser }) => {
   const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-  const recipient = freshAddress();
+  const recipient = bookEntry(wallet, 'Vandelay Imports').address;
   const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
   const requestId = await requestThroughForm(finance, wallet.id, {
     amount: '1.25',

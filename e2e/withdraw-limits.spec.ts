@@ -1,7 +1,8 @@
 import type { Request } from '@playwright/test';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { captureAction, replayAction } from './helpers/actions';
-import { fillRecipientAddress, freshAddress, treasuryWallet } from './helpers/withdraw-approval';
+import { bookEntry, employee } from './helpers/address-book';
+import { fillRecipientAddress, treasuryWallet } from './helpers/withdraw-approval';
 
 const wallet = treasuryWallet();
 const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
@@ -21,7 +22,8 @@ test('an amount above the source balance is stopped at the field and refused whe
   const { page, context } = await contextAs(browser, 'finance');
   await page.goto(`/wallets/${wallet.id}/withdraw`);
   await expect(page.getByRole('heading', { name: 'Withdraw' })).toBeVisible();
-  const typed = freshAddress();
+  // An address book entry past its cooling-off: the destination policy refuses any other recipient.
+  const typed = bookEntry(wallet, 'Cyberdyne Hardware').address;
   await fillRecipientAddress(page, typed);
   await page.getByLabel('Recipient 1 asset').selectOption(usdc.id);
 
@@ -92,7 +94,7 @@ test('a request holds at most 20 recipients and the form says so', async ({ brow
   const { page, context } = await contextAs(browser, 'finance');
   await page.goto(`/wallets/${wallet.id}/withdraw`);
   await expect(page.getByRole('heading', { name: 'Withdraw' })).toBeVisible();
-  const lines = Array.from({ length: 20 }, () => `${freshAddress()},0.01,USDC`);
+  const lines = Array.from({ length: 20 }, (_, i) => `${employee(wallet, i + 1).address},0.01,USDC`);
   const csv = ['address,amount,asset', ...lines].join('\n');
   await expect(async () => {
     await page.getByLabel('Paste CSV').fill(csv);
@@ -105,7 +107,7 @@ test('a request holds at most 20 recipients and the form says so', async ({ brow
   await expect(add).toHaveAccessibleDescription('At most 20 recipients per request.');
 
   // One more line is left out of the import, with the reason.
-  await page.getByLabel('Paste CSV').fill(`${freshAddress()},0.01,USDC`);
+  await page.getByLabel('Paste CSV').fill(`${employee(wallet, 21).address},0.01,USDC`);
   await page.getByRole('button', { name: 'Import pasted CSV' }).click();
   await expect(
     page.getByText('Imported 0 rows. 1 left out: at most 20 recipients per request.'),

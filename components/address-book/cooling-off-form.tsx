@@ -1,5 +1,7 @@
 'use client';
-// The address book's cooling-off as a policy value: a change is a request a second admin approves.
+// The address book policy: the cooling-off, and the destination policy (money goes only to address book entries
+// past their cooling-off). A change is a request a second admin approves; turning the destination policy off
+// loosens the rules, and the review says so.
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -11,16 +13,26 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { requestCoolingOffChangeAction } from '@/lib/actions/address-book';
 import type { RequestedChange } from '@/lib/actions/configuration-request';
+import { DESTINATION_POLICY_LABEL } from '@/lib/approvals/address-book';
 import type { coolingOffSchema } from '@/lib/validation/address-book';
 
 const coolingOffResolver = lazyZodResolver(() =>
   import('@/lib/validation/address-book').then((m) => m.coolingOffSchema),
 );
 
-export function CoolingOffForm({ coolingOffSeconds }: { coolingOffSeconds: number }) {
+export function CoolingOffForm({
+  coolingOffSeconds,
+  destinationPolicy,
+}: {
+  coolingOffSeconds: number;
+  destinationPolicy: boolean;
+}) {
   const form = useForm<z.input<typeof coolingOffSchema>, unknown, z.output<typeof coolingOffSchema>>({
     resolver: coolingOffResolver,
-    defaultValues: { coolingOffMinutes: String(Math.round((coolingOffSeconds / 60) * 1000) / 1000) },
+    defaultValues: {
+      coolingOffMinutes: String(Math.round((coolingOffSeconds / 60) * 1000) / 1000),
+      destinationPolicy,
+    },
   });
   const { errors } = form.formState;
   const [banner, setBanner] = useState<string | null>(null);
@@ -45,15 +57,15 @@ export function CoolingOffForm({ coolingOffSeconds }: { coolingOffSeconds: numbe
 
   return (
     <form
-      aria-label="Address book cooling-off"
+      aria-label="Address book policy"
       className="grid gap-3 rounded-lg border p-4"
       onSubmit={onSubmit}
       noValidate
     >
-      <h2 className="font-semibold">Address book cooling-off</h2>
+      <h2 className="font-semibold">Address book policy</h2>
       <p className="text-sm text-muted-foreground">
         How long a new address book entry (or an entry whose address changed) waits after approval before a
-        withdrawal to it is accepted.
+        withdrawal to it is accepted, and whether money may go anywhere else.
       </p>
       {banner ? (
         <p role="alert" className="text-sm text-destructive">
@@ -74,9 +86,20 @@ export function CoolingOffForm({ coolingOffSeconds }: { coolingOffSeconds: numbe
           {...form.register('coolingOffMinutes')}
         />
       </Field>
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" className="mt-0.5 size-4" {...form.register('destinationPolicy')} />
+        <span>
+          {DESTINATION_POLICY_LABEL}
+          <span className="block text-muted-foreground">
+            Withdrawals, payout files, payout schedules, API withdrawals and settlement rules may pay only
+            this console&apos;s address book entries whose cooling-off has passed; a whitelisted address or a
+            beneficiary counts once it is in the book. Off: other addresses are paid with a warning.
+          </span>
+        </span>
+      </label>
       <div>
         <Button type="submit" disabled={pending}>
-          Request cooling-off change
+          Request address book policy change
         </Button>
       </div>
       {requested ? <RequestedChangeNotice change={requested} /> : null}

@@ -43,7 +43,7 @@ export function List({ label, options, onPick }: PickerListProps) {
                 key={o.id}
                 value={o.id}
                 keywords={[o.name, o.address, ...o.tags]}
-                disabled={o.coolingOffUntil !== null}
+                disabled={o.coolingOffUntil !== null || o.outsideBook}
                 onSelect={() => onPick(o)}
                 className={ITEM_CLASS}
               >
@@ -52,6 +52,7 @@ export function List({ label, options, onPick }: PickerListProps) {
                   <span className="truncate text-xs text-muted-foreground">
                     {shortAddress(o.address, 6)} · {ADDRESS_BOOK_SOURCE_LABELS[o.source]}
                     {o.coolingOffUntil ? ` · cooling off until ${formatDateTime(o.coolingOffUntil)}` : ''}
+                    {o.outsideBook ? ' · not in the console’s book: cannot be paid' : ''}
                   </span>
                 </span>
               </Command.Item>

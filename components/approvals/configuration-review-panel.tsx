@@ -6,7 +6,11 @@ import { ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
 import { PayoutScheduleReviewPanel } from '@/components/payouts/payout-schedule-review-panel';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { type AddressBookSaveReview, describeDuration } from '@/lib/approvals/address-book';
+import {
+  type AddressBookSaveReview,
+  DESTINATION_POLICY_LABEL,
+  describeDuration,
+} from '@/lib/approvals/address-book';
 import type { ConfigurationReview, PolicyEditReview, WalletRef } from '@/lib/approvals/configuration';
 import { type CustodySettingsKind, isCustodySettingsReview } from '@/lib/approvals/custody-settings';
 import { breachWords } from '@/lib/approvals/limits';
@@ -194,6 +198,15 @@ function Body({ review }: { review: Exclude<ConfigurationReview, { kind: Custody
               label: 'Cooling-off',
               value: `${describeDuration(review.beforeSeconds * 1000)} → ${describeDuration(review.afterSeconds * 1000)}`,
             },
+            // Requests made before the setting existed left it as it was.
+            ...(review.destinationPolicyBefore === undefined || review.destinationPolicyAfter === undefined
+              ? []
+              : [
+                  {
+                    label: DESTINATION_POLICY_LABEL,
+                    value: `${onOff(review.destinationPolicyBefore)} → ${onOff(review.destinationPolicyAfter)}`,
+                  },
+                ]),
           ]}
         />
       );
@@ -232,6 +245,8 @@ function Body({ review }: { review: Exclude<ConfigurationReview, { kind: Custody
   }
 }
 
+const onOff = (on: boolean) => (on ? 'On' : 'Off');
+
 const INTRO: Record<Exclude<ConfigurationReview['kind'], CustodySettingsKind>, string> = {
   userCreate: 'Adds a person to the console.',
   userRole: 'Changes what a person may do; their open sessions end.',
@@ -246,7 +261,8 @@ const INTRO: Record<Exclude<ConfigurationReview['kind'], CustodySettingsKind>, s
   walletRemove: 'Removes the wallet and its key from the console.',
   addressBookSave:
     'Adds or changes entries of a wallet’s address book; a new address can receive money once its cooling-off has passed.',
-  coolingOffEdit: 'Changes how long a new address book entry waits before it can receive money.',
+  coolingOffEdit:
+    'Changes how long a new address book entry waits before it can receive money, and whether money goes only to address book entries.',
   serviceTokenCreate:
     'Makes a token a back-office system uses to call the console’s API; its withdrawals and swaps become requests people approve.',
   serviceTokenRotate: 'Gives the token a new secret; the system must switch to it.',

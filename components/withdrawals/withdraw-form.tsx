@@ -514,6 +514,9 @@ function RecipientBookNote({
       <p className="text-xs">
         <span className="font-medium">{entry.name}</span> · {ADDRESS_BOOK_SOURCE_LABELS[entry.source]}
         {entry.coolingOffUntil ? ' · still cooling off: it cannot receive money yet' : ''}
+        {entry.outsideBook
+          ? ' · not in the console’s address book: it cannot be paid while money goes only to address book entries'
+          : ''}
       </p>
     );
   const imitated = lookAlikeOf(address, known);

@@ -1,8 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { randomAddress, sandboxWallet } from './sandbox';
+import { demoBookAddressFor } from './address-book';
+import { sandboxWallet } from './sandbox';
 
 export { type CapturedAction, captureAction, replayAction as callAction } from './actions';
-export { randomAddress as freshAddress };
 
 /** The Treasury wallet (testnet), where the withdrawal journeys move money. */
 export function treasuryWallet() {
@@ -22,7 +22,11 @@ export async function fillRecipientAddress(page: Page, typed: string): Promise<v
   }).toPass();
 }
 
-/** Creates a one-recipient request through the form and returns its id (the page ends on the request). */
+/**
+ * Creates a one-recipient request through the form and returns its id (the page ends on the request). The
+ * recipient is a demo address book entry past its cooling-off ("Tyrell Leasing" unless another is named): the
+ * destination policy refuses anything else.
+ */
 export async function requestThroughForm(
   page: Page,
   walletId: string,
@@ -30,7 +34,7 @@ export async function requestThroughForm(
 ): Promise<string> {
   await page.goto(`/wallets/${walletId}/withdraw`);
   if (options.kind === 'withdrawSign') await page.getByLabel('Type').selectOption('withdrawSign');
-  await fillRecipientAddress(page, options.address ?? randomAddress());
+  await fillRecipientAddress(page, options.address ?? demoBookAddressFor(walletId, 'Tyrell Leasing'));
   await page.getByLabel('Recipient 1 amount').fill(options.amount);
   if (options.assetId) await page.getByLabel('Recipient 1 asset').selectOption(options.assetId);
   await page.getByRole('button', { name: 'Review request' }).click();

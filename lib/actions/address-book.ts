@@ -69,18 +69,24 @@ export const importAddressBookAction = defineAction({
   },
 });
 
-/** Asks to change the cooling-off before a new address book entry can receive money. */
+/**
+ * Asks to change the address book policy: the cooling-off before a new entry can receive money, and the
+ * destination policy (money goes only to address book entries past their cooling-off).
+ */
 export const requestCoolingOffChangeAction = defineAction({
   permission: 'coolingOffEdit.request',
   resource: 'address-book-policy',
   input: coolingOffSchema,
-  context: 'address book cooling-off',
+  context: 'address book policy',
   stepUp: (input) => ({ change: 'coolingOffEdit', ...input }),
   run: async ({ input, actor }) =>
     requestConfigurationChange(
       actor,
       'coolingOffEdit',
-      { coolingOffSeconds: Math.round(input.coolingOffMinutes * 60) },
+      {
+        coolingOffSeconds: Math.round(input.coolingOffMinutes * 60),
+        ...(input.destinationPolicy === undefined ? {} : { destinationPolicy: input.destinationPolicy }),
+      },
       'coolingOffMinutes',
     ),
 });

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCustodyClient } from '@/lib/custody';
 import { operationRequests, type Role } from '@/lib/db/schema';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { createTestSandbox, TEST_SANDBOX_BASE_URL, type TestSandbox } from '@/test/sandbox';
 
@@ -56,6 +57,8 @@ beforeAll(async () => {
       },
     },
   } as never);
+  // The withdrawals these tests decide pay an address book entry past its cooling-off (the destination policy).
+  await trustRecipients(t.db, sb.credentials.wallets[0]!.id, ['0x00000000000000000000000000000000000000aa']);
   for (const [key, role] of [
     ['finance', 'finance'],
     ['finance2', 'finance'],

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, operationRequests } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { TEST_SANDBOX_BASE_URL, testSandboxOptions } from '@/test/sandbox';
 
@@ -80,6 +81,8 @@ beforeAll(async () => {
   provideServices(services);
   await connectSandboxWallets(services);
   [wallet] = (await sandbox.credentials()).wallets as [SandboxCredentials['wallets'][number]];
+  // The valid inputs pay an address book entry past its cooling-off (the destination policy).
+  await trustRecipients(t.db, wallet.id, [RECIPIENT]);
   const created = await createUser(t.db, {
     email: 'bad-input-admin@example.com',
     name: 'Admin',
@@ -102,6 +105,8 @@ afterAll(async () => {
 // ---------------------------------------------------------------- inputs that would be accepted
 
 const RECIPIENT = '0x1111111111111111111111111111111111111111';
+/** A valid address no address book entry holds: the destination policy refuses it. */
+const OUTSIDE_BOOK = '0x2222222222222222222222222222222222222222';
 const child = () => wallet.addresses.find((a) => a.type === 'INTERNAL') ?? wallet.addresses[0]!;
 const asset = (symbol: string) => wallet.assets.find((a) => a.symbol === symbol) ?? wallet.assets[0]!;
 
@@ -293,6 +298,7 @@ for (const [label, action] of [
       ['address with bad checksum', 'rows.0.address', '0x1111111111111111111111111111111111111AbC'],
       ['HTML as address', 'rows.0.address', HTML],
       ['SQL as address', 'rows.0.address', SQL],
+      ['address outside the address book', 'rows.0.address', OUTSIDE_BOOK],
       ['unknown wallet', 'walletId', 'not-a-connected-wallet'],
       ['SQL as wallet', 'walletId', SQL],
       ['unknown source', 'source', '00000000-0000-4000-8000-000000000000'],
@@ -361,6 +367,7 @@ for (const [label, action] of [
       ['SQL as destination chain', 'rule.destinationBlockchain', SQL],
       ['unknown destination asset', 'rule.destinationAsset', 'DOGE'],
       ['HTML as destination asset', 'rule.destinationAsset', '<b>USDC</b>'],
+      ['destination outside the address book', 'rule.destinationAddress', OUTSIDE_BOOK],
     ],
     true,
   );

@@ -16,6 +16,7 @@ import {
 } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 
@@ -77,6 +78,9 @@ beforeAll(async () => {
   provideServices(services);
   await connectSandboxWallets(services);
   [wallet] = (await sandbox.credentials()).wallets as [SandboxCredentials['wallets'][number]];
+  // Withdrawals in these tests pay an address book entry past its cooling-off (the destination policy).
+  for (const w of (await sandbox.credentials()).wallets)
+    await trustRecipients(t.db, w.id, ['0x00000000000000000000000000000000000000aa']);
 }, 60_000);
 
 afterAll(async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, operationRequests, payoutSchedules } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { provideServices } from '@/lib/server/services';
+import { trustRecipients } from '@/test/address-book';
 import { addTestUser, createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 import { provideTestServices } from '@/test/services';
@@ -32,6 +33,8 @@ beforeAll(async () => {
   sandbox = await createSandbox(testSandboxOptions(t.handle, dataDir, { seed: 'schedule-actions' }));
   await provideTestServices(t.handle, sandbox);
   [wallet] = (await sandbox.credentials()).wallets as [SandboxCredentials['wallets'][number]];
+  // GOOD is an address book entry past its cooling-off (the destination policy).
+  await trustRecipients(t.db, wallet.id, [GOOD.address]);
   const finance = await addTestUser(t.db, 'schedule-actions@example.com', 'finance');
   state.user = { ...finance, name: finance.email, mustChangePassword: false };
 });
@@ -73,6 +76,27 @@ describe('payout schedule actions', () => {
       ok: false,
       error: '1 of 2 recipients have problems. Nothing was requested.',
     });
+    expect(await t.db.select().from(operationRequests)).toHaveLength(0);
+  });
+
+  it('refuses a recipient outside the address book at its row (the destination policy)', async () => {
+    const outside = '0x3333333333333333333333333333333333333333';
+    const requested = await schedules.requestPayoutScheduleAction(
+      values([GOOD, { address: outside, amount: '1', asset: 'USDC' }]),
+    );
+    expect(requested).toMatchObject({
+      ok: false,
+      error: '1 of 2 recipients have problems. Nothing was requested.',
+    });
+    const checked = await schedules.previewPayoutScheduleAction(
+      values([GOOD, { address: outside, amount: '1', asset: 'USDC' }]),
+    );
+    if (!checked.ok || !checked.data.problems) throw new Error('no problems');
+    expect(checked.data.problems.rows).toHaveLength(1);
+    expect(checked.data.problems.rows[0]).toMatchObject({ line: 2 });
+    expect(checked.data.problems.rows[0]!.problems.join(' ')).toContain(
+      "is not in this wallet's address book: money goes only to address book entries past their cooling-off",
+    );
     expect(await t.db.select().from(operationRequests)).toHaveLength(0);
   });
 

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { type RequestedChange, requestWalletChange } from '@/lib/actions/configuration-request';
 import { ActionRefusal, type ActionResult, defineAction } from '@/lib/actions/define-action';
 import type { CustodyClient } from '@/lib/custody';
+import { checkDestinations } from '@/lib/server/address-book';
+import { currentDb } from '@/lib/server/services';
 import { fieldErrorsOf } from '@/lib/validation/errors';
 import {
   ruleChoicesOf,
@@ -35,13 +37,23 @@ const createRuleSchema = z.object({
 const updateRuleSchema = createRuleSchema.extend({ ruleId: plainText().min(1).max(100) });
 
 /**
- * The rule held to the wallet's own assets and blockchains (read from the service): anything else is refused
- * at its field before anything is requested.
+ * The rule held to the wallet's own assets and blockchains (read from the service), and the destination of a
+ * rule in force to the address book's rules (an entry past its cooling-off, under the destination policy):
+ * anything else is refused at its field before anything is requested.
  */
 async function ruleForWallet(client: CustodyClient, walletId: string, rule: z.output<typeof ruleFormSchema>) {
   const wallet = await client.wallets.get({ walletId });
   const parsed = ruleFormSchemaFor(ruleChoicesOf(wallet.data)).safeParse(rule);
   if (!parsed.success) throw new ActionRefusal('Check the highlighted fields.', fieldErrorsOf(parsed.error));
+  // A rule switched off forwards nothing: switching one off is never refused.
+  const body = toRuleBody(parsed.data);
+  const [problem] = body.isActive
+    ? (await checkDestinations(await currentDb(), walletId, [body.destination.address], new Date())).problems
+    : [];
+  if (problem)
+    throw new ActionRefusal(`${problem.message} Nothing was requested.`, {
+      destinationAddress: problem.message,
+    });
   return parsed.data;
 }
 

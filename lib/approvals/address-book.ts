@@ -33,6 +33,8 @@ export interface BookOption {
   source: AddressBookSource;
   tags: string[];
   coolingOffUntil: string | null;
+  /** A service entry (whitelisted, beneficiary) while the destination policy is on: it cannot be paid. */
+  outsideBook: boolean;
 }
 
 /** A new entry waits this long before it can receive money, until an admin changes the policy. */
@@ -54,10 +56,30 @@ export function describeDuration(ms: number): string {
   return unit(s, 'second');
 }
 
+/** Why an entry still in its cooling-off period cannot be paid yet (without what happened to the request). */
+export function coolingOffProblem(name: string, address: string, until: Date, now: Date): string {
+  return `${name} (${address}) was added to the address book recently: it can receive money from ${until.toISOString().replace('T', ' ').slice(0, 16)} UTC (in ${describeDuration(until.getTime() - now.getTime())}).`;
+}
+
 /** The refusal of a payment to an entry still in its cooling-off period. */
 export function coolingOffRefusal(name: string, address: string, until: Date, now: Date): string {
-  return `${name} (${address}) was added to the address book recently: it can receive money from ${until.toISOString().replace('T', ' ').slice(0, 16)} UTC (in ${describeDuration(until.getTime() - now.getTime())}). Nothing was requested.`;
+  return `${coolingOffProblem(name, address, until, now)} Nothing was requested.`;
 }
+
+/** The setting's words, as the policy page and reviews name it. */
+export const DESTINATION_POLICY_LABEL = 'Money goes only to address-book entries past their cooling-off';
+
+/**
+ * Why an address outside the console's address book cannot be paid while the destination policy is on. The
+ * service's whitelist and beneficiaries do not count: whitelisting alone must not open a way out.
+ */
+export function outsideBookProblem(address: string): string {
+  return `${address} is not in this wallet's address book: money goes only to address book entries past their cooling-off (the destination policy). A whitelisted address or a beneficiary counts once an admin adds it to the book.`;
+}
+
+/** The warning every review with a recipient carries while the destination policy is off. */
+export const DESTINATION_POLICY_OFF_WARNING =
+  'The destination policy is off: money may go to addresses outside the address book (typed by hand, whitelisted or beneficiaries) with a warning only.';
 
 /** One entry of an address-book change as a reviewer sees it: before (a change) and after. */
 export interface AddressBookChangeRow {
@@ -85,6 +107,9 @@ export type CoolingOffEditReview = {
   kind: 'coolingOffEdit';
   beforeSeconds: number;
   afterSeconds: number;
+  /** The destination policy before and after (absent in requests made before the setting existed: unchanged). */
+  destinationPolicyBefore?: boolean;
+  destinationPolicyAfter?: boolean;
   warnings: string[];
   builtAt: string;
 };

@@ -68,7 +68,7 @@ export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: str
   walletRotate: { label: 'Wallet key rotation', noun: 'a wallet key rotation' },
   walletRemove: { label: 'Wallet removal', noun: 'a wallet removal' },
   addressBookSave: { label: 'Address book change', noun: 'an address book change' },
-  coolingOffEdit: { label: 'Address book cooling-off change', noun: 'a cooling-off change' },
+  coolingOffEdit: { label: 'Address book policy change', noun: 'an address book policy change' },
   serviceTokenCreate: { label: 'New API token', noun: 'a new API token' },
   serviceTokenRotate: { label: 'API token rotation', noun: 'an API token rotation' },
   payoutSchedule: { label: 'Payout schedule', noun: 'a payout schedule' },

@@ -5,8 +5,9 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   type AddressBookEntryView,
   type BookOption,
-  coolingOffRefusal,
+  coolingOffProblem,
   DEFAULT_COOLING_OFF_SECONDS,
+  outsideBookProblem,
   usableFrom,
 } from '@/lib/approvals/address-book';
 import type { CustodyClient } from '@/lib/custody';
@@ -22,15 +23,40 @@ import { describeFailure } from './errors';
 
 const POLICY_ID = 'default';
 
-/** The cooling-off period in force, in seconds (the default until an admin changed it through a request). */
-export async function coolingOffSeconds(db: ConsoleDb): Promise<number> {
-  const [row] = await db.select().from(addressBookPolicy).where(eq(addressBookPolicy.id, POLICY_ID)).limit(1);
-  return row?.coolingOffSeconds ?? DEFAULT_COOLING_OFF_SECONDS;
+/** The address book policy: the cooling-off of a new entry, and whether money goes only to the book's entries. */
+export interface AddressBookPolicyValues {
+  coolingOffSeconds: number;
+  /** The destination policy: money goes only to console address book entries past their cooling-off. */
+  destinationPolicy: boolean;
 }
 
-/** Sets the cooling-off period; only an approved `coolingOffEdit` request calls this. */
-export async function setCoolingOffSeconds(db: ConsoleDb, seconds: number, by: string, at: Date) {
-  const set = { coolingOffSeconds: seconds, updatedBy: by, updatedAt: at };
+/** In force until an admin changes the policy through a request: 24 hours, and the destination policy on. */
+const DEFAULT_POLICY: AddressBookPolicyValues = {
+  coolingOffSeconds: DEFAULT_COOLING_OFF_SECONDS,
+  destinationPolicy: true,
+};
+
+/** The address book policy in force. */
+export async function addressBookPolicyOf(db: Pick<ConsoleDb, 'select'>): Promise<AddressBookPolicyValues> {
+  const [row] = await db.select().from(addressBookPolicy).where(eq(addressBookPolicy.id, POLICY_ID)).limit(1);
+  return row
+    ? { coolingOffSeconds: row.coolingOffSeconds, destinationPolicy: row.destinationPolicy }
+    : DEFAULT_POLICY;
+}
+
+/** The cooling-off period in force, in seconds (the default until an admin changed it through a request). */
+export async function coolingOffSeconds(db: ConsoleDb): Promise<number> {
+  return (await addressBookPolicyOf(db)).coolingOffSeconds;
+}
+
+/** Sets the address book policy; only an approved `coolingOffEdit` request calls this. */
+export async function setAddressBookPolicy(
+  db: ConsoleDb,
+  values: AddressBookPolicyValues,
+  by: string,
+  at: Date,
+) {
+  const set = { ...values, updatedBy: by, updatedAt: at };
   await db
     .insert(addressBookPolicy)
     .values({ id: POLICY_ID, ...set })
@@ -59,24 +85,78 @@ export async function consoleEntriesByAddress(
   return new Map(rows.map((r) => [r.addressKey, r]));
 }
 
+/** A recipient the console's rules on destinations refuse: its place among the addresses checked, and why. */
+export interface DestinationProblem {
+  index: number;
+  address: string;
+  /** The sentence, without what became of the request (the caller says that). */
+  message: string;
+}
+
+export interface DestinationCheck {
+  policy: AddressBookPolicyValues;
+  /** Each console entry among the addresses, by address key. */
+  entries: Map<string, AddressBookEntryRow>;
+  problems: DestinationProblem[];
+}
+
 /**
- * The refusal of a payment to console entries still in their cooling-off period, or null. Checked by the
- * server whenever a withdrawal is reviewed (preview and creation), whatever the form showed.
+ * Where money may go from a wallet, as the book stands at `now`: an entry of the console's address book still in
+ * its cooling-off is refused; while the destination policy is on, so is every address the console's book does
+ * not hold, whitelisted addresses and beneficiaries of the service included (whitelisting alone must not open a
+ * way out). An entry removed or changed since the request was made counts as it is now. One statement: the engine
+ * asks again inside the final approval's transaction and just before sending.
  */
-export async function coolingOffCheck(
-  db: ConsoleDb,
+export async function checkDestinations(
+  db: Pick<ConsoleDb, 'select'>,
   walletId: string,
   addresses: readonly string[],
-  now: Date = new Date(),
-): Promise<string | null> {
-  const entries = await consoleEntriesByAddress(db, walletId, addresses);
-  if (entries.size === 0) return null;
-  const seconds = await coolingOffSeconds(db);
-  for (const entry of entries.values()) {
-    const until = usableFrom(entry.addressSince, seconds);
-    if (until > now) return coolingOffRefusal(entry.name, entry.address, until, now);
-  }
-  return null;
+  now: Date,
+): Promise<DestinationCheck> {
+  const keys = [...new Set(addresses.map(addressKey))];
+  const rows = await db
+    .select({ policy: addressBookPolicy, entry: addressBookEntries })
+    .from(sql`(select 1) as one`)
+    .leftJoin(addressBookPolicy, eq(addressBookPolicy.id, POLICY_ID))
+    .leftJoin(
+      addressBookEntries,
+      keys.length > 0
+        ? and(eq(addressBookEntries.walletId, walletId), inArray(addressBookEntries.addressKey, keys))
+        : sql`false`,
+    );
+  const stored = rows[0]?.policy;
+  const policy: AddressBookPolicyValues = stored
+    ? { coolingOffSeconds: stored.coolingOffSeconds, destinationPolicy: stored.destinationPolicy }
+    : DEFAULT_POLICY;
+  const entries = new Map(rows.flatMap((r) => (r.entry ? [[r.entry.addressKey, r.entry] as const] : [])));
+  const problems: DestinationProblem[] = [];
+  addresses.forEach((address, index) => {
+    const entry = entries.get(addressKey(address));
+    if (entry) {
+      const until = usableFrom(new Date(entry.addressSince), policy.coolingOffSeconds);
+      if (until > now)
+        problems.push({ index, address, message: coolingOffProblem(entry.name, entry.address, until, now) });
+    } else if (policy.destinationPolicy)
+      problems.push({ index, address, message: outsideBookProblem(address) });
+  });
+  return { policy, entries, problems };
+}
+
+/**
+ * The problems as one sentence: the first (after `where` it is, e.g. "Line 4"), and how many more recipients
+ * have one.
+ */
+export function describeDestinationProblems(
+  problems: readonly DestinationProblem[],
+  where?: (index: number) => string,
+): string {
+  const [first, ...rest] = problems;
+  if (!first) return '';
+  const others = new Set(rest.map((p) => p.index).filter((i) => i !== first.index)).size;
+  const sentence = where ? `${where(first.index)}: ${first.message}` : first.message;
+  return others > 0
+    ? `${sentence} ${others} more ${others === 1 ? 'recipient has' : 'recipients have'} a problem like it.`
+    : sentence;
 }
 
 function consoleEntryView(row: AddressBookEntryRow, seconds: number): AddressBookEntryView {
@@ -197,20 +277,21 @@ export async function bookOptions(
 ): Promise<BookOption[]> {
   const { custodyFor } = await import('./wallets');
   const client = await custodyFor(walletId);
-  const [rows, seconds, service] = await Promise.all([
+  const [rows, policy, service] = await Promise.all([
     consoleEntries(db, walletId),
-    coolingOffSeconds(db),
+    addressBookPolicyOf(db),
     client
       ? serviceEntries(client, walletId, '', requestId)
       : Promise.resolve({ entries: [], unavailable: [] }),
   ]);
-  return [...rows.map((r) => consoleEntryView(r, seconds)), ...service.entries].map((e) => ({
+  return [...rows.map((r) => consoleEntryView(r, policy.coolingOffSeconds)), ...service.entries].map((e) => ({
     id: e.id,
     name: e.name,
     address: e.address,
     source: e.source,
     tags: e.tags,
     coolingOffUntil: e.usableFrom && new Date(e.usableFrom) > now ? e.usableFrom : null,
+    outsideBook: e.source !== 'console' && policy.destinationPolicy,
   }));
 }
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationRequests, payoutScheduleRuns, payoutSchedules, users } from '@/lib/db/schema';
 import type { Role } from '@/lib/roles';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
+import { trustRecipients } from '@/test/address-book';
 import { addTestUser, createTestDatabase, type TestDatabase } from '@/test/db';
 import { sandboxConnection, testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from './approvals/engine';
@@ -116,6 +117,11 @@ beforeAll(async () => {
   wallet = creds.wallets[0]!;
   const asset = wallet.assets.find((a) => a.symbol === 'USDC')!;
   usdc = { id: asset.id, decimals: asset.decimals, symbol: asset.symbol };
+  // The schedules pay address book entries past their cooling-off (the destination policy).
+  await trustRecipients(database.db, wallet.id, [
+    '0x00000000000000000000000000000000000a11ce',
+    '0x0000000000000000000000000000000000000b0b',
+  ]);
   owner = await addUser('schedule-owner@example.com', 'finance');
   approver = await addUser('schedule-approver@example.com', 'finance');
   admin = await addUser('schedule-admin@example.com', 'admin');

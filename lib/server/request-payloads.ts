@@ -9,9 +9,11 @@ import {
   type WithdrawalFormValues,
   type WithdrawalPayload,
 } from '@/lib/validation/withdrawals';
+import { checkDestinations, describeDestinationProblems } from './address-book';
 import { verifyTypedSource } from './address-lookup';
 import { sourceBalances, type WithdrawFormContext, withdrawFormContext } from './approvals';
 import { WALLET_NOT_CONNECTED } from './errors';
+import { currentDb } from './services';
 
 export type PayloadCheck<P> =
   | { ok: true; payload: P }
@@ -58,6 +60,20 @@ export async function checkWithdrawal(
     balances: await withdrawalBalances(values.walletId, values.source.trim(), context),
   });
   if (!validation.ok) return { ok: false, error: validation.error, fieldErrors: validation.fieldErrors };
+  // Where the money may go, said at each recipient's address (the engine holds the request to the same rules).
+  const { items } = validation.payload;
+  const { problems } = await checkDestinations(
+    await currentDb(),
+    values.walletId,
+    items.map((i) => i.address),
+    new Date(),
+  );
+  if (problems.length > 0)
+    return {
+      ok: false,
+      error: `${describeDestinationProblems(problems, items.length > 1 ? (i) => `Recipient ${i + 1}` : undefined)} Nothing was requested.`,
+      fieldErrors: Object.fromEntries(problems.map((p) => [`rows.${p.index}.address`, p.message])),
+    };
   return { ok: true, payload: validation.payload };
 }
 

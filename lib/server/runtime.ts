@@ -4,6 +4,7 @@ import 'server-only';
 import { getConfig } from '@/lib/config';
 import { CONSOLE_MIGRATIONS, openDatabase, runMigrations } from '@/lib/db/connection';
 import { type ConsoleDb, schema } from '@/lib/db/schema';
+import { seedDemoAddressBook } from './demo-address-book';
 import { logger } from './logger';
 import { writeServerNote } from './server-lock';
 import { type ConsoleServices, provideServices } from './services';
@@ -60,6 +61,8 @@ async function boot(): Promise<Booted> {
   if (sandbox) {
     walletIds = await connectSandboxWallets(runtime);
     await seedDemoUsers(database.db);
+    // Payees past their cooling-off, so the demo pays them under the destination policy.
+    await seedDemoAddressBook(database.db, config.env.SANDBOX_SEED);
   }
   if (database.kind === 'pglite') runtime.serverNote = writeServerNote(config.dataDir, config.env.PORT);
   return { runtime, walletIds };

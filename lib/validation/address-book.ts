@@ -43,6 +43,8 @@ export const coolingOffSchema = z.object({
       (m) => m * 60 >= MIN_COOLING_OFF_SECONDS && m * 60 <= MAX_COOLING_OFF_SECONDS,
       `Between ${MIN_COOLING_OFF_SECONDS} seconds and 30 days.`,
     ),
+  /** The destination policy (money goes only to address book entries past their cooling-off); absent: unchanged. */
+  destinationPolicy: z.boolean().optional(),
 });
 
 /** Tags as typed: separated by commas or semicolons, trimmed, without repeats. */

@@ -1,6 +1,6 @@
 // The console's own address book entries (per wallet) and the cooling-off period a new entry waits before it
 // can receive money. The service's beneficiaries and whitelisted addresses are read from the service, not here.
-import { integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const addressBookEntries = pgTable(
   'address_book_entries',
@@ -27,10 +27,14 @@ export const addressBookEntries = pgTable(
   (t) => [uniqueIndex('address_book_entries_wallet_address').on(t.walletId, t.addressKey)],
 );
 
-/** One row (`id` = `default`) once an admin changed the cooling-off; the default applies until then. */
+/**
+ * One row (`id` = `default`) once an admin changed the address book policy; the defaults apply until then: the
+ * cooling-off, and the destination policy (money goes only to console entries past their cooling-off), on.
+ */
 export const addressBookPolicy = pgTable('address_book_policy', {
   id: text('id').primaryKey(),
   coolingOffSeconds: integer('cooling_off_seconds').notNull(),
+  destinationPolicy: boolean('destination_policy').notNull().default(true),
   updatedBy: text('updated_by').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -13,6 +13,7 @@ import { createCustodyClient, type TransportOptions } from '@/lib/custody';
 import { alertAttempts, alertOutbox, users, walletConnections } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { ALERT_EVENTS } from '@/lib/validation/alerts';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { createApprovalEngine, type EngineActor } from '../approvals/engine';
 import { endpointHealth } from '../webhook-health';
@@ -211,6 +212,8 @@ beforeAll(async () => {
     fetch: globalThis.fetch,
   });
   creds = await sandbox.credentials();
+  // The withdrawals here pay an address book entry past its cooling-off (the destination policy).
+  await trustRecipients(database.db, creds.wallets[0]!.id, ['0x00000000000000000000000000000000000000aa']);
   const asset = creds.wallets[0]!.assets.find((a) => a.symbol === 'USDC')!;
   usdc = { id: asset.id, decimals: asset.decimals, symbol: asset.symbol };
   requester = await addUser('requester@example.com', 'finance');

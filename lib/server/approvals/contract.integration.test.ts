@@ -13,6 +13,7 @@ import type { LimitCheck } from '@/lib/approvals/limits';
 import { createCustodyClient, type TransportOptions } from '@/lib/custody';
 import { approvalPolicies, operationRequests, spendingLimits, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { readTokenUnits } from '../contract-tokens';
 import { createApprovalEngine, type EngineActor } from './engine';
@@ -98,6 +99,12 @@ beforeAll(async () => {
   wallet = creds.wallets[0]!;
   requester = await addUser('contract-admin@example.com', 'admin');
   approver = await addUser('contract-finance@example.com', 'finance');
+  // The withdrawals beside the contract calls pay `recipient()`s: address book entries past their cooling-off.
+  await trustRecipients(
+    database.db,
+    wallet.id,
+    Array.from({ length: 100 }, (_, i) => `0x${(0xc0ffee01 + i).toString(16).padStart(40, '0')}`),
+  );
   approver2 = await addUser('contract-finance2@example.com', 'finance');
 });
 

@@ -6,9 +6,10 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransportOptions } from '@/lib/custody';
-import { operationRequests, users } from '@/lib/db/schema';
+import { addressBookEntries, operationRequests, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import type { WithdrawalPayload } from '@/lib/validation/withdrawals';
+import { setDestinationPolicy, trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from './engine';
@@ -91,6 +92,14 @@ beforeAll(async () => {
   usdc = { id: asset.id, decimals: asset.decimals, symbol: asset.symbol };
   requester = await addUser('requester@example.com', 'finance');
   approver = await addUser('approver@example.com', 'finance');
+  // The recipients `payload()` makes are address book entries past their cooling-off (the destination policy).
+  await trustRecipients(database.db, wallet.id, [
+    RECIPIENT,
+    ...Array.from(
+      { length: 15 },
+      (_, i) => `0x00000000000000000000000000000000000000${(0xb1 + i).toString(16)}`,
+    ),
+  ]);
 });
 
 afterAll(async () => {
@@ -341,7 +350,9 @@ describe('approval engine against the sandbox', () => {
     expect(review.nativeBalance.before).toMatch(/^\d/);
     expect(review.estimatedArrivalSeconds).toBe(90);
     expect(review.items[2]!.warnings).toContain('First payment to this address');
-    expect(review.items[2]!.warnings.join('\n')).toContain('not whitelisted and not a beneficiary');
+    // Named by its address book entry, so nothing says it is outside the book.
+    expect((review.items[2] as { book?: { source: string } }).book?.source).toBe('console');
+    expect(review.items[2]!.warnings.join('\n')).not.toContain('not whitelisted and not a beneficiary');
   });
 
   /** The same first and last characters, a different middle: the address-poisoning pattern. */
@@ -350,16 +361,22 @@ describe('approval engine against the sandbox', () => {
     return `${address.slice(0, 5)}${middle}${address.slice(-3)}`;
   }
 
-  /** The warnings a withdrawal's review gives its one recipient. */
+  /**
+   * The warnings a withdrawal's review gives its one recipient. A look-alike is outside the address book, so the
+   * destination policy refuses it first: the warnings are read with the policy off, where they are what stands.
+   */
   async function reviewWarnings(address: string): Promise<string[]> {
     const base = payload('1', 1);
-    const preview = await engine().preview(requester, 'withdraw', wallet.id, {
-      ...base,
-      items: [{ ...base.items[0]!, address }],
-    });
-    return preview.ok
-      ? (preview.data.review as { items: Array<{ warnings: string[] }> }).items[0]!.warnings
-      : [];
+    const withdrawal = { ...base, items: [{ ...base.items[0]!, address }] };
+    await setDestinationPolicy(database.db, false);
+    try {
+      const preview = await engine().preview(requester, 'withdraw', wallet.id, withdrawal);
+      return preview.ok
+        ? (preview.data.review as { items: Array<{ warnings: string[] }> }).items[0]!.warnings
+        : [];
+    } finally {
+      await setDestinationPolicy(database.db, true);
+    }
   }
 
   it('flags a recipient that imitates a whitelisted address, naming the trusted one', async () => {
@@ -374,7 +391,9 @@ describe('approval engine against the sandbox', () => {
   });
 
   it('flags a look-alike of a recipient the console has paid, from its own submitted requests', async () => {
-    // The tests above submitted withdrawals to RECIPIENT.
+    // The tests above submitted withdrawals to RECIPIENT; its address book entry has gone since (a look-alike of
+    // an entry would name the entry first), and the console still remembers paying it.
+    await database.db.delete(addressBookEntries).where(eq(addressBookEntries.addressKey, RECIPIENT));
     const warnings = await reviewWarnings(lookAlike(RECIPIENT));
     expect(warnings.find((w) => w.startsWith('Looks like'))).toBe(
       `Looks like ${RECIPIENT} (paid before by the console): same first and last characters, different in between. Compare every character: this is how address poisoning works.`,

@@ -12,6 +12,7 @@ import { notifications, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { buildPermit } from '@/lib/validation/typed-data';
 import type { WithdrawalPayload } from '@/lib/validation/withdrawals';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { type FaultProxy, startFaultProxy } from '@/test/fault-proxy';
 import { type ServedSandbox, serveSandbox } from '@/test/serve-sandbox';
@@ -160,6 +161,12 @@ beforeAll(async () => {
   approver2 = await addUser('approver2@example.com', 'finance');
   admin = await addUser('admin@example.com', 'admin');
   await engine().updatePolicy(admin, 'withdraw', { approvals: 1, thresholdUsd: null, expirySeconds: 3600 });
+  // Every recipient `payload()` makes is an address book entry past its cooling-off (the destination policy).
+  await trustRecipients(
+    database.db,
+    wallet.id,
+    Array.from({ length: 0xef }, (_, i) => `0x${(0x11 + i).toString(16).padStart(40, '0')}`),
+  );
 }, 60_000);
 
 afterEach(() => {

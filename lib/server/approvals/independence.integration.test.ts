@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { operationApprovals, operationRequests, type Role, serviceTokens, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { provideServices } from '@/lib/server/services';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 import { provideTestServices } from '@/test/services';
@@ -64,6 +65,8 @@ beforeAll(async () => {
   await provideTestServices(t.handle, sandbox);
   wallet = (await sandbox.credentials()).wallets[0]!;
   usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
+  // The withdrawals here pay an address book entry past its cooling-off (the destination policy).
+  await trustRecipients(t.db, wallet.id, ['0x00000000000000000000000000000000000000aa']);
 }, 60_000);
 
 afterAll(async () => {

@@ -10,6 +10,7 @@ import type { TransportOptions } from '@/lib/custody';
 import { operationApprovals, operationRequests, spendingLimits, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import type { WithdrawalPayload } from '@/lib/validation/withdrawals';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from './engine';
@@ -107,6 +108,13 @@ beforeAll(async () => {
   requester = await addUser('requester@example.com', 'finance');
   approver = await addUser('approver@example.com', 'finance');
   approver2 = await addUser('approver2@example.com', 'finance');
+  // The recipients the tests make (`payload()`, the payout file's rows) are address book entries past their
+  // cooling-off: the destination policy would refuse them before any limit is counted.
+  await trustRecipients(
+    database.db,
+    wallet.id,
+    Array.from({ length: 1200 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`),
+  );
 });
 
 // Each test starts with no rule and an empty window.

@@ -10,6 +10,7 @@ import type { TransportOptions } from '@/lib/custody';
 import { users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import type { PayoutPayload } from '@/lib/validation/payouts';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from './engine';
@@ -106,6 +107,12 @@ beforeAll(async () => {
   usdc = { id: asset.id, decimals: asset.decimals, symbol: asset.symbol };
   requester = await addUser('payout-requester@example.com', 'finance');
   approver = await addUser('payout-approver@example.com', 'finance');
+  // Every row `payout()` makes pays an address book entry past its cooling-off (the destination policy).
+  await trustRecipients(
+    database.db,
+    wallet.id,
+    [1, 2, 3, 4].flatMap((seed) => payout(45, seed).items.map((i) => i.address)),
+  );
 });
 
 afterAll(async () => {

@@ -26,6 +26,8 @@ export interface ReviewContext {
   balances(addressId?: string): Promise<SourceBalance[]>;
   /** The most approvals the kind's policy can ask (`highestApprovals` in policy.ts): for what cannot be valued. */
   highestApprovals(): Promise<number>;
+  /** The engine's clock when the review is built (cooling-off ages are counted to it). */
+  now: Date;
 }
 
 export interface SubmitContext {

@@ -1,11 +1,12 @@
 import 'server-only';
+import { addressKey } from '@/lib/validation/addresses';
 // Payout rows checked on the server against the wallet the custody service describes: the source is one of
-// the wallet's, each row's address, asset, amount and reference, address book entries still cooling off, and
-// (where asked) the source's balance per asset. Payout files and payout schedules both go through it.
-import { coolingOffRefusal, usableFrom } from '@/lib/approvals/address-book';
+// the wallet's, each row's address, asset, amount and reference, where money may go (address book entries past
+// their cooling-off, under the destination policy), and (where asked) the source's balance per asset. Payout
+// files and payout schedules both go through it.
 import type { PayoutPayload } from '@/lib/validation/payouts';
 import type { SourceBalanceMap } from '@/lib/validation/withdrawals';
-import { consoleEntriesByAddress, coolingOffSeconds } from '../address-book';
+import { checkDestinations } from '../address-book';
 import { verifyTypedSource } from '../address-lookup';
 import { sourceBalances, withdrawFormContext } from '../approvals';
 import { currentDb } from '../services';
@@ -39,27 +40,14 @@ async function balancesOf(
   }
 }
 
-/** Address book entries of the rows' recipients still in their cooling-off, with the sentence for each. */
-async function coolingOff(walletId: string, rows: PayoutFileRow[]): Promise<Map<string, string>> {
-  const db = await currentDb();
-  const entries = await consoleEntriesByAddress(
-    db,
-    walletId,
-    rows.map((r) => r.address.trim()).filter((a) => /^0x[0-9a-fA-F]{40}$/.test(a)),
-  );
-  const waiting = new Map<string, string>();
-  if (entries.size === 0) return waiting;
-  const seconds = await coolingOffSeconds(db);
-  const now = new Date();
-  for (const [key, entry] of entries) {
-    const until = usableFrom(entry.addressSince, seconds);
-    if (until > now)
-      waiting.set(
-        key,
-        coolingOffRefusal(entry.name, entry.address, until, now).replace(' Nothing was requested.', ''),
-      );
-  }
-  return waiting;
+/**
+ * Why each recipient may not be paid, by address key: outside the address book while the destination policy is
+ * on, or an entry still in its cooling-off (the same rules the engine holds the request to).
+ */
+async function notPayable(walletId: string, rows: PayoutFileRow[]): Promise<Map<string, string>> {
+  const addresses = rows.map((r) => r.address.trim()).filter(Boolean);
+  const { problems } = await checkDestinations(await currentDb(), walletId, addresses, new Date());
+  return new Map(problems.map((p) => [addressKey(p.address), p.message]));
 }
 
 /**
@@ -83,7 +71,7 @@ export async function checkPayoutRecipients(
     assets: context.assets,
     chain: { isEvmCompatible: context.wallet.isEvmCompatible },
     balances: options.balances ? await balancesOf(walletId, source, context) : null,
-    notPayable: await coolingOff(walletId, rows),
+    notPayable: await notPayable(walletId, rows),
   });
   if (!checked.ok)
     return {

@@ -26,7 +26,7 @@ export interface PayoutRowsContext {
   chain: { isEvmCompatible?: boolean | null };
   /** Null: the balances are unknown, which never blocks. */
   balances: SourceBalanceMap | null;
-  /** Why an address may not be paid yet (an address book entry in its cooling-off), by address key. */
+  /** Why an address may not be paid (outside the address book, or an entry in its cooling-off), by address key. */
   notPayable?: ReadonlyMap<string, string>;
 }
 

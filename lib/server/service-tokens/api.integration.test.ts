@@ -16,6 +16,7 @@ import { TOKEN_HOLDER_REFUSAL } from '@/lib/approvals/service-tokens';
 import { alertOutbox, auditLog, operationRequests, serviceTokens } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { sandboxTransactions } from '@/lib/sandbox/db/schema';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import type { ApprovalEngine } from '../approvals';
 import { createUser } from '../users';
@@ -93,6 +94,9 @@ beforeAll(async () => {
   people.adminB = await person('admin', 'bea');
   people.finance1 = await person('finance', 'fin');
   people.finance2 = await person('finance', 'fay');
+  // The token's withdrawals pay an address book entry past its cooling-off (the destination policy).
+  for (const w of [wallet, other])
+    await trustRecipients(testDb.db, w.id, ['0x000000000000000000000000000000000000dEaD']);
 }, 60_000);
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { FreezeToggle } from '@/components/approvals/freeze-toggle';
 import { PolicyForm } from '@/components/approvals/policy-form';
 import { SpendingLimits } from '@/components/approvals/spending-limits';
 import { PageHeader } from '@/components/shell/page-header';
-import { coolingOffSeconds } from '@/lib/server/address-book';
+import { addressBookPolicyOf } from '@/lib/server/address-book';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { OPERATION_TYPES } from '@/lib/server/approvals/registry';
 import { requirePage } from '@/lib/server/page-guard';
@@ -16,9 +16,9 @@ export const metadata: Metadata = { title: 'Approval policy' };
 export default async function PolicyPage() {
   await requirePage('policy.edit');
   const engine = await getApprovalEngine();
-  const [frozen, coolingOff, limits, wallets, policies] = await Promise.all([
+  const [frozen, bookPolicy, limits, wallets, policies] = await Promise.all([
     engine.isFrozen(),
-    getDb().then(coolingOffSeconds),
+    getDb().then(addressBookPolicyOf),
     engine.spendingLimits(),
     walletConnectionsOfRender(),
     Promise.all(
@@ -37,7 +37,10 @@ export default async function PolicyPage() {
       />
       <div className="grid gap-6">
         <FreezeToggle frozen={frozen} />
-        <CoolingOffForm coolingOffSeconds={coolingOff} />
+        <CoolingOffForm
+          coolingOffSeconds={bookPolicy.coolingOffSeconds}
+          destinationPolicy={bookPolicy.destinationPolicy}
+        />
         {policies.map((p) => (
           <PolicyForm
             key={p.type}

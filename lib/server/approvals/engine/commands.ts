@@ -21,6 +21,7 @@ import {
 import { WALLET_NOT_CONNECTED } from '../../errors';
 import { can as roleMay } from '../../permissions';
 import { fetchBalances } from '../balances';
+import { destinationRefusal } from '../destinations';
 import { hashPayload } from '../hash';
 import { independenceRefusal, recordProvenance } from '../independence';
 import {
@@ -65,6 +66,9 @@ class LimitRefused extends Error {
 
 /** A caller's own check refused the request inside its transaction (an API token's daily cap). */
 class GuardRefused extends Error {}
+
+/** The address book's rules refused the request at its final approval: nothing of the approval is kept. */
+class DestinationRefused extends Error {}
 
 export interface CreateOptions {
   /** The request's id, chosen by the caller (an idempotency key's row names it before the request exists). */
@@ -203,6 +207,7 @@ export function createCommands(
       references,
       balances: (addressId) => fetchBalances(target.connection, walletId, addressId).catch(() => []),
       highestApprovals: () => highestApprovalsFor(db, operation.kind),
+      now: now(),
     });
   }
 
@@ -470,6 +475,10 @@ export function createCommands(
     try {
       decision = await decideInTransaction();
     } catch (error) {
+      if (error instanceof DestinationRefused && current) {
+        await audit(actor, `${current.type}.${verdict}`, 'refused', id, { reason: 'destination' });
+        return fail(`${error.message} The approval was not recorded.`, 422);
+      }
       if (!(error instanceof LimitRefused) || !current) throw error;
       await audit(actor, `${current.type}.${verdict}`, 'refused', id, {
         reason: 'spending limit',
@@ -606,6 +615,10 @@ export function createCommands(
           }
         }
         if (approvals >= row.requiredApprovals) {
+          // Where the money goes, as the address book stands now: an entry changed or removed since the request
+          // was made counts as it is. Thrown, so the transaction (this approval with it) is rolled back.
+          const refusal = await destinationRefusal(tx, row.type, row.walletId, row.payload, at);
+          if (refusal) throw new DestinationRefused(refusal);
           assertTransition('PENDING_APPROVAL', 'APPROVED');
           const moved = await tx
             .update(operationRequests)

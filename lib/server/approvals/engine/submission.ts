@@ -11,6 +11,7 @@ import {
   operationItems,
   operationRequests,
 } from '@/lib/db/schema';
+import { destinationRefusal } from '../destinations';
 import { hashPayload } from '../hash';
 import { lookUpTransactions } from '../lookup';
 import { operationType } from '../operations/registry';
@@ -165,6 +166,10 @@ export function createSubmission(ctx: EngineContext) {
       await alerts.requestFailed(row, `Your request was not sent: ${PAYLOAD_CHANGED}`, row.submitAttempts);
       return 'SUBMIT_FAILED';
     }
+    // The address book's rules once more, just before anything is sent or carried out (the book may have changed
+    // since the final approval: a request the freeze held, a resubmission).
+    const refused = await destinationRefusal(db, row.type, row.walletId, row.payload, now());
+    if (refused) return refuseBeforeSending(row, actor, `${refused} Nothing was sent.`);
     if (operation.local) return runLocal(row, operation.local.execute, actor);
     const target = await clientFor(row.walletId);
     if (!target) {
@@ -271,6 +276,18 @@ export function createSubmission(ctx: EngineContext) {
     await recordSubmitted(row, outcome, actor);
     if (outcome.change) await recordChange(row, outcome.change);
     return outcome.final ?? 'SUBMITTED';
+  }
+
+  /**
+   * The address book's rules refused the request before anything was sent: SUBMIT_FAILED with the sentence, and a
+   * person may send it again once the book allows it.
+   */
+  async function refuseBeforeSending(row: OperationRequestRow, actor: EngineActor, message: string) {
+    await transition(row.id, 'SUBMITTING', 'SUBMIT_FAILED', { lastError: message });
+    await event(row.id, 'submit_failed', null, { message });
+    await audit(actor, `${row.type}.submit`, 'refused', row.id, { message });
+    await notify(row.requesterId, row.id, `Your request was not sent: ${message}`);
+    return 'SUBMIT_FAILED';
   }
 
   /** A change of the service's settings: its own audit entry, and an alert like every configuration change. */

@@ -1,6 +1,7 @@
 // The address book through the approval engine against the sandbox: a second admin approves every change,
 // a new entry is paid only after the cooling-off (a policy value changed through its own request), a changed
-// address starts its cooling-off again, and the withdrawal review names the entry or flags a look-alike.
+// address starts its cooling-off again, and the withdrawal review names the entry or, with the destination
+// policy off, flags a look-alike.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sand
 import type { WithdrawalPayload } from '@/lib/validation/withdrawals';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
-import { coolingOffCheck, coolingOffSeconds } from '../../address-book';
+import { checkDestinations, coolingOffSeconds } from '../../address-book';
 import { createApprovalEngine, type EngineActor } from '../engine';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'address-book-'));
@@ -137,7 +138,9 @@ describe('address book', () => {
     // The cooling-off is a policy value: changed through its own request, approved by the second admin.
     await throughQuorum('coolingOffEdit', { coolingOffSeconds: 5 });
     expect(await coolingOffSeconds(database.db)).toBe(5);
-    await vi.waitFor(async () => expect(await coolingOffCheck(database.db, wallet.id, [ACME])).toBeNull(), {
+    const problems = async () =>
+      (await checkDestinations(database.db, wallet.id, [ACME], new Date())).problems;
+    await vi.waitFor(async () => expect(await problems()).toEqual([]), {
       timeout: 15_000,
       interval: 250,
     });
@@ -148,7 +151,12 @@ describe('address book', () => {
     expect(review.items[0]!.warnings.join(' ')).not.toContain('Outside the address book');
   }, 30_000);
 
-  it('flags a look-alike of a book entry and an address outside the book', async () => {
+  it('refuses a look-alike of a book entry under the destination policy, and flags it when the policy is off', async () => {
+    const refused = await engine().preview(finance, 'withdraw', wallet.id, payTo(LOOK_ALIKE));
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error).toContain(`${LOOK_ALIKE} is not in this wallet's address book`);
+
+    await throughQuorum('coolingOffEdit', { coolingOffSeconds: 5, destinationPolicy: false });
     const preview = await engine().preview(finance, 'withdraw', wallet.id, payTo(LOOK_ALIKE));
     if (!preview.ok) throw new Error(preview.error);
     const item = (preview.data.review as { items: Array<{ book?: unknown; warnings: string[] }> }).items[0]!;
@@ -156,6 +164,7 @@ describe('address book', () => {
     const warnings = item.warnings.join('\n');
     expect(warnings).toContain(`Looks like ${ACME} (address book “Acme”)`);
     expect(warnings).toContain('Outside the address book');
+    await throughQuorum('coolingOffEdit', { coolingOffSeconds: 5, destinationPolicy: true });
   });
 
   it('starts the cooling-off again when an entry’s address changes, not when its name does', async () => {
@@ -178,7 +187,8 @@ describe('address book', () => {
     const [changed] = await entryOf(moved);
     expect(changed!.id).toBe(before!.id);
     expect(changed!.addressSince.getTime()).toBeGreaterThan(before!.addressSince.getTime());
-    expect(await coolingOffCheck(database.db, wallet.id, [moved])).toContain('Acme Ltd');
+    const [problem] = (await checkDestinations(database.db, wallet.id, [moved], new Date())).problems;
+    expect(problem?.message).toContain('Acme Ltd');
     expect(await entryOf(ACME)).toHaveLength(0);
   });
 

@@ -6,6 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   type AddressBookChangeRow,
+  DESTINATION_POLICY_LABEL,
   describeDuration,
   MAX_COOLING_OFF_SECONDS,
 } from '@/lib/approvals/address-book';
@@ -14,7 +15,12 @@ import { type ConsoleDb, operationApprovals, walletConnections } from '@/lib/db/
 import { addressBookEntries } from '@/lib/db/tables/address-book';
 import { MAX_BOOK_ENTRIES, MIN_COOLING_OFF_SECONDS } from '@/lib/validation/address-book';
 import { addressKey } from '@/lib/validation/addresses';
-import { consoleEntries, coolingOffSeconds, setCoolingOffSeconds } from '../../address-book';
+import {
+  addressBookPolicyOf,
+  consoleEntries,
+  coolingOffSeconds,
+  setAddressBookPolicy,
+} from '../../address-book';
 import { defineLocalOperation, LocalRefusal } from './types';
 
 const POLICY = { approvals: 1, thresholdUsd: null, expirySeconds: 24 * 60 * 60 };
@@ -186,47 +192,94 @@ export const addressBookSaveOperation = defineLocalOperation({
   },
 });
 
+const onOff = (on: boolean) => (on ? 'on' : 'off');
+
+/**
+ * The address book policy as one configuration kind: the cooling-off, and the destination policy (money goes
+ * only to address book entries past their cooling-off). A request without `destinationPolicy` leaves it as it is.
+ */
 export const coolingOffEditOperation = defineLocalOperation({
   key: 'coolingOffEdit',
   permissions: { request: 'coolingOffEdit.request', approve: 'coolingOffEdit.approve' },
   defaultPolicy: POLICY,
   payloadSchema: z.strictObject({
     coolingOffSeconds: z.int().min(MIN_COOLING_OFF_SECONDS).max(MAX_COOLING_OFF_SECONDS),
+    destinationPolicy: z.boolean().optional(),
   }),
   async buildReview(p, ctx) {
-    const before = await coolingOffSeconds(ctx.db);
+    const before = await addressBookPolicyOf(ctx.db);
     const after = p.coolingOffSeconds;
+    const destinationAfter = p.destinationPolicy ?? before.destinationPolicy;
+    const coolingChanges = after !== before.coolingOffSeconds;
+    const destinationChanges = destinationAfter !== before.destinationPolicy;
+    const parts = [
+      ...(coolingChanges || !destinationChanges
+        ? [
+            `cooling-off ${describeDuration(before.coolingOffSeconds * 1000)} → ${describeDuration(after * 1000)}`,
+          ]
+        : []),
+      ...(destinationChanges
+        ? [`destination policy ${onOff(before.destinationPolicy)} → ${onOff(destinationAfter)}`]
+        : []),
+    ];
     return {
       review: {
         kind: 'coolingOffEdit',
-        beforeSeconds: before,
+        beforeSeconds: before.coolingOffSeconds,
         afterSeconds: after,
+        destinationPolicyBefore: before.destinationPolicy,
+        destinationPolicyAfter: destinationAfter,
         warnings: [
-          ...(after < before
+          ...(after < before.coolingOffSeconds
             ? [
                 'This loosens the rules: new address book entries can receive money sooner, including those cooling off now.',
               ]
             : []),
-          ...(after === before ? ['Nothing changes: the value is the one in force.'] : []),
+          ...(before.destinationPolicy && !destinationAfter
+            ? [
+                `This loosens the rules: “${DESTINATION_POLICY_LABEL}” goes off, and money may go to addresses outside the address book (typed by hand, whitelisted or beneficiaries) with a warning only.`,
+              ]
+            : []),
+          ...(!before.destinationPolicy && destinationAfter
+            ? [
+                'Requests waiting for approval that pay an address outside the address book will be refused at their final approval.',
+              ]
+            : []),
+          ...(!coolingChanges && !destinationChanges
+            ? ['Nothing changes: the values are the ones in force.']
+            : []),
         ],
         builtAt: new Date().toISOString(),
       },
-      summary: `Address book cooling-off: ${describeDuration(before * 1000)} → ${describeDuration(after * 1000)}`,
+      summary: `Address book policy: ${parts.join('; ')}`,
       amountUsd: null,
     };
   },
   async execute(p, ctx) {
-    const before = await coolingOffSeconds(ctx.db);
-    await setCoolingOffSeconds(ctx.db, p.coolingOffSeconds, ctx.requester.email, ctx.now);
+    const before = await addressBookPolicyOf(ctx.db);
+    const after = {
+      coolingOffSeconds: p.coolingOffSeconds,
+      destinationPolicy: p.destinationPolicy ?? before.destinationPolicy,
+    };
+    await setAddressBookPolicy(ctx.db, after, ctx.requester.email, ctx.now);
     return {
       result: {
         kind: 'coolingOffEdit',
-        message: `New address book entries can receive money ${describeDuration(p.coolingOffSeconds * 1000)} after approval.`,
+        message: `New address book entries can receive money ${describeDuration(p.coolingOffSeconds * 1000)} after approval. ${
+          after.destinationPolicy
+            ? 'Money goes only to address book entries past their cooling-off.'
+            : 'The destination policy is off: addresses outside the address book are paid with a warning.'
+        }`,
       },
       audit: {
         action: 'addressBook.cooling_off',
         target: 'address-book',
-        input: { beforeSeconds: before, afterSeconds: p.coolingOffSeconds },
+        input: {
+          beforeSeconds: before.coolingOffSeconds,
+          afterSeconds: after.coolingOffSeconds,
+          destinationPolicyBefore: before.destinationPolicy,
+          destinationPolicyAfter: after.destinationPolicy,
+        },
       },
     };
   },

@@ -19,6 +19,7 @@ import { decryptSecret, encryptSecret } from '@/lib/crypto/aead';
 import { type CustodyClient, createCustodyClient } from '@/lib/custody';
 import { auditLog, operationRequests, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
+import { setDestinationPolicy } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { sandboxConnection, TEST_SANDBOX_BASE_URL, testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from '../engine';
@@ -132,6 +133,9 @@ beforeAll(async () => {
   admin2 = await addUser('admin2@example.com', 'admin');
   admin3 = await addUser('admin3@example.com', 'admin');
   finance = await addUser('finance@example.com', 'finance');
+  // The second admin's approval is the gate under test here, for destinations outside the book too: the
+  // destination policy, a gate of its own (destination-policy.integration.test.ts), is off.
+  await setDestinationPolicy(database.db, false);
 }, 60_000);
 
 afterAll(async () => {

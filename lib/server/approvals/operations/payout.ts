@@ -4,6 +4,7 @@ import 'server-only';
 // request's result records each batch's outcome as it happens, so an attempt after a refusal or a lost answer
 // sends only what the service has not accepted.
 import { z } from 'zod';
+import { DESTINATION_POLICY_OFF_WARNING } from '@/lib/approvals/address-book';
 import { lookAlikeOf, lookAlikeWarning } from '@/lib/approvals/look-alike';
 import {
   batchRanges,
@@ -22,7 +23,7 @@ import { addressKey } from '@/lib/validation/addresses';
 import { subtractDecimal, sumDecimals } from '@/lib/validation/amounts';
 import { MAX_PAYOUT_ROWS, type PayoutPayload } from '@/lib/validation/payouts';
 import { duplicateRecipients } from '@/lib/validation/withdrawals';
-import { consoleEntriesByAddress, coolingOffCheck } from '../../address-book';
+import { checkDestinations, describeDestinationProblems } from '../../address-book';
 import type { ReviewContext, SubmitContext, SubmittedItem } from '../types';
 import { sumUsd, type UsdAmount, usdNumber, usdOf } from '../usd';
 import { reviewSource, reviewWallet } from './review-parts';
@@ -97,18 +98,19 @@ async function buildPayoutReview(
   ctx: ReviewContext,
 ): Promise<ReviewBuilt<PayoutReview>> {
   const { client, walletId } = ctx;
-  // A row paying an address book entry still in its cooling-off refuses the whole file, as a withdrawal would.
-  const cooling = await coolingOffCheck(
+  // A row the destination rules refuse (outside the book under the destination policy, or an entry still in its
+  // cooling-off) refuses the whole file, as a withdrawal would.
+  const destinations = await checkDestinations(
     ctx.db,
     walletId,
     payload.items.map((i) => i.address),
+    ctx.now,
   );
-  if (cooling) throw new LocalRefusal(cooling);
-  const book = await consoleEntriesByAddress(
-    ctx.db,
-    walletId,
-    payload.items.map((i) => i.address),
-  );
+  if (destinations.problems.length > 0)
+    throw new LocalRefusal(
+      `${describeDestinationProblems(destinations.problems, (i) => `Line ${payload.items[i]?.line ?? i + 1}`)} Nothing was requested.`,
+    );
+  const book = destinations.entries;
   const addressId = payload.source.kind === 'address' ? payload.source.addressId : undefined;
   const ranges = batchRanges(payload.items.length);
   const [wallet, child, balances, externals, beneficiaries, recent] = await Promise.all([
@@ -225,6 +227,7 @@ async function buildPayoutReview(
   const byAsset = payoutTotals(rows);
   const warnings: string[] = [];
   if (wallet.network === 'mainnet') warnings.push('Mainnet: this moves real funds.');
+  if (!destinations.policy.destinationPolicy) warnings.push(DESTINATION_POLICY_OFF_WARNING);
   for (const total of byAsset) {
     const row = rows.find((r) => r.symbol === total.symbol);
     const held = balances.find((b) => b.assetId === row?.assetId);

@@ -12,6 +12,7 @@ import type { TransportOptions } from '@/lib/custody';
 import { serviceTokens, users, walletConnections } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { buildPermit } from '@/lib/validation/typed-data';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { CONFIGURATION_DEFAULT_APPROVALS } from '../admin-quorum';
 import { createApprovalEngine, type EngineActor } from '../engine';
@@ -84,6 +85,8 @@ beforeAll(async () => {
     apiKeyLast4: 'abcd',
     createdBy: 'admin@example.com',
   });
+  // The kinds that pay someone pay an address book entry past its cooling-off (the destination policy).
+  await trustRecipients(database.db, wallet.id, [RECIPIENT]);
 }, 60_000);
 
 afterAll(async () => {

@@ -4,6 +4,7 @@ import 'server-only';
 // admin's rule is not in force until another admin approves it; the console then makes the same call the
 // settlement screen made, once.
 import { z } from 'zod';
+import { DESTINATION_POLICY_OFF_WARNING } from '@/lib/approvals/address-book';
 import {
   describeBookName,
   describeMaximum,
@@ -20,6 +21,7 @@ import { SETTLEMENT_ORDERS } from '@/lib/custody/constants';
 import type { AutoSettlementRule } from '@/lib/custody/schemas';
 import { shortAddress } from '@/lib/format';
 import { addressKey } from '@/lib/validation/addresses';
+import { checkDestinations } from '../../address-book';
 import { looksLikeMissingEndpoint } from '../lookup';
 import type { ReviewContext } from '../types';
 import {
@@ -239,6 +241,11 @@ export const settlementRuleOperation = defineOperation({
   addressIdOf: (p) => p.addressId,
   async buildReview(p, ctx) {
     const { client, walletId } = ctx;
+    // Every matching deposit goes to the destination: it is held to the rules of a withdrawal's recipient. A rule
+    // switched off forwards nothing, so switching one off is never refused.
+    const destinations = await checkDestinations(ctx.db, walletId, [p.rule.destination.address], ctx.now);
+    const [problem] = p.rule.isActive ? destinations.problems : [];
+    if (problem) throw new LocalRefusal(`${problem.message} Nothing was requested.`);
     const [wallet, child, current] = await Promise.all([
       client.wallets.get({ walletId }).then((r) => r.data),
       client.addresses.get({ walletId, addressId: p.addressId }).then((r) => r.data),
@@ -251,7 +258,11 @@ export const settlementRuleOperation = defineOperation({
     ]);
     const after = ruleView(p.rule, names);
     const before = known ? ruleView(known, names) : null;
-    const warnings = [...mainnetWarnings(wallet.network), ...ruleWarnings(p.rule, after)];
+    const warnings = [
+      ...mainnetWarnings(wallet.network),
+      ...(destinations.policy.destinationPolicy ? [] : [DESTINATION_POLICY_OFF_WARNING]),
+      ...ruleWarnings(p.rule, after),
+    ];
     if (known && addressKey(known.destination.address) !== addressKey(p.rule.destination.address))
       warnings.push(
         `The destination changes from ${checksummed(known.destination.address)} to ${after.destination.address}.`,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { WHITELISTED_LABEL } from '@/lib/approvals/custody-settings';
 import { CustodyError } from '@/lib/custody';
 import { shortAddress } from '@/lib/format';
+import { addressBookPolicyOf } from '../../address-book';
 import { looksLikeMissingEndpoint } from '../lookup';
 import { bookNamesOf, mainnetWarnings, namedAddress, reviewWallet } from './review-parts';
 import { CUSTODY_SETTINGS_POLICY, custodyIdSchema, evmAddressSchema, settingsFinality } from './settlement';
@@ -37,11 +38,14 @@ export const whitelistAddOperation = defineOperation({
   async buildReview(p, ctx) {
     const { client, walletId } = ctx;
     const wallet = (await client.wallets.get({ walletId })).data;
-    const names = await bookNamesOf(ctx, [p.address]);
+    const [names, policy] = await Promise.all([bookNamesOf(ctx, [p.address]), addressBookPolicyOf(ctx.db)]);
     const address = namedAddress(p.address, names);
     const warnings = [
       ...mainnetWarnings(wallet.network),
-      `Withdrawals to a whitelisted address are labelled “${WHITELISTED_LABEL}” in every review: approvers see it as a known counterparty, not as outside the address book.`,
+      // Whitelisting must not open a way out: under the destination policy only the console's book counts.
+      policy.destinationPolicy
+        ? 'Whitelisting alone does not let money go to this address: money goes only to address book entries past their cooling-off (the destination policy), and an admin adds it to the book for that.'
+        : `Withdrawals to a whitelisted address are labelled “${WHITELISTED_LABEL}” in every review: approvers see it as a known counterparty, not as outside the address book.`,
     ];
     if (address.bookSource === 'whitelisted')
       warnings.push(`Already whitelisted at the service as “${address.bookName}”.`);

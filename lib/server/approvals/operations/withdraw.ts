@@ -3,7 +3,7 @@ import 'server-only';
 // engine; the review is shared with sign-only withdrawals (withdraw-sign.ts).
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { ReviewBookEntry } from '@/lib/approvals/address-book';
+import { DESTINATION_POLICY_OFF_WARNING, type ReviewBookEntry } from '@/lib/approvals/address-book';
 import { type KnownAddress, lookAlikeOf, lookAlikeWarning } from '@/lib/approvals/look-alike';
 import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
 import type { ReviewItem, WithdrawalReview } from '@/lib/approvals/withdrawals';
@@ -14,10 +14,10 @@ import { addressKey } from '@/lib/validation/addresses';
 import { subtractDecimal, sumDecimals } from '@/lib/validation/amounts';
 import { duplicateRecipients, MAX_RECIPIENTS, type WithdrawalPayload } from '@/lib/validation/withdrawals';
 import {
+  checkDestinations,
   consoleEntries,
-  consoleEntriesByAddress,
   consolePaidAddresses,
-  coolingOffCheck,
+  describeDestinationProblems,
 } from '../../address-book';
 import type { ReviewContext, SubmitContext } from '../types';
 import { sumUsd, type UsdAmount, usdNumber, usdOf } from '../usd';
@@ -111,11 +111,20 @@ export async function buildWithdrawalReview(
   ctx: ReviewContext,
 ): Promise<ReviewBuilt<WithdrawalReview>> {
   const { client, walletId } = ctx;
-  // A new address book entry is paid only after its cooling-off: refused here, whatever the form allowed.
-  const recipients = payload.items.map((i) => i.address);
-  const cooling = await coolingOffCheck(ctx.db, walletId, recipients);
-  if (cooling) throw new LocalRefusal(cooling);
-  const book = await consoleEntriesByAddress(ctx.db, walletId, recipients);
+  // Money goes only to address book entries past their cooling-off (the destination policy; a cooling-off holds
+  // even with it off): refused here, whatever the form allowed. The engine asks again at the final approval and
+  // before sending.
+  const destinations = await checkDestinations(
+    ctx.db,
+    walletId,
+    payload.items.map((i) => i.address),
+    ctx.now,
+  );
+  if (destinations.problems.length > 0)
+    throw new LocalRefusal(
+      `${describeDestinationProblems(destinations.problems, payload.items.length > 1 ? (i) => `Recipient ${i + 1}` : undefined)} Nothing was requested.`,
+    );
+  const book = destinations.entries;
   const addressId = payload.source.kind === 'address' ? payload.source.addressId : undefined;
   const [wallet, child, balances, fee, externals, beneficiaries, recent] = await Promise.all([
     client.wallets.get({ walletId }).then((r) => r.data),
@@ -280,6 +289,7 @@ export async function buildWithdrawalReview(
   }));
   const warnings: string[] = [];
   if (wallet.network === 'mainnet') warnings.push('Mainnet: this moves real funds.');
+  if (!destinations.policy.destinationPolicy) warnings.push(DESTINATION_POLICY_OFF_WARNING);
   if (kind === 'withdrawSign')
     warnings.push('Sign only: the signed transactions are returned, nothing is broadcast.');
   for (const total of byAsset) {

@@ -1,0 +1,1 @@
+ALTER TABLE "address_book_policy" ADD COLUMN "destination_policy" boolean DEFAULT true NOT NULL;
