@@ -44,7 +44,6 @@ export default async function SandboxMailboxPage() {
                 <pre className="whitespace-pre-wrap break-all font-sans text-sm">
                   {m.text.split(/(https?:\/\/\S+)/).map((part, i) =>
                     /^https?:\/\//.test(part) ? (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed text, in order
                       <a key={i} href={part} className="underline underline-offset-4">
                         {part}
                       </a>
