@@ -37,7 +37,9 @@ test.describe('users admin', () => {
     const { link, token } = await waitForLink(email);
     expect(await admin.content()).not.toContain(token);
     await admin.goto('/admin/users');
-    await expect(admin.getByRole('row', { name: new RegExp(email) }).getByText('Invited')).toBeVisible();
+    await expect(
+      admin.getByRole('row', { name: new RegExp(email) }).getByText('Invited', { exact: true }),
+    ).toBeVisible();
     expect(await admin.content()).not.toContain(token);
 
     // The person, in a browser of their own: a refused password says why at the field.

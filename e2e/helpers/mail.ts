@@ -19,7 +19,7 @@ function decode(raw: string): string {
 }
 
 /** Every message to `email`, oldest first. */
-export function mailsTo(email: string): ReceivedMail[] {
+function mailsTo(email: string): ReceivedMail[] {
   const dir = mailDirOf(process.env.E2E_DATA_DIR ?? '');
   let names: string[] = [];
   try {

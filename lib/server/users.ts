@@ -1,8 +1,16 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { getConfig } from '@/lib/config';
-import { type ConsoleDb, loginAttempts, type Role, type UserRow, userFactors, users } from '@/lib/db/schema';
+import {
+  type ConsoleDb,
+  loginAttempts,
+  type Role,
+  type UserRow,
+  userFactors,
+  userInvitations,
+  users,
+} from '@/lib/db/schema';
 import type { AnyDb } from '@/lib/db/types';
 import { recordProvenance } from './approvals/independence';
 import { seedDemoFactors } from './factors/demo';
@@ -167,8 +175,23 @@ export async function setUserRole(
   return user;
 }
 
-export const disableUser = (db: ConsoleDb, id: string) =>
-  updateUser(db, id, { disabledAt: new Date() }, 'disabled');
+/** Ends the user's sessions, and every invitation or reset link not used yet: enabling them again revives none. */
+export async function disableUser(db: ConsoleDb, id: string) {
+  const now = new Date();
+  const user = await updateUser(db, id, { disabledAt: now }, 'disabled');
+  if (user)
+    await db
+      .update(userInvitations)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(userInvitations.userId, id),
+          isNull(userInvitations.usedAt),
+          isNull(userInvitations.revokedAt),
+        ),
+      );
+  return user;
+}
 export const enableUser = (db: ConsoleDb, id: string) => updateUser(db, id, { disabledAt: null }, 'disabled');
 
 export async function changePassword(db: ConsoleDb, id: string, newPassword: string) {

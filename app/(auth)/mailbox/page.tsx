@@ -42,7 +42,7 @@ export default async function SandboxMailboxPage() {
                   To {m.to} · {formatDateTime(m.at)}
                 </p>
                 <pre className="whitespace-pre-wrap break-all font-sans text-sm">
-                  {m.text.split(/(https?:\/\/\S+)/).map((part, i) =>
+                  {m.text.split(/(https?:\/\/[^\s()<>]*[^\s()<>.,;:!?])/).map((part, i) =>
                     /^https?:\/\//.test(part) ? (
                       <a key={i} href={part} className="underline underline-offset-4">
                         {part}

@@ -14,7 +14,6 @@ import { issueInvitation, latestInvitations, recordDeliveryError } from './store
 export {
   acceptInvitation,
   checkInvitation,
-  INVITATION_TTL_MS,
   type InvitationSummary,
   invitationRefusalSentence,
   latestInvitations,

@@ -13,7 +13,7 @@ import { auditLog, userFactors, userInvitations, users } from '@/lib/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { enrollTotp, totpCodeAt } from '../factors/totp';
 import { hashPassword } from '../passwords';
-import { checkCredentials, createInvitedUser, createUser, disableUser } from '../users';
+import { checkCredentials, createInvitedUser, createUser, disableUser, enableUser } from '../users';
 import {
   INVITATIONS_NEED_SMTP,
   type InvitationConfig,
@@ -132,7 +132,7 @@ describe('the invitation store', () => {
     expect((await latestInvitations(t.db, [user.id], after)).get(user.id)?.state).toBe('expired');
   });
 
-  it('refuses the link of a disabled account', async () => {
+  it('refuses the link of a disabled account, and enabling it again revives no link', async () => {
     const user = await invited();
     const { token } = await issueInvitation(t.db, { user, purpose: 'invitation', issuedBy: inviter.id });
     await disableUser(t.db, user.id);
@@ -141,6 +141,9 @@ describe('the invitation store', () => {
       await acceptInvitation(t.db, KEY, { token, passwordHash: await hashPassword('disabled passphrase') }),
     ).toMatchObject({ ok: false, reason: 'disabled' });
     expect(invitationRefusalSentence({ reason: 'disabled' })).toMatch(/disabled/);
+    await enableUser(t.db, user.id);
+    expect(await checkInvitation(t.db, token)).toEqual({ ok: false, reason: 'replaced' });
+    expect((await checkCredentials(t.db, user.email, 'disabled passphrase')).ok).toBe(false);
   });
 
   it('a newer link replaces the older one', async () => {

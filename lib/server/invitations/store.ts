@@ -1,7 +1,7 @@
 import 'server-only';
 // Invitation and reset links: a token of 256 random bits goes into the link sent to the person's own mailbox;
 // the console keeps only its SHA-256. A link works once, until it expires, while its account is enabled, and only
-// until a newer link for the same account replaces it.
+// until a newer link for the same account replaces it (or the account is disabled: enabling it revives no link).
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import {
@@ -20,7 +20,7 @@ import { findUserById, setPasswordFromInvitation } from '../users';
 export const INVITATION_TTL_MS = 72 * 60 * 60 * 1000;
 
 /** The token as the link carries it: 32 bytes in base64url. */
-export const INVITATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const INVITATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export function hashInvitationToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -128,7 +128,7 @@ export function invitationRefusalSentence(refusal: { reason: InvitationRefusal; 
     case 'disabled':
       return 'This account is disabled, so its link no longer works. Ask an admin.';
     case 'replaced':
-      return 'A newer link was sent for this account: use the one in the latest email.';
+      return 'This link no longer works: a newer one was sent, or the account was disabled since. Use the latest email, or ask an admin to send the invitation again.';
     case 'expired':
       return `This link expired${refusal.expiresAt ? ` on ${when(refusal.expiresAt)}` : ''}. Ask an admin to send the invitation again.`;
   }
