@@ -3,11 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/browser';
+import { startSmtpSink } from './e2e/helpers/smtp-sink';
 
 // One throw-away data directory per run, made once in the main process (workers inherit the env).
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'console-e2e-'));
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+// The mail server invitations go through: started once, in the main process (workers have TEST_WORKER_INDEX and
+// inherit SMTP_URL); each message lands under E2E_DATA_DIR/mail.
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? port + 1000);
+if (!process.env.TEST_WORKER_INDEX && !process.env.E2E_SMTP_URL)
+  process.env.E2E_SMTP_URL = startSmtpSink(process.env.E2E_DATA_DIR, smtpPort);
 
 export default defineConfig({
   testDir: './e2e',
@@ -43,6 +49,7 @@ export default defineConfig({
       PORT: String(port),
       NEXT_TELEMETRY_DISABLED: '1',
       LOG_LEVEL: 'warn',
+      SMTP_URL: process.env.E2E_SMTP_URL ?? `smtp://127.0.0.1:${smtpPort}`,
       SANDBOX_BLOCK_TIME_MS: '300',
       // Swap quotes expire soon, so a journey can approve after expiry (swap-approval.spec.ts).
       SANDBOX_QUOTE_TTL_MS: process.env.E2E_QUOTE_TTL_MS ?? '8000',

@@ -10,7 +10,9 @@ import {
   checkActionTextBody,
 } from '@/lib/validation/action-body';
 
-const PUBLIC_PAGES = ['/sign-in'];
+const PUBLIC_PAGES = ['/sign-in', '/mailbox'];
+// An invitation or reset link: the person has no session yet; the page and its actions check the token.
+const PUBLIC_PREFIXES = ['/invite/'];
 const SELF_GUARDED_PREFIXES = ['/api/', '/sandbox'];
 // Not for people: the custody service's webhooks, the health check, the loopback-only command-line route and the
 // embedded sandbox (API-key authenticated) answer whatever the network allow-list says.
@@ -65,7 +67,7 @@ const withSession = auth((request) => {
   const { pathname, search } = request.nextUrl;
 
   let response: NextResponse;
-  const isPublic = PUBLIC_PAGES.includes(pathname);
+  const isPublic = PUBLIC_PAGES.includes(pathname) || PUBLIC_PREFIXES.some((p) => pathname.startsWith(p));
   const user = request.auth?.user;
   if (!isPublic && !user) {
     const url = request.nextUrl.clone();

@@ -4,9 +4,11 @@ import { addUserThroughQuorum } from './helpers/quorum';
 test('five failed sign-ins lock the account, even against the right password', async ({ browser, page }) => {
   const { page: admin, context } = await contextAs(browser, 'admin');
   const email = uniqueEmail('lock');
-  // A second admin approves the new user; the one-time password is then shown on the request page.
-  const otp = await addUserThroughQuorum(browser, admin, { email, name: 'Lou Locked' });
-  expect(otp).not.toBe('');
+  // A second admin approves the new user, who chooses their password at the link emailed to them.
+  const password = 'lou chose this passphrase';
+  expect(await addUserThroughQuorum(browser, admin, { email, name: 'Lou Locked' }, password)).toEqual({
+    secret: null,
+  });
   await context.close();
 
   for (let attempt = 1; attempt <= 4; attempt++) {
@@ -15,7 +17,7 @@ test('five failed sign-ins lock the account, even against the right password', a
   }
   await fillSignIn(page, email, 'wrong-5');
   await expect(formAlert(page)).toHaveText('Too many failed attempts. Sign-in is locked for 15 minutes.');
-  await fillSignIn(page, email, otp);
+  await fillSignIn(page, email, password);
   await expect(formAlert(page)).toHaveText('Too many failed attempts. Sign-in is locked for 15 minutes.');
   await expect(page).toHaveURL(/\/sign-in/);
 });

@@ -40,6 +40,9 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   signInAction: { permission: 'public', args: [{}, {}] },
   signInPasskeyOptionsAction: { permission: 'public' },
   signInEnrolmentAction: { permission: 'public' },
+  // The invitation page: no session; the link's token is checked by each action
+  startInvitationTotpAction: { permission: 'public' },
+  acceptInvitationAction: { permission: 'public', args: [{}, {}] },
   changePasswordAction: { permission: 'signed-in', args: [{}, {}] },
   signOutAction: { permission: 'signed-in', args: [], endsSession: true },
   // Second factors and sessions: each person's own
@@ -125,7 +128,8 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   endPayoutScheduleAction: { permission: 'payoutSchedule.request' },
   // Administration
   addUserAction: { permission: 'userCreate.request' },
-  revealOneTimePasswordAction: { permission: 'userCreate.request' },
+  resendInvitationAction: { permission: 'users.manage' },
+  requestResetLinkAction: { permission: 'userReset.request' },
   changeUserRoleAction: { permission: 'userRole.request' },
   disableUserAction: { permission: 'users.manage' },
   enableUserAction: { permission: 'userEnable.request' },

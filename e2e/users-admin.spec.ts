@@ -1,8 +1,10 @@
-import { contextAs, expect, expectAccessible, fillSignIn, formAlert, test, uniqueEmail } from './fixtures';
+import { contextAs, expect, expectAccessible, fillSignIn, test, uniqueEmail } from './fixtures';
+import { setUpAtLink } from './helpers/invitations';
+import { waitForLink } from './helpers/mail';
 import { addUserThroughQuorum, approveAsSecondAdmin, requestedChangePath } from './helpers/quorum';
 
 test.describe('users admin', () => {
-  test('an admin adds a user (a second admin approves), who signs in with the one-time password and must change it', async ({
+  test('an admin adds a user (a second admin approves), who chooses their own password at the emailed link; no admin sees it', async ({
     browser,
   }) => {
     const { page: admin, context } = await contextAs(browser, 'admin');
@@ -26,40 +28,35 @@ test.describe('users admin', () => {
     // Nobody is created until a second admin approves.
     await expect(admin.getByRole('cell', { name: email })).toHaveCount(0);
     await approveAsSecondAdmin(browser, requestPath);
-    await admin.goto(requestPath);
-    await admin.getByRole('button', { name: 'Show the one-time password' }).click();
-    const otp = (await admin.getByTestId('one-time-password').textContent())?.trim() ?? '';
-    expect(otp).toMatch(/^[A-Za-z0-9]{20}$/);
-    await expectAccessible(admin);
-    // Shown once: the page no longer offers it.
-    await admin.reload();
-    await expect(
-      admin.getByText('The one-time password was shown to you once and is not kept.', { exact: false }),
-    ).toBeVisible();
-    await admin.goto('/admin/users');
-    await expect(admin.getByRole('cell', { name: email })).toBeVisible();
-    await expect(
-      admin.getByRole('row', { name: new RegExp(email) }).getByText('Password change due'),
-    ).toBeVisible();
-    await context.close();
 
+    // The request page says where the invitation went, and nothing more.
+    await admin.goto(requestPath);
+    await expect(admin.getByText(`Invitation sent to ${email}`)).toBeVisible();
+    await expect(admin.getByRole('button', { name: 'Send the invitation again' })).toBeVisible();
+    await expectAccessible(admin);
+    const { link, token } = await waitForLink(email);
+    expect(await admin.content()).not.toContain(token);
+    await admin.goto('/admin/users');
+    await expect(
+      admin.getByRole('row', { name: new RegExp(email) }).getByText('Invited', { exact: true }),
+    ).toBeVisible();
+    expect(await admin.content()).not.toContain(token);
+
+    // The person, in a browser of their own: a refused password says why at the field.
     const newcomer = await browser.newContext();
     const page = await newcomer.newPage();
-    await fillSignIn(page, email, otp);
-    await expect(page).toHaveURL(/\/change-password$/);
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'Set up your account' })).toBeVisible();
+    await expect(page.getByLabel('Email')).toHaveValue(email);
     await expectAccessible(page);
-    // Nothing else opens until the password is changed.
-    await page.goto('/wallets');
-    await expect(page).toHaveURL(/\/change-password$/);
-    await page.getByLabel('Current password').fill(otp);
     await page.getByLabel('New password', { exact: true }).fill('short');
     await page.getByLabel('Repeat new password').fill('short');
-    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('button', { name: 'Set password' }).click();
     await expect(page.getByText('Use at least 12 characters')).toBeVisible();
-    await page.getByLabel('Current password').fill(otp);
-    await page.getByLabel('New password', { exact: true }).fill('a-much-better-passphrase');
-    await page.getByLabel('Repeat new password').fill('a-much-better-passphrase');
-    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByLabel('New password', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await setUpAtLink(page, link, 'a-much-better-passphrase');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await fillSignIn(page, email, 'a-much-better-passphrase');
     await expect(page).toHaveURL(/\/wallets$/);
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
       'Wallets',
@@ -67,14 +64,9 @@ test.describe('users admin', () => {
     ]);
     await newcomer.close();
 
-    // The one-time password no longer works; the new one does.
-    const again = await browser.newContext();
-    const check = await again.newPage();
-    await fillSignIn(check, email, otp);
-    await expect(formAlert(check)).toHaveText('The email or password is not right.');
-    await fillSignIn(check, email, 'a-much-better-passphrase');
-    await expect(check).toHaveURL(/\/wallets$/);
-    await again.close();
+    await admin.reload();
+    await expect(admin.getByRole('row', { name: new RegExp(email) }).getByText('Active')).toBeVisible();
+    await context.close();
   });
 
   test('a viewer gets a forbidden page, and a direct call of the add-user action is refused', async ({
@@ -113,7 +105,7 @@ test.describe('users admin', () => {
     });
     const text = await answer.text();
     expect(text).toContain('You do not have permission to do this.');
-    expect(text).not.toContain('oneTimePassword');
+    expect(text).not.toContain('/invite/');
 
     await admin.goto('/admin/users');
     await expect(admin.getByRole('heading', { name: 'Users' })).toBeVisible();
@@ -127,13 +119,14 @@ test.describe('users admin', () => {
   }) => {
     const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
     const email = uniqueEmail('temp');
-    const otp = await addUserThroughQuorum(browser, admin, { email, name: 'Tess Temp' });
+    const password = 'tess chose this passphrase';
+    await addUserThroughQuorum(browser, admin, { email, name: 'Tess Temp' }, password);
     await admin.goto('/admin/users');
 
     const userContext = await browser.newContext();
     const user = await userContext.newPage();
-    await fillSignIn(user, email, otp);
-    await expect(user).toHaveURL(/\/change-password$/);
+    await fillSignIn(user, email, password);
+    await expect(user).toHaveURL(/\/wallets$/);
 
     await admin.getByRole('button', { name: 'Disable Tess Temp' }).click();
     await expect(admin.getByRole('row', { name: new RegExp(email) }).getByText('Disabled')).toBeVisible();
@@ -146,11 +139,9 @@ test.describe('users admin', () => {
     await expect(admin.getByRole('row', { name: new RegExp(email) }).getByText('Disabled')).toBeVisible();
     await approveAsSecondAdmin(browser, enabling);
     await admin.reload();
-    await expect(
-      admin.getByRole('row', { name: new RegExp(email) }).getByText('Password change due'),
-    ).toBeVisible();
-    await fillSignIn(user, email, otp);
-    await expect(user).toHaveURL(/\/change-password$/);
+    await expect(admin.getByRole('row', { name: new RegExp(email) }).getByText('Active')).toBeVisible();
+    await fillSignIn(user, email, password);
+    await expect(user).toHaveURL(/\/wallets$/);
     await adminContext.close();
     await userContext.close();
   });

@@ -1,6 +1,7 @@
 'use client';
-// What a configuration change left on its request page; a secret it made (a new user's one-time password, an API
-// token) is shown once to the admin who asked for it: fetched on demand, then dropped by the server.
+// What a configuration change left on its request page. A new user or a reset emailed the person a link (its state
+// here, never the link); an API token's secret is shown once to the admin who asked for it: fetched on demand,
+// then dropped by the server.
 import { KeyRoundIcon } from 'lucide-react';
 import { type ReactNode, useState, useTransition } from 'react';
 import { useStepUp } from '@/components/step-up/use-step-up';
@@ -8,40 +9,37 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
 import { revealServiceTokenAction } from '@/lib/actions/service-tokens';
-import { revealOneTimePasswordAction } from '@/lib/actions/users';
 import type { ConfigurationResult } from '@/lib/approvals/configuration';
+import { InvitationOutcomeView } from './invitation-outcome';
 
 export interface ConfigurationOutcomeProps {
   requestId: string;
   result: ConfigurationResult | null;
   isRequester: boolean;
+  /** A link was sent again: the page reads the request anew. */
+  onChanged: () => void;
 }
 
-export function ConfigurationOutcome({ requestId, result, isRequester }: ConfigurationOutcomeProps) {
+export function ConfigurationOutcome({
+  requestId,
+  result,
+  isRequester,
+  onChanged,
+}: ConfigurationOutcomeProps) {
   if (!result) return null;
   return (
     <Alert>
       <AlertTitle>Change made</AlertTitle>
       <AlertDescription className="grid gap-3">
         <p>{result.message}</p>
-        {result.kind === 'userCreate' && result.oneTimePassword ? (
-          <ShownOnce
-            state={result.oneTimePassword}
-            isRequester={isRequester}
-            what="one-time password"
-            whoAsked="the admin who asked for this user"
-            lost="Ask for a new user if it was lost."
-            reveal={() => revealOneTimePasswordAction({ requestId })}
-          >
-            {({ oneTimePassword }) => (
-              <SecretValue
-                intro="One-time password (give it to the person; they choose their own at first sign-in; it is not shown again):"
-                value={oneTimePassword}
-                copyLabel="Copy one-time password"
-                testId="one-time-password"
-              />
-            )}
-          </ShownOnce>
+        {result.invitation && result.userId ? (
+          <InvitationOutcomeView
+            userId={result.userId}
+            purpose={result.kind === 'userReset' ? 'reset' : 'invitation'}
+            sent={result.invitation}
+            status={result.invitationStatus ?? null}
+            onResent={onChanged}
+          />
         ) : null}
         {result.tokenSecret ? (
           <ShownOnce
@@ -82,7 +80,7 @@ type Revealed<T> = { ok: true; data: T } | { ok: false; error: string; stepUp?: 
 interface ShownOnceProps<T> {
   state: 'waiting' | 'shown';
   isRequester: boolean;
-  /** "one-time password", "token". */
+  /** "token". */
   what: string;
   whoAsked: string;
   /** What to do once it is gone. */

@@ -113,7 +113,30 @@ function Body({ review }: { review: Exclude<ConfigurationReview, { kind: Custody
             { label: 'Role', value: review.role },
             {
               label: 'Password',
-              value: 'A one-time password is made when the request is approved, for the requester only.',
+              value:
+                'When the request is approved, the person gets an invitation link at this address and chooses their own password there (and sets up an authenticator app if their role approves). Nobody else sees it.',
+              wide: true,
+            },
+          ]}
+        />
+      );
+    case 'userReset':
+      return (
+        <ReviewFacts
+          facts={[
+            { label: 'User', value: `${review.user.name} (${review.user.email})` },
+            { label: 'Role', value: review.user.role },
+            {
+              label: 'Resets',
+              value:
+                review.scope === 'password-and-factors'
+                  ? `The password and the ${review.factors} second factor${review.factors === 1 ? '' : 's'} they have`
+                  : 'The password (their second factors stay)',
+            },
+            {
+              label: 'Link',
+              value:
+                'When the request is approved, the old credentials stop working and their open sessions end; a link goes to their own address, where they choose new ones. Nobody else sees it.',
               wide: true,
             },
           ]}
@@ -248,7 +271,8 @@ function Body({ review }: { review: Exclude<ConfigurationReview, { kind: Custody
 const onOff = (on: boolean) => (on ? 'On' : 'Off');
 
 const INTRO: Record<Exclude<ConfigurationReview['kind'], CustodySettingsKind>, string> = {
-  userCreate: 'Adds a person to the console.',
+  userCreate: 'Adds a person to the console and emails them an invitation.',
+  userReset: 'Sends a person a link to choose a new password, and maybe a new second factor.',
   userRole: 'Changes what a person may do; their open sessions end.',
   userEnable: 'Lets a disabled person sign in again.',
   userDisable: 'Stops an admin from signing in; their open sessions end.',

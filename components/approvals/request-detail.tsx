@@ -391,6 +391,7 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
             requestId={data.id}
             result={data.configurationResult}
             isRequester={data.isRequester}
+            onChanged={() => void queryClient.invalidateQueries({ queryKey: ['approvals'] })}
           />
           <ConfigurationReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
         </>

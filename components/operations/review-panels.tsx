@@ -40,6 +40,7 @@ const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> 
   userCreate: ConfigurationReviewPanel,
   userRole: ConfigurationReviewPanel,
   userEnable: ConfigurationReviewPanel,
+  userReset: ConfigurationReviewPanel,
   userDisable: ConfigurationReviewPanel,
   policyEdit: ConfigurationReviewPanel,
   limitEdit: ConfigurationReviewPanel,

@@ -3,6 +3,8 @@
 import type { Browser, Page } from '@playwright/test';
 import { contextAs, expect } from '../fixtures';
 import { approveOnPage } from './actions';
+import { acceptInNewContext, type NewUser } from './invitations';
+import { waitForLink } from './mail';
 
 /** The request page of the change just requested, from the "Waiting for a second admin" notice. */
 export async function requestedChangePath(page: Page): Promise<string> {
@@ -25,15 +27,8 @@ export async function approveAsSecondAdmin(browser: Browser, requestPath: string
   }
 }
 
-/**
- * An admin asks for a user, the second admin approves, and the admin reads the one-time password on the
- * request page (shown once). Leaves the admin's page on the request page.
- */
-export async function addUserThroughQuorum(
-  browser: Browser,
-  admin: Page,
-  user: { email: string; name: string; role?: 'admin' | 'finance' | 'support' | 'viewer' },
-): Promise<string> {
+/** The admin asks for a user from the users page; returns the request's path. */
+export async function requestUser(admin: Page, user: NewUser): Promise<string> {
   await admin.goto('/admin/users');
   await admin.getByRole('button', { name: 'Add user' }).click();
   const dialog = admin.getByRole('dialog');
@@ -41,12 +36,25 @@ export async function addUserThroughQuorum(
   await dialog.getByLabel('Name').fill(user.name);
   if (user.role) await dialog.getByLabel('Role').selectOption(user.role);
   await dialog.getByRole('button', { name: 'Request user' }).click();
-  const path = await requestedChangePath(admin);
+  return requestedChangePath(admin);
+}
+
+/**
+ * An admin asks for a user, the second admin approves, and the person sets `password` (and, when their role
+ * approves, an authenticator app) at the link emailed to them, in a browser of their own. Leaves the admin's page
+ * on the request page, which says where the invitation went. Returns the app's secret (null when none was due).
+ */
+export async function addUserThroughQuorum(
+  browser: Browser,
+  admin: Page,
+  user: NewUser,
+  password: string,
+): Promise<{ secret: string | null }> {
+  const path = await requestUser(admin, user);
   await approveAsSecondAdmin(browser, path);
   await admin.goto(path);
   await expect(admin.getByText('Request status: Success')).toBeVisible();
-  await admin.getByRole('button', { name: 'Show the one-time password' }).click();
-  const otp = (await admin.getByTestId('one-time-password').textContent())?.trim() ?? '';
-  expect(otp).toMatch(/^[A-Za-z0-9]{20}$/);
-  return otp;
+  await expect(admin.getByText(`Invitation sent to ${user.email}`)).toBeVisible();
+  const { link } = await waitForLink(user.email);
+  return { secret: await acceptInNewContext(browser, link, password) };
 }

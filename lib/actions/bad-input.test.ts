@@ -583,6 +583,19 @@ add(
     ['name with NUL', 'name', `Nia${NUL}`],
     ['name blank', 'name', '   '],
   ]);
+  const resend = users.resendInvitationAction;
+  shapes('send the invitation again', resend);
+  add('send the invitation again', resend, () => ({ userId: actorId }), [
+    ['user id not a uuid', 'userId', SQL],
+    ['user id with NUL', 'userId', NUL],
+  ]);
+  const reset = users.requestResetLinkAction;
+  shapes('request a reset link', reset);
+  add('request a reset link', reset, () => ({ userId: actorId, scope: 'password' }), [
+    ['user id not a uuid', 'userId', SQL],
+    ['scope unknown', 'scope', 'everything'],
+    ['scope missing', 'scope', undefined],
+  ]);
   const role = users.changeUserRoleAction;
   shapes('change role', role);
   add('change role', role, () => ({ userId: actorId, role: 'viewer' }), [

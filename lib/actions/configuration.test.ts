@@ -18,6 +18,7 @@ import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sand
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { acceptFromMailbox, linkTokenFor } from '@/test/invitations';
 import { testSandboxOptions } from '@/test/sandbox';
 
 type Person = {
@@ -33,19 +34,16 @@ const state = vi.hoisted(() => ({ user: null as null | Person }));
 vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: state.user } : null) }));
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
-const { createUser, findUserByEmail } = await import('@/lib/server/users');
+const { checkCredentials, createUser, findUserByEmail } = await import('@/lib/server/users');
 const { startSession } = await import('@/lib/server/sessions');
-const { verifyPassword } = await import('@/lib/server/passwords');
+const { checkInvitation } = await import('@/lib/server/invitations');
+const { enrollTotp, verifyTotp, totpCodeAt } = await import('@/lib/server/factors/totp');
+const { listFactors } = await import('@/lib/server/factors/store');
 const { connectSandboxWallets, createCustodyConnections, openApiKey } = await import('@/lib/server/wallets');
 const { getApprovalEngine } = await import('@/lib/server/approvals');
 const { requestDetail } = await import('@/lib/server/approvals/dto');
-const {
-  addUserAction,
-  changeUserRoleAction,
-  enableUserAction,
-  disableUserAction,
-  revealOneTimePasswordAction,
-} = await import('./users');
+const { addUserAction, changeUserRoleAction, enableUserAction, disableUserAction, requestResetLinkAction } =
+  await import('./users');
 const { updatePolicyAction, setFreezeAction } = await import('./policy');
 const { connectWalletAction, removeWalletAction, rotateWalletKeyAction } = await import(
   './wallet-connections'
@@ -53,6 +51,7 @@ const { connectWalletAction, removeWalletAction, rotateWalletKeyAction } = await
 const { approveRequestAction } = await import('./approvals');
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'configuration-requests-'));
+const KEY = Buffer.alloc(32, 7);
 let t: TestDatabase;
 let sandbox: Sandbox;
 let services: ConsoleServices;
@@ -63,8 +62,11 @@ beforeAll(async () => {
   sandbox = await createSandbox(testSandboxOptions(t.handle, dataDir));
   const base = {
     config: {
-      encryptionKey: Buffer.alloc(32, 7),
+      encryptionKey: KEY,
       sandboxMode: true,
+      // Invitations go to the sandbox mailbox here (no SMTP_URL): the test reads them as the person would.
+      dataDir,
+      origin: 'https://console.example.com',
       env: {
         CUSTODY_READ_BUDGET_MS: 8000,
         CUSTODY_WRITE_TIMEOUT_MS: 15000,
@@ -230,44 +232,123 @@ describe('configuration requests', () => {
     const created = await t.db.select().from(users).where(eq(users.email, email));
     expect(created).toHaveLength(1);
     expect(created[0]?.createdBy).toBe(a.id);
-    expect(created[0]?.mustChangePassword).toBe(true);
+    // No password anyone knows: the person chooses one at the link emailed to them.
+    expect(created[0]?.mustChangePassword).toBe(false);
+    expect(await linkTokenFor(dataDir, email)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await row(id))?.status).toBe('SUCCESS');
     const added = await t.db.select().from(auditLog).where(eq(auditLog.action, 'user.add'));
     expect(added.filter((e) => e.target === email).map((e) => e.outcome)).toEqual(['success']);
   });
 
-  it('shows the one-time password once, to the requester only, and never stores or audits it in clear', async () => {
+  it('emails the new user their invitation: requester and approver see where it went, never the link', async () => {
     as(a);
-    const email = `otp-${crypto.randomUUID()}@example.com`;
-    const id = requestIdOf(await addUserAction({ email, name: 'Otp Person', role: 'viewer' }));
+    const email = `invited-${crypto.randomUUID()}@example.com`;
+    const id = requestIdOf(await addUserAction({ email, name: 'Invited Person', role: 'viewer' }));
+    expect(await approveAs(b, id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
+    const token = await linkTokenFor(dataDir, email);
+    expect((await checkInvitation(t.db, token)).ok).toBe(true);
+
+    const engine = await getApprovalEngine();
+    for (const viewer of [a, b]) {
+      const detail = await requestDetail(engine, actorOf(viewer), id);
+      expect(detail?.configurationResult).toMatchObject({
+        kind: 'userCreate',
+        invitation: { email, delivered: true },
+        invitationStatus: { purpose: 'invitation', email, state: 'open', canResend: true },
+      });
+      expect(JSON.stringify(detail)).not.toContain(token);
+    }
+    // The finance person reading the request may not send it again.
+    expect(
+      (await requestDetail(engine, actorOf(finance), id))?.configurationResult?.invitationStatus?.canResend,
+    ).toBe(false);
+    const everything = JSON.stringify([
+      await row(id),
+      await t.db.select().from(auditLog),
+      await t.db.select().from(operationEvents),
+    ]);
+    expect(everything).not.toContain(token);
+
+    // Once the person used it, the page says so and offers nothing more.
+    await acceptFromMailbox(t.db, KEY, dataDir, email, 'invited person chose');
+    expect(
+      (await requestDetail(engine, actorOf(a), id))?.configurationResult?.invitationStatus,
+    ).toMatchObject({
+      state: 'accepted',
+      canResend: false,
+    });
+    expect((await checkCredentials(t.db, email, 'invited person chose')).ok).toBe(true);
+  });
+
+  it('sends a reset link only when a second admin approves; the asker gains no control over the account', async () => {
+    // A finance person nobody in the console controls, with an authenticator app.
+    const target = await person('reset-target', 'finance');
+    const app = await enrollTotp(t.db, KEY, target, 'Old phone');
+    expect(
+      await verifyTotp(t.db, KEY, target.id, totpCodeAt(app.secret, Date.now()), { factorId: app.factorId }),
+    ).not.toBeNull();
+    const { hashPassword } = await import('@/lib/server/passwords');
+    const { users: usersTable } = await import('@/lib/db/schema');
+    await t.db
+      .update(usersTable)
+      .set({ passwordHash: await hashPassword('old password of mine') })
+      .where(eq(usersTable.id, target.id));
+
+    as(a);
+    expect(await requestResetLinkAction({ userId: a.id, scope: 'password' })).toMatchObject({
+      ok: false,
+      error: 'Ask another admin to send you a reset link.',
+    });
+    expect(await requestResetLinkAction({ userId: target.id, scope: 'everything' })).toMatchObject({
+      ok: false,
+      error: 'Choose what the link resets',
+    });
+    const id = requestIdOf(
+      await requestResetLinkAction({ userId: target.id, scope: 'password-and-factors' }),
+    );
+    expect((await row(id))?.review).toMatchObject({
+      kind: 'userReset',
+      scope: 'password-and-factors',
+      factors: 1,
+      warnings: [expect.stringMatching(/new authenticator app: check that the person asked for this/)],
+    });
+    // Nothing changes before the approval; the asker cannot approve it.
+    expect((await checkCredentials(t.db, target.email, 'old password of mine')).ok).toBe(true);
+    expect(await approveAs(a, id)).toMatchObject({ ok: false });
     expect(await approveAs(b, id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
 
-    // The approver sees the outcome, not the password.
+    // At once: the old password and factor stop working; the link is in the person's mailbox only.
+    expect((await checkCredentials(t.db, target.email, 'old password of mine')).ok).toBe(false);
+    expect(await listFactors(t.db, target.id)).toEqual([]);
+    const token = await linkTokenFor(dataDir, target.email);
+    expect(await checkInvitation(t.db, token)).toMatchObject({ ok: true, needsFactor: true });
+    expect(JSON.stringify([await row(id), await t.db.select().from(auditLog)])).not.toContain(token);
+    const entry = (await t.db.select().from(auditLog).where(eq(auditLog.action, 'user.reset_link'))).find(
+      (e) => e.target === target.email,
+    );
+    expect(entry?.input).toMatchObject({ scope: 'password-and-factors', invitation: 'sent' });
+    await acceptFromMailbox(t.db, KEY, dataDir, target.email, 'my new password now');
+    expect((await checkCredentials(t.db, target.email, 'my new password now')).ok).toBe(true);
+    expect((await listFactors(t.db, target.id)).map((f) => f.confirmed)).toEqual([true]);
+
+    // The asker never held the new credential: they still count as independent of the person.
+    const source = (await sandbox.credentials()).wallets[1]!;
+    const usdc = source.assets.find((x) => x.symbol === 'USDC')!;
     const engine = await getApprovalEngine();
-    const approverView = await requestDetail(engine, actorOf(b), id);
-    expect(approverView?.configurationResult).toMatchObject({
-      kind: 'userCreate',
-      oneTimePassword: 'waiting',
+    const made = await engine.create(actorOf(target), 'withdraw', source.id, {
+      source: { kind: 'master' },
+      items: [
+        {
+          assetId: usdc.id,
+          symbol: usdc.symbol,
+          decimals: usdc.decimals,
+          address: '0x00000000000000000000000000000000000000aa',
+          amount: '0.01',
+        },
+      ],
     });
-    as(b);
-    expect(await revealOneTimePasswordAction({ requestId: id })).toMatchObject({ ok: false, status: 403 });
-
-    as(a);
-    const shown = await revealOneTimePasswordAction({ requestId: id });
-    expect(shown).toMatchObject({ ok: true, data: { email } });
-    if (!shown.ok) return;
-    const password = shown.data.oneTimePassword;
-    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
-    const user = await findUserByEmail(t.db, email);
-    expect(await verifyPassword(password, user?.passwordHash ?? '')).toBe(true);
-
-    expect(await revealOneTimePasswordAction({ requestId: id })).toMatchObject({ ok: false, status: 410 });
-    const stored = await row(id);
-    expect(stored?.result).toMatchObject({ oneTimePassword: 'shown' });
-    expect(JSON.stringify(stored)).not.toContain(password);
-    expect(JSON.stringify(await requestDetail(engine, actorOf(a), id))).not.toContain(password);
-    expect(JSON.stringify(await t.db.select().from(auditLog))).not.toContain(password);
-    expect(JSON.stringify(await t.db.select().from(operationEvents))).not.toContain(password);
+    if (!made.ok) throw new Error(made.error);
+    expect(await engine.approve(actorOf(a), made.data.id)).toMatchObject({ ok: true });
   });
 
   it('changes a role and enables a user only after a second admin approves; disabling stays immediate', async () => {

@@ -1,11 +1,15 @@
 // The user administration actions against a real database: the session decides who may act, the audit log
 // keeps every attempt, an admin cannot lock themselves out, and adding, promoting and enabling wait for a
 // second admin.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alertOutbox, auditLog, type Role } from '@/lib/db/schema';
+import { alertOutbox, auditLog, operationRequests, type Role } from '@/lib/db/schema';
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { acceptFromMailbox, linkTokenFor } from '@/test/invitations';
 
 const state = vi.hoisted(() => ({
   user: null as null | {
@@ -23,31 +27,31 @@ vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const { createUser, findUserByEmail } = await import('@/lib/server/users');
 const { startSession } = await import('@/lib/server/sessions');
-const {
-  addUserAction,
-  changeUserRoleAction,
-  disableUserAction,
-  enableUserAction,
-  revealOneTimePasswordAction,
-} = await import('./users');
+const { addUserAction, changeUserRoleAction, disableUserAction, enableUserAction, resendInvitationAction } =
+  await import('./users');
 const { getApprovalEngine } = await import('@/lib/server/approvals');
+const { checkCredentials } = await import('@/lib/server/users');
 
+const KEY = Buffer.alloc(32, 5);
+const dataDir = mkdtempSync(path.join(tmpdir(), 'user-actions-'));
 let t: TestDatabase;
+/** The console as the runtime wires it: sandbox mode, so invitations go to the sandbox mailbox. */
+const config = {
+  encryptionKey: KEY,
+  sandboxMode: true,
+  dataDir,
+  origin: 'https://console.example.com',
+  env: { UNKNOWN_OUTCOME_WINDOW_MS: 600_000, ALERT_FROM: 'alerts@example.com', ALERT_MAX_ATTEMPTS: 1 },
+};
 beforeAll(async () => {
   t = await createTestDatabase();
   // The actions read the database the runtime would have wired.
-  provideServices({
-    database: t.handle,
-    config: {
-      encryptionKey: Buffer.alloc(32, 5),
-      origin: 'https://console.example.com',
-      env: { UNKNOWN_OUTCOME_WINDOW_MS: 600_000, ALERT_FROM: 'alerts@example.com', ALERT_MAX_ATTEMPTS: 1 },
-    },
-  } as unknown as ConsoleServices);
+  provideServices({ database: t.handle, config } as unknown as ConsoleServices);
 });
 afterAll(async () => {
   provideServices(undefined);
   await t.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function signedInAs(role: Role) {
@@ -82,7 +86,7 @@ describe('user administration actions', () => {
     state.user = null;
   });
 
-  it('asks for a user; once a second admin approves, the one-time password is shown once, never audited', async () => {
+  it('asks for a user; once a second admin approves, the person is emailed an invitation nobody else sees', async () => {
     await signedInAs('admin');
     const email = `nia-${crypto.randomUUID()}@example.com`;
     const result = await addUserAction({ email: ` ${email.toUpperCase()} `, name: 'Nia', role: 'support' });
@@ -93,15 +97,24 @@ describe('user administration actions', () => {
     if (!result.ok || result.data.kind !== 'requested') return;
     expect(await findUserByEmail(t.db, email)).toBeUndefined();
     expect(await approvedBySecondAdmin(result.data.id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
-    expect((await findUserByEmail(t.db, email))?.mustChangePassword).toBe(true);
-    const shown = await revealOneTimePasswordAction({ requestId: result.data.id });
-    expect(shown).toMatchObject({ ok: true, data: { email } });
-    if (!shown.ok) return;
-    expect(shown.data.oneTimePassword).toMatch(/^[A-Za-z0-9]{20}$/);
+    const created = await findUserByEmail(t.db, email);
+    expect(created?.mustChangePassword).toBe(false);
+    const token = await linkTokenFor(dataDir, email);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const entry = (await entriesFor('user.add')).find((e) => e.target === email);
     expect(entry?.outcome).toBe('success');
-    expect(entry?.input).toMatchObject({ email, name: 'Nia', role: 'support' });
-    expect(JSON.stringify(await t.db.select().from(auditLog))).not.toContain(shown.data.oneTimePassword);
+    expect(entry?.input).toMatchObject({ email, name: 'Nia', role: 'support', invitation: 'sent' });
+    // The link is in the person's mailbox only: not in the request, its result or the audit log.
+    const [request] = await t.db
+      .select()
+      .from(operationRequests)
+      .where(eq(operationRequests.id, result.data.id));
+    expect(request?.result).toMatchObject({ kind: 'userCreate', invitation: { email, delivered: true } });
+    expect(JSON.stringify(request)).not.toContain(token);
+    expect(JSON.stringify(await t.db.select().from(auditLog))).not.toContain(token);
+    // The person chooses their password at the link, and signs in with it.
+    await acceptFromMailbox(t.db, KEY, dataDir, email, 'nia chose this one');
+    expect((await checkCredentials(t.db, email, 'nia chose this one')).ok).toBe(true);
 
     const again = await addUserAction({ email, name: 'Nia again', role: 'viewer' });
     expect(again).toMatchObject({
@@ -112,6 +125,55 @@ describe('user administration actions', () => {
       'success',
       'failed',
     ]);
+  });
+
+  it('sends the invitation again with a new link (the old one stops working), never after it was used', async () => {
+    const admin = await signedInAs('admin');
+    const email = `ray-${crypto.randomUUID()}@example.com`;
+    const asked = await addUserAction({ email, name: 'Ray', role: 'viewer' });
+    if (!asked.ok || asked.data.kind !== 'requested') throw new Error('not requested');
+    await approvedBySecondAdmin(asked.data.id);
+    const user = (await findUserByEmail(t.db, email))!;
+    const first = await linkTokenFor(dataDir, email);
+    const resent = await resendInvitationAction({ userId: user.id });
+    expect(resent).toEqual({ ok: true, data: { email, delivered: true } });
+    const second = await linkTokenFor(dataDir, email);
+    expect(second).not.toBe(first);
+    expect(JSON.stringify(resent)).not.toContain(second);
+    const { checkInvitation } = await import('@/lib/server/invitations');
+    expect(await checkInvitation(t.db, first)).toEqual({ ok: false, reason: 'replaced' });
+    const audited = (await entriesFor('user.invitation_resend')).filter((e) => e.target === email);
+    expect(audited.map((e) => [e.outcome, e.actorEmail])).toEqual([['success', admin.email]]);
+    await acceptFromMailbox(t.db, KEY, dataDir, email);
+    expect(await resendInvitationAction({ userId: user.id })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/has already used their link/),
+    });
+    // Not an admin: refused.
+    await signedInAs('support');
+    expect(await resendInvitationAction({ userId: user.id })).toMatchObject({ ok: false, status: 403 });
+  });
+
+  it('refuses to ask for a user against a real service without SMTP_URL, before any request is filed', async () => {
+    await signedInAs('admin');
+    const before = (await t.db.select().from(operationRequests)).length;
+    provideServices({
+      database: t.handle,
+      config: { ...config, sandboxMode: false },
+    } as unknown as ConsoleServices);
+    try {
+      const email = `nomail-${crypto.randomUUID()}@example.com`;
+      const result = await addUserAction({ email, name: 'No Mail', role: 'viewer' });
+      expect(result).toEqual({
+        ok: false,
+        error: expect.stringMatching(/^Invitations are sent by email .* set SMTP_URL/),
+      });
+      expect(await t.db.select().from(operationRequests)).toHaveLength(before);
+      expect(await findUserByEmail(t.db, email)).toBeUndefined();
+      expect((await entriesFor('user.add')).find((e) => e.target === email)?.outcome).toBe('refused');
+    } finally {
+      provideServices({ database: t.handle, config } as unknown as ConsoleServices);
+    }
   });
 
   it('maps invalid input to the form fields', async () => {

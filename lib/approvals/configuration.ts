@@ -1,4 +1,4 @@
-// Configuration changes as approval requests: creating a user, changing a role, enabling a user, editing the
+// Configuration changes as approval requests: creating a user, a reset link, changing a role, enabling a user, editing the
 // approval policy, lifting the freeze, changing wallet connections, the address book and its cooling-off, a payout schedule. A second admin approves each; the
 // console carries it out itself when the last approval lands. Browser-safe: the review panels read these.
 import type { Role } from '@/lib/roles';
@@ -11,6 +11,7 @@ import type { ServiceTokenCreateReview, ServiceTokenRotateReview } from './servi
 
 export const CONFIGURATION_KINDS = [
   'userCreate',
+  'userReset',
   'userRole',
   'userEnable',
   'userDisable',
@@ -50,6 +51,19 @@ export type PersonRef = {
 };
 
 export type UserCreateReview = ReviewBase & { kind: 'userCreate'; email: string; name: string; role: Role };
+
+/** What a reset link replaces: the password alone, or the password and every second factor. */
+export const USER_RESET_SCOPES = ['password', 'password-and-factors'] as const;
+export type UserResetScope = (typeof USER_RESET_SCOPES)[number];
+
+/** A reset link: the person's password (and maybe factors) stop working; they set new ones from their mailbox. */
+export type UserResetReview = ReviewBase & {
+  kind: 'userReset';
+  user: PersonRef;
+  scope: UserResetScope;
+  /** Second factors the person has now (removed with `password-and-factors`). */
+  factors: number;
+};
 export type UserRoleReview = ReviewBase & { kind: 'userRole'; user: PersonRef; from: Role; to: Role };
 export type UserEnableReview = ReviewBase & {
   kind: 'userEnable';
@@ -115,14 +129,41 @@ export type WalletRotateReview = ReviewBase & {
 };
 export type WalletRemoveReview = ReviewBase & { kind: 'walletRemove'; wallet: WalletRef };
 
-/** What carrying out a configuration request left: one sentence, and for a new user whether the password waits. */
+/** The email a new user or a reset sent: where it went, never the link. */
+export type InvitationOutcome = {
+  email: string;
+  /** When the link stops working (ISO). */
+  expiresAt: string;
+  /** False when the mail server refused or could not be reached. */
+  delivered: boolean;
+  /** Why it may not have left, in words. */
+  error?: string;
+};
+
+/** Where the account's latest link stands now: read when the request page is built, never stored. */
+export type InvitationStatus = {
+  purpose: 'invitation' | 'reset';
+  email: string;
+  state: 'open' | 'expired' | 'accepted';
+  sentAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+  /** Why the latest email may not have left, in words. */
+  error: string | null;
+  /** The person looking may send a new link (an admin, while the link is unused and the account enabled). */
+  canResend: boolean;
+};
+
+/** What carrying out a configuration request left: one sentence, and for a new user or a reset the email sent. */
 export type ConfigurationResult = {
   kind: ConfigurationKind;
   message: string;
-  /** A new user's id. */
+  /** A new user's id, or the id of the user a reset was for. */
   userId?: string;
-  /** `waiting`: the requester has not seen the one-time password yet; `shown`: it was shown once and dropped. */
-  oneTimePassword?: 'waiting' | 'shown';
+  /** The invitation or reset link emailed to the person (never the link). */
+  invitation?: InvitationOutcome;
+  /** The request page's live view of that link. */
+  invitationStatus?: InvitationStatus;
   /** A service token made or rotated: its id, and whether its secret waits for the requester or was shown. */
   tokenId?: string;
   tokenSecret?: 'waiting' | 'shown';
@@ -158,6 +199,7 @@ export function policyDiff(before: PolicyValues, after: PolicyValues): PolicyDif
 
 export type ConfigurationReview =
   | UserCreateReview
+  | UserResetReview
   | UserRoleReview
   | UserEnableReview
   | UserDisableReview

@@ -9,6 +9,7 @@ import type {
   UserCreateReview,
   UserDisableReview,
   UserEnableReview,
+  UserResetReview,
   UserRoleReview,
   WalletConnectReview,
   WalletRemoveReview,
@@ -58,6 +59,7 @@ export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: str
   retry: { label: 'Retry of a failed transaction', noun: 'a transaction retry' },
   payout: { label: 'Payout file', noun: 'a payout file' },
   userCreate: { label: 'New user', noun: 'a new user' },
+  userReset: { label: 'Reset link', noun: 'a reset link' },
   userRole: { label: 'Role change', noun: 'a role change' },
   userEnable: { label: 'Enabling a user', noun: 'a user enablement' },
   userDisable: { label: 'Disabling an admin', noun: 'an admin’s disablement' },
@@ -93,6 +95,7 @@ interface KindShapes {
   retry: { review: RetryReview; result: null };
   payout: { review: PayoutReview; result: PayoutResult };
   userCreate: { review: UserCreateReview; result: ConfigurationResult };
+  userReset: { review: UserResetReview; result: ConfigurationResult };
   userRole: { review: UserRoleReview; result: ConfigurationResult };
   userEnable: { review: UserEnableReview; result: ConfigurationResult };
   userDisable: { review: UserDisableReview; result: ConfigurationResult };

@@ -15,6 +15,7 @@ import {
   operationItems,
   operationRequests,
 } from './tables/approvals';
+import { userInvitations } from './tables/invitations';
 import { spendingLimits } from './tables/limits';
 import { payoutScheduleRuns, payoutSchedules } from './tables/payout-schedules';
 import { accountProvenance } from './tables/provenance';
@@ -81,6 +82,7 @@ export const auditLog = pgTable(
 export * from './tables/address-book';
 export * from './tables/alerts';
 export * from './tables/approvals';
+export * from './tables/invitations';
 export * from './tables/limits';
 export * from './tables/payout-schedules';
 export * from './tables/provenance';
@@ -116,6 +118,7 @@ export const schema = {
   payoutSchedules,
   payoutScheduleRuns,
   accountProvenance,
+  userInvitations,
 };
 export type ConsoleDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type UserRow = typeof users.$inferSelect;

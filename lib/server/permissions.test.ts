@@ -34,6 +34,8 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'freeze.toggle': { admin: Y, finance: N, support: N, viewer: N },
   'userCreate.request': { admin: Y, finance: N, support: N, viewer: N },
   'userCreate.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'userReset.request': { admin: Y, finance: N, support: N, viewer: N },
+  'userReset.approve': { admin: Y, finance: N, support: N, viewer: N },
   'userRole.request': { admin: Y, finance: N, support: N, viewer: N },
   'userRole.approve': { admin: Y, finance: N, support: N, viewer: N },
   'userEnable.request': { admin: Y, finance: N, support: N, viewer: N },

@@ -34,6 +34,9 @@ const PERMISSIONS = {
   // requester added or promoted); the console carries them out when the last approval lands.
   'userCreate.request': ['admin'],
   'userCreate.approve': ['admin'],
+  // A reset link: the person's password (and maybe factors) stop working and a link goes to their own mailbox.
+  'userReset.request': ['admin'],
+  'userReset.approve': ['admin'],
   'userRole.request': ['admin'],
   'userRole.approve': ['admin'],
   'userEnable.request': ['admin'],

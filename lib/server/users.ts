@@ -1,7 +1,16 @@
 import 'server-only';
-import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { getConfig } from '@/lib/config';
-import { type ConsoleDb, loginAttempts, type Role, type UserRow, users } from '@/lib/db/schema';
+import {
+  type ConsoleDb,
+  loginAttempts,
+  type Role,
+  type UserRow,
+  userFactors,
+  userInvitations,
+  users,
+} from '@/lib/db/schema';
 import type { AnyDb } from '@/lib/db/types';
 import { recordProvenance } from './approvals/independence';
 import { seedDemoFactors } from './factors/demo';
@@ -61,8 +70,9 @@ export async function findUserByEmail(db: ConsoleDb, email: string): Promise<Use
 }
 
 /**
- * Creates a user with a one-time password. `createdBy`: the admin who asked for the user (the approval request
- * records the account's provenance); null for the command-line bootstrap.
+ * Creates a user with a one-time password: the command-line bootstrap, run by whoever runs the server, and tests.
+ * `createdBy`: the admin who asked for the user (recorded as the account's provenance); null for the bootstrap.
+ * People added in the console are invited instead (`createInvitedUser`).
  */
 export async function createUser(
   db: ConsoleDb,
@@ -90,6 +100,40 @@ export async function createUser(
       { subject: user.id, actor: input.createdBy, kind: 'requested', requestId: input.requestId },
     ]);
   return { ok: true, user, oneTimePassword };
+}
+
+/** A bcrypt hash of 32 random bytes nobody keeps: no password matches it, and checking one costs as much as ever. */
+async function unusablePasswordHash(): Promise<string> {
+  return hashPassword(randomBytes(32).toString('base64url'));
+}
+
+/**
+ * Creates an invited user: the account has no usable password until its owner sets one through the link sent to
+ * their own mailbox. `createdBy`, the admin who asked for the account, chose that mailbox: they control it
+ * (provenance `requested`).
+ */
+export async function createInvitedUser(
+  db: ConsoleDb,
+  input: { email: string; name: string; role: Role; createdBy: string; requestId?: string },
+): Promise<{ ok: true; user: UserRow } | { ok: false; error: string }> {
+  const rows = await db
+    .insert(users)
+    .values({
+      email: input.email.toLowerCase(),
+      name: input.name,
+      role: input.role,
+      passwordHash: await unusablePasswordHash(),
+      createdBy: input.createdBy,
+      roleGrantedBy: input.createdBy,
+    })
+    .onConflictDoNothing({ target: users.email })
+    .returning();
+  const user = rows[0];
+  if (!user) return { ok: false, error: 'A user with this email already exists' };
+  await recordProvenance(db, [
+    { subject: user.id, actor: input.createdBy, kind: 'requested', requestId: input.requestId },
+  ]);
+  return { ok: true, user };
 }
 
 /**
@@ -131,8 +175,23 @@ export async function setUserRole(
   return user;
 }
 
-export const disableUser = (db: ConsoleDb, id: string) =>
-  updateUser(db, id, { disabledAt: new Date() }, 'disabled');
+/** Ends the user's sessions, and every invitation or reset link not used yet: enabling them again revives none. */
+export async function disableUser(db: ConsoleDb, id: string) {
+  const now = new Date();
+  const user = await updateUser(db, id, { disabledAt: now }, 'disabled');
+  if (user)
+    await db
+      .update(userInvitations)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(userInvitations.userId, id),
+          isNull(userInvitations.usedAt),
+          isNull(userInvitations.revokedAt),
+        ),
+      );
+  return user;
+}
 export const enableUser = (db: ConsoleDb, id: string) => updateUser(db, id, { disabledAt: null }, 'disabled');
 
 export async function changePassword(db: ConsoleDb, id: string, newPassword: string) {
@@ -143,6 +202,25 @@ export async function changePassword(db: ConsoleDb, id: string, newPassword: str
     'password-changed',
   );
 }
+
+/**
+ * A reset an admin asked for (and another approved): the password stops working and the open sessions end at once;
+ * with `factors`, the second factors go too. The owner sets new ones through the link sent to their mailbox.
+ */
+export async function lockCredentialsForReset(db: ConsoleDb, id: string, options: { factors: boolean }) {
+  const user = await updateUser(
+    db,
+    id,
+    { passwordHash: await unusablePasswordHash(), mustChangePassword: false },
+    'password-changed',
+  );
+  if (user && options.factors) await db.delete(userFactors).where(eq(userFactors.userId, id));
+  return user;
+}
+
+/** The password the owner chose through their invitation or reset link (hashed by the caller). */
+export const setPasswordFromInvitation = (db: ConsoleDb, id: string, passwordHash: string) =>
+  updateUser(db, id, { passwordHash, mustChangePassword: false }, 'password-changed');
 
 export type CredentialCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'locked' };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { USER_RESET_SCOPES } from '@/lib/approvals/configuration';
 import { ROLES } from '@/lib/roles';
 import { plainText } from './text';
 
@@ -43,3 +44,24 @@ export const addUserSchema = z.object({
 
 export const changeRoleSchema = z.object({ userId: z.uuid({ message: 'Unknown user' }), role: roleSchema });
 export const userIdSchema = z.object({ userId: z.uuid({ message: 'Unknown user' }) });
+
+/** What a reset link replaces: the password, or the password and every second factor. */
+export const resetLinkSchema = z.object({
+  userId: z.uuid({ message: 'Unknown user' }),
+  scope: z.enum(USER_RESET_SCOPES, { message: 'Choose what the link resets' }),
+});
+
+/** The invitation page's form: the token from the link, the password the person chooses, and (when their role
+ * needs one) the authenticator app they enrol there with its first code. */
+export const acceptInvitationSchema = z
+  .object({
+    token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, { message: 'This link is not valid.' }),
+    newPassword: newPasswordSchema,
+    confirmPassword: z.string(),
+    factorId: z.union([z.uuid(), z.literal('')]).default(''),
+    code: z.string().trim().max(16).default(''),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'The two passwords differ',
+  });

@@ -13,7 +13,10 @@ export default async function SignInPage({
   searchParams: Promise<{ callbackUrl?: string }>;
 }) {
   const { callbackUrl } = await searchParams;
-  const sandbox = getConfig().sandboxMode;
+  const config = getConfig();
+  const sandbox = config.sandboxMode;
+  // Sandbox mode without a mail server keeps the emails it sends on a page of its own.
+  const mailbox = sandbox && !config.env.SMTP_URL;
   return (
     <div className="grid w-full max-w-md gap-6">
       <Card>
@@ -42,6 +45,15 @@ export default async function SignInPage({
                 </li>
               ))}
             </ul>
+            {mailbox ? (
+              <p className="mt-3 text-sm text-muted-foreground">
+                People invited in the demo find their invitation in the{' '}
+                <a href="/mailbox" className="underline underline-offset-4">
+                  sandbox mailbox
+                </a>
+                .
+              </p>
+            ) : null}
           </CardContent>
         </Card>
       ) : null}

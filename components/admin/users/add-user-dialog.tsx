@@ -28,10 +28,15 @@ const addUserResolver = lazyZodResolver(() => import('@/lib/validation/users').t
 
 type FormValues = z.input<typeof addUserSchema>;
 
-export function AddUserDialog() {
+export interface AddUserDialogProps {
+  /** Why nobody can be invited from this console (no mail server against a real service), if so. */
+  invitationProblem: string | null;
+}
+
+export function AddUserDialog({ invitationProblem }: AddUserDialogProps) {
   const [open, setOpen] = useState(false);
   const [outcome, setOutcome] = useState<RequestedChange | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(invitationProblem);
   const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
   const form = useForm<FormValues>({
@@ -61,7 +66,7 @@ export function AddUserDialog() {
     setOpen(next);
     if (!next) {
       setOutcome(null);
-      setError(null);
+      setError(invitationProblem);
     }
   };
 
@@ -79,8 +84,8 @@ export function AddUserDialog() {
             <DialogHeader>
               <DialogTitle>User requested</DialogTitle>
               <DialogDescription>
-                The user is created when a second admin approves; the one-time password is then shown to you,
-                once, on the request page.
+                The user is created when a second admin approves; the console then emails them an invitation
+                link, where they choose their own password.
               </DialogDescription>
             </DialogHeader>
             <RequestedChangeNotice change={outcome} />
@@ -93,8 +98,9 @@ export function AddUserDialog() {
             <DialogHeader>
               <DialogTitle>Add user</DialogTitle>
               <DialogDescription>
-                A second admin approves the new user; then you get a one-time password for them to change at
-                first sign-in.
+                A second admin approves the new user; then an invitation goes to their email address, where
+                they choose their own password (and set up an authenticator app if their role approves).
+                Nobody else sees it.
               </DialogDescription>
             </DialogHeader>
             {error ? (
@@ -123,7 +129,7 @@ export function AddUserDialog() {
               </NativeSelect>
             </Field>
             <DialogFooter>
-              <Button type="submit" disabled={pending}>
+              <Button type="submit" disabled={pending || Boolean(invitationProblem)}>
                 Request user
               </Button>
             </DialogFooter>

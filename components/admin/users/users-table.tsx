@@ -1,5 +1,6 @@
 'use client';
 import type { ColumnDef } from '@tanstack/react-table';
+import { useRouter } from 'next/navigation';
 import { useMemo, useState, useTransition } from 'react';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
 import { DataTable } from '@/components/data-table/data-table';
@@ -18,6 +19,8 @@ import {
 } from '@/lib/actions/users';
 import { ROLES } from '@/lib/roles';
 import { EndSessionsButton } from './end-sessions-button';
+import { ResendInvitationButton } from './resend-invitation-button';
+import { ResetLinkDialog } from './reset-link-dialog';
 
 export interface UserListItem {
   id: string;
@@ -26,7 +29,29 @@ export interface UserListItem {
   role: string;
   disabled: boolean;
   mustChangePassword: boolean;
+  /** The account's latest invitation or reset link (its state, never the link); null: none was ever sent. */
+  invitation: {
+    purpose: 'invitation' | 'reset';
+    state: 'open' | 'expired' | 'accepted';
+    notSent: boolean;
+  } | null;
   createdAt: string;
+}
+
+/** A link the person has not used yet: the account waits for them. */
+const waiting = (u: UserListItem) => Boolean(u.invitation && u.invitation.state !== 'accepted');
+
+function statusBadge(u: UserListItem) {
+  if (u.disabled) return <Badge variant="destructive">Disabled</Badge>;
+  const link = u.invitation;
+  if (link && waiting(u)) {
+    const what = link.purpose === 'reset' ? 'Reset link' : 'Invitation';
+    if (link.notSent) return <Badge variant="destructive">{what} not sent</Badge>;
+    if (link.state === 'expired') return <Badge variant="warning">{what} expired</Badge>;
+    return <Badge variant="warning">{link.purpose === 'reset' ? 'Reset link sent' : 'Invited'}</Badge>;
+  }
+  if (u.mustChangePassword) return <Badge variant="warning">Password change due</Badge>;
+  return <Badge variant="success">Active</Badge>;
 }
 
 type ChangeResult = { ok: true; data: { email: string } | RequestedChange } | { ok: false; error: string };
@@ -38,6 +63,8 @@ function userColumns(
   currentUserId: string,
   pending: boolean,
   run: RunChange,
+  invitationProblem: string | null,
+  refresh: () => void,
 ): ColumnDef<DataTableFeatures, UserListItem, unknown>[] {
   return helper.columns([
     helper.display({
@@ -84,14 +111,7 @@ function userColumns(
       id: 'status',
       header: 'Status',
       meta: { label: 'Status' },
-      cell: ({ row }) =>
-        row.original.disabled ? (
-          <Badge variant="destructive">Disabled</Badge>
-        ) : row.original.mustChangePassword ? (
-          <Badge variant="warning">Password change due</Badge>
-        ) : (
-          <Badge variant="success">Active</Badge>
-        ),
+      cell: ({ row }) => statusBadge(row.original),
     }),
     helper.display({
       id: 'actions',
@@ -102,6 +122,23 @@ function userColumns(
         return (
           <>
             {u.disabled ? null : <EndSessionsButton userId={u.id} name={u.name} email={u.email} />}
+            {!u.disabled && waiting(u) ? (
+              <ResendInvitationButton
+                userId={u.id}
+                name={u.name}
+                label={
+                  u.invitation?.purpose === 'reset'
+                    ? 'Send the reset link again'
+                    : 'Send the invitation again'
+                }
+                onSent={refresh}
+              />
+            ) : null}
+            {u.disabled ||
+            u.id === currentUserId ||
+            (waiting(u) && u.invitation?.purpose === 'invitation') ? null : (
+              <ResetLinkDialog userId={u.id} name={u.name} email={u.email} problem={invitationProblem} />
+            )}
             {u.id === currentUserId ? null : (
               <Button
                 variant={u.disabled ? 'outline' : 'destructive'}
@@ -128,7 +165,15 @@ function userColumns(
   ]) as ColumnDef<DataTableFeatures, UserListItem, unknown>[];
 }
 
-export function UsersTable({ users, currentUserId }: { users: UserListItem[]; currentUserId: string }) {
+export interface UsersTableProps {
+  users: UserListItem[];
+  currentUserId: string;
+  /** Why invitations and reset links cannot leave this console (no mail server), if so. */
+  invitationProblem: string | null;
+}
+
+export function UsersTable({ users, currentUserId, invitationProblem }: UsersTableProps) {
+  const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [requested, setRequested] = useState<RequestedChange | null>(null);
   // Role changes, disabling and re-enabling ask for the second factor again when the last check is stale.
@@ -147,8 +192,8 @@ export function UsersTable({ users, currentUserId }: { users: UserListItem[]; cu
           toast.success('Waiting for a second admin');
         } else toast.success(success);
       });
-    return userColumns(currentUserId, pending, run);
-  }, [currentUserId, pending, withStepUp]);
+    return userColumns(currentUserId, pending, run, invitationProblem, () => router.refresh());
+  }, [currentUserId, pending, invitationProblem, router, withStepUp]);
   const table = useDataTable({ data: users, columns, getRowId: (u) => u.id });
 
   if (users.length === 0) return <p className="text-muted-foreground">No users yet.</p>;

@@ -14,7 +14,8 @@ export const accountProvenance = pgTable(
     /**
      * `requested` (asked for the account), `approved` (approved that request), `credential` (set or was shown
      * its password), `factor` (set or reset its second factor), `role` (asked for its role), `enabled` (asked for
-     * it to sign in again).
+     * it to sign in again), `reset` (asked for a reset link: it goes to the account's own mailbox, so the asker never
+     * holds the credential).
      */
     kind: text('kind').$type<ProvenanceKind>().notNull(),
     /** The approval request that carried the change, when one did. */
@@ -24,5 +25,12 @@ export const accountProvenance = pgTable(
   (t) => [index('account_provenance_subject').on(t.subject)],
 );
 
-export type ProvenanceKind = 'requested' | 'approved' | 'credential' | 'factor' | 'role' | 'enabled';
+export type ProvenanceKind =
+  | 'requested'
+  | 'approved'
+  | 'credential'
+  | 'factor'
+  | 'role'
+  | 'enabled'
+  | 'reset';
 export type AccountProvenanceRow = typeof accountProvenance.$inferSelect;

@@ -42,7 +42,8 @@ export interface SenderSettings {
   timeoutMs?: number;
 }
 
-function messageText(message: AlertMessage): string {
+/** An email's text: the subject, the body, and the link it is about. */
+export function messageText(message: AlertMessage): string {
   return `${message.subject}\n\n${message.body}\n\nOpen in the console: ${message.link}`;
 }
 

@@ -1,12 +1,20 @@
 import 'server-only';
 // Requests as the browser may see them: no secrets live in a request (API keys never enter the engine), and
 // dates become ISO strings.
-import { type ConfigurationResult, isConfigurationReview } from '@/lib/approvals/configuration';
+import {
+  type ConfigurationResult,
+  type InvitationStatus,
+  isConfigurationReview,
+} from '@/lib/approvals/configuration';
 import { isOperationReview } from '@/lib/approvals/kinds';
 import type { PayoutResult } from '@/lib/approvals/payouts';
 import type { RequestDetailDto, RequestSummaryDto } from '@/lib/approvals/requests';
 import type { SignOnlyResult } from '@/lib/approvals/withdrawals';
-import type { OperationRequestRow } from '@/lib/db/schema';
+import type { OperationRequestRow, Role } from '@/lib/db/schema';
+import { latestInvitations } from '../invitations/store';
+import { can } from '../permissions';
+import { currentDb } from '../services';
+import { findUserById } from '../users';
 import type { ApprovalEngine, EngineActor, ResolutionProposal } from './engine';
 import { operationType } from './registry';
 
@@ -28,14 +36,45 @@ export function toSummaryDto(row: OperationRequestRow, approvals: number): Reque
 }
 
 /**
- * What a configuration change left, without the sealed secret it may keep (a new user's one-time password):
- * that one is taken once by the requester through its own action.
+ * What a configuration change left, without the sealed secret it may keep (a new API token): that one is taken
+ * once by the requester through its own action. A new user or a reset also says where the emailed link stands
+ * now (never the link).
  */
-function configurationResultDto(row: OperationRequestRow): ConfigurationResult | null {
+async function configurationResultDto(
+  row: OperationRequestRow,
+  actor: EngineActor,
+): Promise<ConfigurationResult | null> {
   // A configuration kind the console carries out, or one it sends to the custody service (a settlement rule).
   if (!isConfigurationReview({ kind: row.type }) || !row.result) return null;
   const { sealed: _sealed, ...result } = row.result as ConfigurationResult & { sealed?: unknown };
-  return result;
+  const purpose = row.type === 'userCreate' ? 'invitation' : row.type === 'userReset' ? 'reset' : null;
+  if (!purpose || !result.userId) return result;
+  const status = await invitationStatus(result.userId, purpose, actor);
+  return status ? { ...result, invitationStatus: status } : result;
+}
+
+async function invitationStatus(
+  userId: string,
+  purpose: 'invitation' | 'reset',
+  actor: EngineActor,
+): Promise<InvitationStatus | null> {
+  const db = await currentDb();
+  const [latest, user] = await Promise.all([
+    latestInvitations(db, [userId]).then((m) => m.get(userId)),
+    findUserById(db, userId),
+  ]);
+  // A later link of another kind (a reset after the invitation) is that request's to show.
+  if (!latest || latest.purpose !== purpose || !user) return null;
+  return {
+    purpose: latest.purpose,
+    email: latest.email,
+    state: latest.state,
+    sentAt: latest.sentAt.toISOString(),
+    expiresAt: latest.expiresAt.toISOString(),
+    usedAt: latest.usedAt?.toISOString() ?? null,
+    error: latest.deliveryError,
+    canResend: can(actor.role as Role, 'users.manage') && latest.state !== 'accepted' && !user.disabledAt,
+  };
 }
 
 function resolutionDto(p: ResolutionProposal | null): RequestDetailDto['resolution'] {
@@ -81,7 +120,7 @@ export async function requestDetail(
       operationType(request.type)?.scope === 'console' || isConfigurationReview(review)
         ? null
         : ((request.result as SignOnlyResult | null) ?? null),
-    configurationResult: configurationResultDto(request),
+    configurationResult: await configurationResultDto(request, actor),
     payoutResult: request.type === 'payout' ? ((request.result as PayoutResult | null) ?? null) : null,
     decisions: approvals.map((a) => ({
       approverEmail: a.approverEmail,

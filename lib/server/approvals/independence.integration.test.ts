@@ -14,8 +14,9 @@ import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sand
 import { provideServices } from '@/lib/server/services';
 import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { acceptFromMailbox } from '@/test/invitations';
 import { testSandboxOptions } from '@/test/sandbox';
-import { provideTestServices } from '@/test/services';
+import { provideTestServices, TEST_ENCRYPTION_KEY } from '@/test/services';
 
 type Person = {
   id: string;
@@ -39,13 +40,9 @@ const { createUser, findUserById } = await import('@/lib/server/users');
 const { startSession } = await import('@/lib/server/sessions');
 const { getApprovalEngine } = await import('@/lib/server/approvals');
 const { bootstrapAdmin } = await import('./admin-quorum');
-const {
-  addUserAction,
-  changeUserRoleAction,
-  disableUserAction,
-  enableUserAction,
-  revealOneTimePasswordAction,
-} = await import('@/lib/actions/users');
+const { addUserAction, changeUserRoleAction, disableUserAction, enableUserAction } = await import(
+  '@/lib/actions/users'
+);
 const { approveRequestAction } = await import('@/lib/actions/approvals');
 const { updatePolicyAction, setFreezeAction } = await import('@/lib/actions/policy');
 const { requestServiceTokenAction, revealServiceTokenAction } = await import('@/lib/actions/service-tokens');
@@ -62,7 +59,8 @@ const FINAL = ['PENDING_APPROVAL', 'REJECTED', 'CANCELLED', 'EXPIRED'];
 beforeAll(async () => {
   t = await createTestDatabase();
   sandbox = await createSandbox(testSandboxOptions(t.handle, dataDir, { seed: 'independence-test' }));
-  await provideTestServices(t.handle, sandbox);
+  // Invitations land in the sandbox mailbox under dataDir: an address the attacker asked for is one they read.
+  await provideTestServices(t.handle, sandbox, { dataDir });
   wallet = (await sandbox.credentials()).wallets[0]!;
   usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
   // The withdrawals here pay an address book entry past its cooling-off (the destination policy).
@@ -127,18 +125,17 @@ function withdrawal(amount = '0.01') {
   };
 }
 
-/** `by` asks for a user, `approver` approves, `by` reads the one-time password and signs in as the new user. */
+/**
+ * The attacker's one path to a second account now that no credential passes through the console: `by` asks for a
+ * user at an address `by` controls, `approver` approves, and `by` reads the invitation in that mailbox, chooses the
+ * password (and enrols the authenticator app) and signs in as the new user.
+ */
 async function addThrough(by: Person, approver: Person, role: Role): Promise<Person> {
   as(by);
-  const id = requestIdOf(
-    await addUserAction({ email: unique(`by-${by.name}`), name: `${role}-of-${by.name}`, role }),
-  );
+  const email = unique(`by-${by.name}`);
+  const id = requestIdOf(await addUserAction({ email, name: `${role}-of-${by.name}`, role }));
   expect(await approve(approver, id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
-  as(by);
-  const shown = await revealOneTimePasswordAction({ requestId: id });
-  if (!shown.ok) throw new Error(shown.error);
-  const [row] = await t.db.select().from(users).where(eq(users.email, shown.data.email));
-  return signedIn(row!);
+  return signedIn(await acceptFromMailbox(t.db, TEST_ENCRYPTION_KEY, dataDir, email));
 }
 
 async function tokenThrough(by: Person, approver: Person, name: string) {
@@ -174,7 +171,7 @@ describe('the paths one admin took alone', () => {
     finance = await root('finance', 'finance');
   });
 
-  it('reverse: a user the admin asked for (and whose password they saw) never approves the admin’s withdrawal, nor the admin theirs', async () => {
+  it('reverse: a user the admin asked for (at a mailbox they read) never approves the admin’s withdrawal, nor the admin theirs', async () => {
     const f = await addThrough(a, b, 'finance');
     const engine = await getApprovalEngine();
     const byF = await engine.create(f, 'withdraw', wallet.id, withdrawal());
@@ -201,13 +198,12 @@ describe('the paths one admin took alone', () => {
     const x = await addThrough(a, b, 'admin');
     // As X, A asks for Y; A approves (A is independent of X? No: A controls X, so a third admin must).
     as(x);
-    const id = requestIdOf(await addUserAction({ email: unique('y'), name: 'Y', role: 'admin' }));
+    const yEmail = unique('y');
+    const id = requestIdOf(await addUserAction({ email: yEmail, name: 'Y', role: 'admin' }));
     expect(await approve(a, id)).toMatchObject({ ok: false, error: expect.stringMatching(NOT_INDEPENDENT) });
     expect(await approve(b, id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
-    as(x);
-    const shown = await revealOneTimePasswordAction({ requestId: id });
-    if (!shown.ok) throw new Error(shown.error);
-    const y = await signedIn((await t.db.select().from(users).where(eq(users.email, shown.data.email)))[0]!);
+    // X asked for Y at a mailbox X (that is, A) reads.
+    const y = await signedIn(await acceptFromMailbox(t.db, TEST_ENCRYPTION_KEY, dataDir, yEmail));
     as(a);
     const policy = requestIdOf(
       await updatePolicyAction({
@@ -312,15 +308,16 @@ describe('one insider with every credential they could have seen', () => {
       const log: string[] = [];
       const honest = [await root(`h1-${seq}`, 'admin'), await root(`h2-${seq}`, 'admin')];
       const actor = await root(`actor-${seq}`, 'admin');
-      // Everything the actor can act as: their own account, accounts whose first password they saw, tokens whose
-      // secret they were shown, and so on through those accounts.
+      // Everything the actor can act as: their own account, accounts they asked for at a mailbox they read (every
+      // invitation their requests sent), tokens whose secret they were shown, and so on through those accounts.
       const people: Person[] = [actor];
       const tokens: Array<{ id: string; email: string; role: string }> = [];
       const theirs = () => new Set([...people.map((p) => p.id), ...tokens.map((x) => x.id)]);
-      const requests: Array<{ id: string; kind: string; by: string }> = [];
-      const filed = (result: { ok: boolean; data?: unknown }, kind: string, by: string) => {
+      const requests: Array<{ id: string; kind: string; by: string; email?: string }> = [];
+      const read = new Set<string>();
+      const filed = (result: { ok: boolean; data?: unknown }, kind: string, by: string, email?: string) => {
         const data = result.data as { kind?: string; id?: string } | undefined;
-        if (result.ok && data?.id) requests.push({ id: data.id, kind, by });
+        if (result.ok && data?.id) requests.push({ id: data.id, kind, by, ...(email ? { email } : {}) });
       };
 
       for (let step = 0; step < STEPS; step++) {
@@ -329,11 +326,8 @@ describe('one insider with every credential they could have seen', () => {
         if (roll < 0.15) {
           const role = pick(['admin', 'finance'] as const);
           as(me);
-          filed(
-            await addUserAction({ email: unique(`s${seq}`), name: `u${step}`, role }),
-            'userCreate',
-            me.id,
-          );
+          const email = unique(`s${seq}`);
+          filed(await addUserAction({ email, name: `u${step}`, role }), 'userCreate', me.id, email);
           log.push(`${me.name} asks for a ${role}`);
         } else if (roll < 0.22) {
           const target = pick([...people, ...honest]);
@@ -403,19 +397,21 @@ describe('one insider with every credential they could have seen', () => {
             log.push(`${h.name} approves ${target.kind} ${target.id}`);
           }
         } else {
-          // The actor reads every credential their requests produced.
+          // The actor reads every credential their requests produced: the invitations in the mailboxes they
+          // chose, the tokens' secrets.
           for (const r of requests.filter(
             (x) => x.kind === 'userCreate' || x.kind === 'serviceTokenCreate',
           )) {
             const asker = people.find((p) => p.id === r.by);
             if (!asker || (await statusOf(r.id)) !== 'SUCCESS') continue;
             as(asker);
-            if (r.kind === 'userCreate') {
-              const shown = await revealOneTimePasswordAction({ requestId: r.id });
-              if (!shown.ok) continue;
-              const [row] = await t.db.select().from(users).where(eq(users.email, shown.data.email));
-              people.push(await signedIn(row!));
-              log.push(`${asker.name} reads the password of ${shown.data.email}`);
+            if (r.kind === 'userCreate' && r.email) {
+              if (read.has(r.email)) continue;
+              read.add(r.email);
+              people.push(
+                await signedIn(await acceptFromMailbox(t.db, TEST_ENCRYPTION_KEY, dataDir, r.email)),
+              );
+              log.push(`${asker.name} reads the invitation of ${r.email}`);
             } else if ((await revealServiceTokenAction({ requestId: r.id })).ok) {
               const [token] = await t.db
                 .select()

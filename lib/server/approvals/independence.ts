@@ -17,6 +17,8 @@ type Reader = Pick<ConsoleDb, 'select' | 'execute'>;
  * or seeing its password or factor, asking for its role or for it to sign in again. Approving someone else's
  * request is recorded too but gives no control: the approver never holds the account's credentials, and
  * counting them would make every account added in the console controlled by every admin who ever approved one.
+ * Asking for a reset link (`reset`) gives none either: the link goes to the mailbox the account already has, so
+ * the asker never holds the new credential; whoever chose that mailbox holds `requested` already.
  */
 const CONTROLLING_KINDS: readonly ProvenanceKind[] = ['requested', 'credential', 'factor', 'role', 'enabled'];
 

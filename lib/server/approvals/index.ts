@@ -4,6 +4,7 @@ import { decryptSecret, encryptSecret } from '@/lib/crypto/aead';
 import type { TransportOptions } from '@/lib/custody';
 import { alertSinkFor } from '../alerts';
 import { capabilitiesOf, isMissingEndpoint, markCapabilityMissing, probeCapabilities } from '../capabilities';
+import { invitationProblem, sendInvitation } from '../invitations';
 import { logger } from '../logger';
 import { currentServices as getRuntime, type ConsoleServices as Runtime } from '../services';
 import { deleteWalletConnection, insertWalletConnection, replaceWalletKey } from '../wallet-connections';
@@ -17,7 +18,7 @@ const ENGINE = Symbol.for('custody-console.approval-engine');
 const LOOP = Symbol.for('custody-console.approval-loop');
 type Holder = { [ENGINE]?: ApprovalEngine; [LOOP]?: ReturnType<typeof setInterval> };
 
-/** What configuration changes touch besides the console's tables: sealing, and the wallet registry. */
+/** What configuration changes touch besides the console's tables: sealing, the wallet registry, invitations. */
 function configurationServices(runtime: Runtime): ConfigurationServices {
   const key = () => runtime.config.encryptionKey;
   // Which extensions the service answers decides how the wallet's pages read; never fails the change.
@@ -43,6 +44,8 @@ function configurationServices(runtime: Runtime): ConfigurationServices {
       return Boolean(row);
     },
     removeWallet: async (walletId) => Boolean(await deleteWalletConnection(runtime, walletId)),
+    sendInvitation: (input) => sendInvitation(runtime.database.db, runtime.config, input),
+    invitationProblem: () => invitationProblem(runtime.config),
   };
 }
 

@@ -23,7 +23,7 @@ import { can as roleMay } from '../../permissions';
 import { fetchBalances } from '../balances';
 import { destinationRefusal } from '../destinations';
 import { hashPayload } from '../hash';
-import { independenceRefusal, recordProvenance } from '../independence';
+import { independenceRefusal } from '../independence';
 import {
   checkLimits,
   contributionsOf,
@@ -1062,8 +1062,8 @@ export function createCommands(
   }
 
   /**
-   * A secret a configuration change produced (a new user's one-time password, a service token), shown once to
-   * the admin who asked for it and then dropped: the sealed copy is removed by one conditional update, so two
+   * A secret a configuration change produced (a service token), shown once to the admin who asked for it and
+   * then dropped: the sealed copy is removed by one conditional update, so two
    * tabs cannot both read it.
    */
   async function takeSealedSecret(
@@ -1072,10 +1072,10 @@ export function createCommands(
     secret: {
       type: string;
       /** The key under `result.sealed`, and the result's flag that says whether it waits or was shown. */
-      field: 'oneTimePassword' | 'tokenSecret';
+      field: 'tokenSecret';
       binding: string;
       audit: string;
-      /** Who sees it ("Only the admin who asked for this user …"), and what to do once it is gone. */
+      /** Who sees it ("Only the admin who asked for this token …"), and what to do once it is gone. */
       notYours: string;
       gone: string;
     },
@@ -1106,24 +1106,6 @@ export function createCommands(
     return { ok: true as const, data: { value, review: row.review as Record<string, unknown> } };
   }
 
-  async function takeOneTimePassword(actor: EngineActor, id: string) {
-    const taken = await takeSealedSecret(actor, id, {
-      type: 'userCreate',
-      field: 'oneTimePassword',
-      binding: `otp:${id}`,
-      audit: 'user.one_time_password',
-      notYours: 'Only the admin who asked for this user sees the one-time password.',
-      gone: 'The one-time password was shown once and is not kept. Ask for a new user if it was lost.',
-    });
-    if (!taken.ok) return taken;
-    const email = (taken.data.review as { email?: string }).email ?? '';
-    // Whoever saw the account's first password controls it.
-    const userId = ((await findRequest(id))?.result as { userId?: string } | null)?.userId;
-    if (userId)
-      await recordProvenance(db, [{ subject: userId, actor: actor.id, kind: 'credential', requestId: id }]);
-    return { ok: true as const, data: { email, oneTimePassword: taken.data.value } };
-  }
-
   /** A new or rotated service token (and its webhook secret), shown once to the admin who asked for it. */
   async function takeTokenSecret(actor: EngineActor, id: string) {
     const row = await findRequest(id);
@@ -1143,7 +1125,6 @@ export function createCommands(
 
   return {
     hasRequest,
-    takeOneTimePassword,
     takeTokenSecret,
     cancelRequestsOf,
     preview,

@@ -76,6 +76,8 @@ const NO_CONFIGURATION: ConfigurationServices = {
   connectWallet: () => Promise.reject(new LocalRefusal('Wallet connections cannot be changed here.')),
   rotateWalletKey: () => Promise.reject(new LocalRefusal('Wallet connections cannot be changed here.')),
   removeWallet: () => Promise.reject(new LocalRefusal('Wallet connections cannot be changed here.')),
+  sendInvitation: () => Promise.reject(new LocalRefusal('This console cannot send invitations.')),
+  invitationProblem: () => 'This console cannot send invitations.',
 };
 
 export interface EngineCapabilities {

@@ -31,7 +31,6 @@ export function createApprovalEngine(deps: EngineDeps) {
     preview: commands.preview,
     create: commands.create,
     hasRequest: commands.hasRequest,
-    takeOneTimePassword: commands.takeOneTimePassword,
     takeTokenSecret: commands.takeTokenSecret,
     approve: commands.approve,
     reject: commands.reject,

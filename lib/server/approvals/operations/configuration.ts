@@ -1,8 +1,9 @@
 import 'server-only';
 // Configuration changes as operation kinds: one admin requests, a second admin approves, and the console
 // carries the change out itself (no custody call) exactly once, when the last approval lands. Secrets travel
-// sealed: a wallet's API key is sealed in the payload by the action (reviews show its last four characters),
-// a new user's one-time password is generated here and kept sealed until the requester has seen it once.
+// sealed: a wallet's API key is sealed in the payload by the action (reviews show its last four characters).
+// People's credentials never pass through anyone: a new user, and a reset, email the person a link where they set
+// their own password and second factor.
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
@@ -10,6 +11,7 @@ import {
   type ConfigurationResult,
   type PersonRef,
   policyDiff,
+  USER_RESET_SCOPES,
 } from '@/lib/approvals/configuration';
 import { isOperationKind } from '@/lib/approvals/kinds';
 import {
@@ -26,7 +28,16 @@ import {
   walletConnections,
 } from '@/lib/db/schema';
 import { ROLES } from '@/lib/roles';
-import { createUser, disableUser, enableUser, findUserById, setUserRole } from '../../users';
+import { listFactors, requiresSecondFactor } from '../../factors/store';
+import type { InvitationSent } from '../../invitations';
+import {
+  createInvitedUser,
+  disableUser,
+  enableUser,
+  findUserById,
+  lockCredentialsForReset,
+  setUserRole,
+} from '../../users';
 import { adminLeavingRefusal } from '../admin-quorum';
 import { recordProvenance } from '../independence';
 import { defineLocalOperation, LocalRefusal } from './types';
@@ -115,29 +126,114 @@ export const userCreateOperation = defineLocalOperation({
     };
   },
   async execute(p, ctx) {
-    // The requester chose whose mailbox the account is: they control it (createUser records it). The approvers
-    // are kept as provenance.
-    const created = await createUser(ctx.db, { ...p, createdBy: ctx.requester.id, requestId: ctx.requestId });
+    // Against a real service without a mail server nobody can be invited (the form says so before any request).
+    const problem = ctx.services.invitationProblem();
+    if (problem) throw new LocalRefusal(problem);
+    // The requester chose whose mailbox the account is: they control it (createInvitedUser records it). The
+    // approvers are kept as provenance. Nobody sees a credential: the person sets their own at the emailed link.
+    const created = await createInvitedUser(ctx.db, {
+      ...p,
+      createdBy: ctx.requester.id,
+      requestId: ctx.requestId,
+    });
     if (!created.ok) throw new LocalRefusal(created.error);
-    await recordProvenance(ctx.db, [
-      ...(await ctx.approverIds()).map((actor) => ({
-        subject: created.user.id,
-        actor,
-        kind: 'approved' as const,
-        requestId: ctx.requestId,
-      })),
-    ]);
+    await recordProvenance(ctx.db, approvedBy(created.user.id, await ctx.approverIds(), ctx.requestId));
+    const invitation = await ctx.services.sendInvitation({
+      userId: created.user.id,
+      purpose: 'invitation',
+      issuedBy: ctx.requester.id,
+      requestId: ctx.requestId,
+    });
     return {
-      result: result('userCreate', `${created.user.email} was added as ${p.role}.`, {
-        userId: created.user.id,
-        oneTimePassword: 'waiting',
-      }),
-      // Shown once to the requester on the request page, then dropped; never to an approver.
-      sealed: { oneTimePassword: ctx.services.seal(created.oneTimePassword, `otp:${ctx.requestId}`) },
+      result: result(
+        'userCreate',
+        `${created.user.email} was added as ${p.role}. ${invitationSentence(invitation)}`,
+        { userId: created.user.id, invitation },
+      ),
       audit: {
         action: 'user.add',
         target: created.user.email,
-        input: { email: created.user.email, name: p.name, role: p.role },
+        input: { email: created.user.email, name: p.name, role: p.role, invitation: sentWord(invitation) },
+      },
+    };
+  },
+});
+
+const approvedBy = (subject: string, approvers: string[], requestId: string) =>
+  approvers.map((actor) => ({ subject, actor, kind: 'approved' as const, requestId }));
+
+const sentWord = (sent: InvitationSent) => (sent.delivered ? 'sent' : 'not sent');
+
+function invitationSentence(sent: InvitationSent): string {
+  return sent.delivered
+    ? `The link was sent to ${sent.email}.`
+    : `The email to ${sent.email} could not be sent (${sent.error ?? 'no reason given'}): send it again.`;
+}
+
+const RESET_WORDS = {
+  password: 'the password',
+  'password-and-factors': 'the password and every second factor',
+} as const;
+
+export const userResetOperation = defineLocalOperation({
+  key: 'userReset',
+  permissions: permissionsOf('userReset'),
+  defaultPolicy: CONFIGURATION_POLICY,
+  payloadSchema: z.strictObject({ userId: idSchema, scope: z.enum(USER_RESET_SCOPES) }),
+  async buildReview(p, ctx) {
+    const { disabledAt, ...user } = await person(ctx.db, p.userId);
+    const factors = (await listFactors(ctx.db, user.id)).filter((f) => f.confirmed).length;
+    return {
+      review: {
+        kind: 'userReset',
+        user,
+        scope: p.scope,
+        factors,
+        warnings: [
+          ...(disabledAt ? [`${user.email} is disabled: the reset is refused until they are enabled.`] : []),
+          ...(p.scope === 'password-and-factors' && requiresSecondFactor(user.role)
+            ? [
+                `Whoever reads ${user.email} can then choose a new password and a new authenticator app: check that the person asked for this.`,
+              ]
+            : []),
+        ],
+        builtAt: builtAt(),
+      },
+      summary: `Send ${user.email} a reset link (${RESET_WORDS[p.scope]})`,
+      amountUsd: null,
+    };
+  },
+  async execute(p, ctx) {
+    const problem = ctx.services.invitationProblem();
+    if (problem) throw new LocalRefusal(problem);
+    const target = await findUserById(ctx.db, p.userId);
+    if (!target) throw new LocalRefusal('That user no longer exists.');
+    if (target.disabledAt) throw new LocalRefusal(`${target.email} is disabled: enable them first.`);
+    const factors = p.scope === 'password-and-factors';
+    // At once: a password (or factor) someone else may hold stops working now, not when the person uses the link.
+    await lockCredentialsForReset(ctx.db, target.id, { factors });
+    // The link goes to the address the account already has: asking for it gives no control over the account
+    // (`reset` is not a controlling kind), nor does approving it.
+    await recordProvenance(ctx.db, [
+      { subject: target.id, actor: ctx.requester.id, kind: 'reset', requestId: ctx.requestId },
+      ...approvedBy(target.id, await ctx.approverIds(), ctx.requestId),
+    ]);
+    const invitation = await ctx.services.sendInvitation({
+      userId: target.id,
+      purpose: 'reset',
+      issuedBy: ctx.requester.id,
+      requestId: ctx.requestId,
+    });
+    return {
+      result: result(
+        'userReset',
+        `${target.email}: ${RESET_WORDS[p.scope]} no longer ${factors ? 'work' : 'works'}, and their open sessions ended. ${invitationSentence(invitation)}`,
+        { userId: target.id, invitation },
+      ),
+      audit: {
+        action: 'user.reset_link',
+        target: target.email,
+        input: { scope: p.scope, invitation: sentWord(invitation) },
       },
     };
   },

@@ -158,6 +158,8 @@ function validPayload(kind: OperationKind): unknown {
       };
     case 'userCreate':
       return { email: 'new@example.com', name: 'New', role: 'viewer' };
+    case 'userReset':
+      return { userId: admin.id, scope: 'password-and-factors' };
     case 'userRole':
       return { userId: admin.id, role: 'finance' };
     case 'userEnable':

@@ -10,7 +10,8 @@ import {
   type ReviewOf,
 } from '@/lib/approvals/kinds';
 import type { PolicyValues } from '@/lib/approvals/policy';
-import type { ConsoleDb } from '@/lib/db/schema';
+import type { ConsoleDb, InvitationPurpose } from '@/lib/db/schema';
+import type { InvitationSent } from '../../invitations';
 import type { Action } from '../../permissions';
 import type { ReviewContext, SubmitContext, SubmittedItem } from '../types';
 import type { UsdAmount } from '../usd';
@@ -104,6 +105,18 @@ export interface ConfigurationServices {
   ): Promise<boolean>;
   rotateWalletKey(walletId: string, apiKeySealed: string): Promise<boolean>;
   removeWallet(walletId: string): Promise<boolean>;
+  /**
+   * Emails the account's owner a new invitation or reset link (older links stop working). The link goes into the
+   * email only: the answer says where it went and whether it left, never the link.
+   */
+  sendInvitation(input: {
+    userId: string;
+    purpose: InvitationPurpose;
+    issuedBy: string;
+    requestId: string;
+  }): Promise<InvitationSent>;
+  /** Why invitations cannot leave this console (no mail server against a real service), or null. */
+  invitationProblem(): string | null;
 }
 
 export interface LocalReviewContext {
@@ -135,7 +148,7 @@ export interface LocalExecuteContext {
 
 export interface LocalOutcome<K extends OperationKind = OperationKind> {
   result: ResultOf<K>;
-  /** Secrets kept sealed with the result until shown once (a new user's one-time password). */
+  /** Secrets kept sealed with the result until shown once (a new API token's secret). */
   sealed?: Record<string, string>;
   /** The audit entry of the change itself; never a secret. */
   audit: { action: string; target: string; input: Record<string, unknown> };
