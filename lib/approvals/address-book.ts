@@ -61,11 +61,6 @@ export function coolingOffProblem(name: string, address: string, until: Date, no
   return `${name} (${address}) was added to the address book recently: it can receive money from ${until.toISOString().replace('T', ' ').slice(0, 16)} UTC (in ${describeDuration(until.getTime() - now.getTime())}).`;
 }
 
-/** The refusal of a payment to an entry still in its cooling-off period. */
-export function coolingOffRefusal(name: string, address: string, until: Date, now: Date): string {
-  return `${coolingOffProblem(name, address, until, now)} Nothing was requested.`;
-}
-
 /** The setting's words, as the policy page and reviews name it. */
 export const DESTINATION_POLICY_LABEL = 'Money goes only to address-book entries past their cooling-off';
 

@@ -26,7 +26,7 @@ const addressesOf = (items: Array<Record<string, unknown>>) => items.map((i) => 
  * schedules (each run is a payout file of its own) and an auto-settlement rule in force. Null for the kinds that
  * pay no address of their choosing (a swap's proceeds stay at its address; configuration).
  */
-export function destinationsOf(type: string, walletId: string, payload: unknown): Destinations | null {
+function destinationsOf(type: string, walletId: string, payload: unknown): Destinations | null {
   switch (type) {
     case 'withdraw':
     case 'withdrawSign': {
