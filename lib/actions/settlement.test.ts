@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, operationRequests } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 
@@ -68,6 +69,8 @@ beforeAll(async () => {
   provideServices(services);
   await connectSandboxWallets(services);
   [wallet] = (await sandbox.credentials()).wallets as [SandboxCredentials['wallets'][number]];
+  // The rule's destination is an address book entry past its cooling-off (the destination policy is on).
+  await trustRecipients(t.db, wallet.id, [rule.destinationAddress]);
   admin = await signedInAdmin('settlement-admin@example.com');
   admin2 = await signedInAdmin('settlement-admin2@example.com');
   state.user = admin;
