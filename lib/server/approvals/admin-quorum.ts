@@ -33,16 +33,28 @@ async function adminsNeeded(reader: Reader): Promise<number> {
   return approvals + 1;
 }
 
-/** The admins' quorum now, or as it would be with `without` disabled or demoted. */
-export async function adminQuorum(reader: Reader, without?: string): Promise<AdminQuorum> {
+/** What the quorum is read from: the enabled admins, the control graph and the people the policy needs. */
+async function quorumInputs(reader: Reader) {
   const admins = await reader
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.role, 'admin'), isNull(users.disabledAt)));
-  const ids = admins.map((a) => a.id).filter((id) => id !== without);
-  const needed = await adminsNeeded(reader);
-  const independent = largestIndependentGroup(await loadControlGraph(reader), ids, needed);
-  return { independent, needed, short: independent < needed };
+  return {
+    ids: admins.map((a) => a.id),
+    graph: await loadControlGraph(reader),
+    needed: await adminsNeeded(reader),
+  };
+}
+
+function quorumOf(inputs: Awaited<ReturnType<typeof quorumInputs>>, without?: string): AdminQuorum {
+  const ids = inputs.ids.filter((id) => id !== without);
+  const independent = largestIndependentGroup(inputs.graph, ids, inputs.needed);
+  return { independent, needed: inputs.needed, short: independent < inputs.needed };
+}
+
+/** The admins' quorum now. */
+export async function adminQuorum(reader: Reader): Promise<AdminQuorum> {
+  return quorumOf(await quorumInputs(reader));
 }
 
 /** Refuses a change that takes `userId` out of the admins when that leaves fewer independent admins than needed. */
@@ -53,8 +65,10 @@ export async function adminLeavingRefusal(reader: Reader, userId: string): Promi
     .where(eq(users.id, userId))
     .limit(1);
   if (user?.role !== 'admin' || user.disabledAt) return null;
-  const before = await adminQuorum(reader);
-  const after = await adminQuorum(reader, userId);
+  // One read of the admins and the graph: the quorum now, and as it would be without this admin.
+  const inputs = await quorumInputs(reader);
+  const before = quorumOf(inputs);
+  const after = quorumOf(inputs, userId);
   if (!after.short || after.independent >= before.independent) return null;
   return `This would leave ${after.independent} independent ${after.independent === 1 ? 'admin' : 'admins'}; the approval policy needs ${after.needed}. Add an independent admin first.`;
 }
