@@ -11,6 +11,7 @@ import { auditLog, operationRequests, type Role } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { newPerson } from '@/test/people';
 import { sandboxConnection, testSandboxOptions } from '@/test/sandbox';
 
 type Person = {
@@ -26,8 +27,6 @@ const state = vi.hoisted(() => ({ user: null as null | Person }));
 vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: state.user } : null) }));
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
-const { createUser } = await import('@/lib/server/users');
-const { startSession } = await import('@/lib/server/sessions');
 const { connectSandboxWallets, createCustodyConnections } = await import('@/lib/server/wallets');
 const { auditEntriesWith } = await import('@/lib/server/audit');
 const { WALLET_NOT_CONNECTED } = await import('./define-action');
@@ -42,12 +41,8 @@ let client: CustodyClient;
 const people = {} as Record<'admin' | 'admin2' | 'finance', Person>;
 
 /** A person whose session proved its second factor just now (these requests ask for it). */
-async function signedIn(email: string, role: Role): Promise<Person> {
-  const created = await createUser(t.db, { email, name: email, role });
-  if (!created.ok) throw new Error(created.error);
-  const session = await startSession(t.db, { userId: created.user.id, stepUpAt: Date.now() });
-  return { ...created.user, mustChangePassword: false, sessionId: session.id };
-}
+const signedIn = (email: string, role: Role): Promise<Person> =>
+  newPerson(t.db, { email, name: email, role });
 
 beforeAll(async () => {
   t = await createTestDatabase();

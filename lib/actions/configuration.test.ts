@@ -19,6 +19,7 @@ import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { acceptFromMailbox, linkTokenFor } from '@/test/invitations';
+import { signedIn as signedInAs } from '@/test/people';
 import { testSandboxOptions } from '@/test/sandbox';
 
 type Person = {
@@ -35,7 +36,6 @@ vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: st
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const { checkCredentials, createUser, findUserByEmail } = await import('@/lib/server/users');
-const { startSession } = await import('@/lib/server/sessions');
 const { checkInvitation } = await import('@/lib/server/invitations');
 const { enrollTotp, verifyTotp, totpCodeAt } = await import('@/lib/server/factors/totp');
 const { listFactors } = await import('@/lib/server/factors/store');
@@ -102,18 +102,7 @@ async function person(prefix: string, role: Role): Promise<Person> {
   return signedIn(created.user);
 }
 
-/** A signed-in session that proved its second factor just now (configuration changes ask for it). */
-async function signedIn(user: { id: string; email: string; name: string; role: string }): Promise<Person> {
-  const session = await startSession(t.db, { userId: user.id, stepUpAt: Date.now() });
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    role: user.role,
-    mustChangePassword: false,
-    sessionId: session.id,
-  };
-}
+const signedIn = (user: { id: string; email: string; name: string; role: string }) => signedInAs(t.db, user);
 
 const as = (p: Person) => {
   state.user = p;

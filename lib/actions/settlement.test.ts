@@ -11,6 +11,7 @@ import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sand
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { newPerson } from '@/test/people';
 import { testSandboxOptions } from '@/test/sandbox';
 
 type Person = {
@@ -26,8 +27,6 @@ const state = vi.hoisted(() => ({ user: null as null | Person }));
 vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: state.user } : null) }));
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
-const { createUser } = await import('@/lib/server/users');
-const { startSession } = await import('@/lib/server/sessions');
 const { connectSandboxWallets, createCustodyConnections } = await import('@/lib/server/wallets');
 const { createAddressRuleAction, setWalletSettlementAction, updateAddressRuleAction } = await import(
   './settlement'
@@ -42,12 +41,8 @@ let admin: Person;
 let admin2: Person;
 
 /** An admin whose session proved its second factor just now (these changes ask for it). */
-async function signedInAdmin(email: string): Promise<Person> {
-  const created = await createUser(t.db, { email, name: email, role: 'admin' });
-  if (!created.ok) throw new Error(created.error);
-  const session = await startSession(t.db, { userId: created.user.id, stepUpAt: Date.now() });
-  return { ...created.user, mustChangePassword: false, sessionId: session.id };
-}
+const signedInAdmin = (email: string): Promise<Person> =>
+  newPerson(t.db, { email, name: email, role: 'admin' });
 
 beforeAll(async () => {
   t = await createTestDatabase();

@@ -15,6 +15,7 @@ import { provideServices } from '@/lib/server/services';
 import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { acceptFromMailbox } from '@/test/invitations';
+import { newPerson, signedIn as signedInAs } from '@/test/people';
 import { testSandboxOptions } from '@/test/sandbox';
 import { provideTestServices, TEST_ENCRYPTION_KEY } from '@/test/services';
 
@@ -36,8 +37,7 @@ vi.mock('@/lib/server/passwords', async (original) => ({
   hashPassword: async (password: string) => `test:${password}`,
 }));
 
-const { createUser, findUserById } = await import('@/lib/server/users');
-const { startSession } = await import('@/lib/server/sessions');
+const { findUserById } = await import('@/lib/server/users');
 const { getApprovalEngine } = await import('@/lib/server/approvals');
 const { bootstrapAdmin } = await import('./admin-quorum');
 const { addUserAction, changeUserRoleAction, disableUserAction, enableUserAction } = await import(
@@ -76,25 +76,11 @@ afterAll(async () => {
 
 const unique = (prefix: string) => `${prefix}-${crypto.randomUUID()}@example.com`;
 
-/** A signed-in session that proved its second factor just now. */
-async function signedIn(user: { id: string; email: string; name: string; role: string }): Promise<Person> {
-  const session = await startSession(t.db, { userId: user.id, stepUpAt: Date.now() });
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    role: user.role,
-    mustChangePassword: false,
-    sessionId: session.id,
-  };
-}
+const signedIn = (user: { id: string; email: string; name: string; role: string }) => signedInAs(t.db, user);
 
 /** An account nobody in the console controls (the seed, the command-line bootstrap). */
-async function root(prefix: string, role: Role): Promise<Person> {
-  const created = await createUser(t.db, { email: unique(prefix), name: prefix, role });
-  if (!created.ok) throw new Error(created.error);
-  return signedIn(created.user);
-}
+const root = (prefix: string, role: Role): Promise<Person> =>
+  newPerson(t.db, { email: unique(prefix), name: prefix, role });
 
 const as = (p: Person) => {
   state.user = p;
