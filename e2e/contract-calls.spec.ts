@@ -10,6 +10,7 @@ import {
   sandboxCredentials,
   sandboxWallet,
 } from './helpers/sandbox';
+import { decideWithCheck } from './helpers/step-up';
 
 const PAUSED_ABI = JSON.stringify([
   {
@@ -143,7 +144,9 @@ test.describe('contract calls', () => {
     await finance.getByRole('button', { name: 'Resubmit' }).click();
     const confirm = finance.getByRole('dialog', { name: 'Resubmit this request' });
     await expect(confirm).toContainText('looks up reference');
-    await confirm.getByRole('button', { name: 'Resubmit with the same reference' }).click();
+    await decideWithCheck(finance, () =>
+      confirm.getByRole('button', { name: 'Resubmit with the same reference' }).click(),
+    );
     await expect(finance.getByText(/Request status:\s*Success/)).toBeVisible({ timeout: 30_000 });
     await expectAccessible(finance);
     await financeContext.close();

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { nextDemoCode } from './helpers/demo-totp';
+import { codesFor } from './helpers/step-up';
 
 export const DEMO_PASSWORD = 'custody-demo';
 export const DEMO = {
@@ -101,7 +102,10 @@ export async function enrolAuthenticatorAtSignIn(page: Page): Promise<string> {
 
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
   await fillSignIn(page, email, password);
-  if (SECOND_FACTOR_USERS.has(email)) await completeSecondFactor(page, email);
+  if (SECOND_FACTOR_USERS.has(email)) {
+    await completeSecondFactor(page, email);
+    codesFor(page, () => nextDemoCode(email));
+  }
   await expect(page.getByRole('button', { name: /User menu/ })).toBeVisible();
 }
 

@@ -4,15 +4,14 @@
 // session's last check, exactly the state of a check older than five minutes, so no test waits for the clock.
 // The freeze, a spending limit in force and a removed wallet change what the whole console does: those tests
 // are tagged @console-wide and run after every other journey, one at a time (playwright.config.ts).
-import type { Browser, Locator, Page, Request } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { privateKeyToAccount } from 'viem/accounts';
-import { contextAs, DEMO, DEMO_PASSWORD, expect, expectAccessible, test, uniqueEmail } from './fixtures';
-import { approveOnPage } from './helpers/actions';
+import { contextAs, DEMO_PASSWORD, expect, expectAccessible, test, uniqueEmail } from './fixtures';
 import { employee } from './helpers/address-book';
-import { nextDemoCode } from './helpers/demo-totp';
 import { approveAsSecondAdmin } from './helpers/quorum';
 import { randomAddress, sandboxAddress, sandboxCredentials, sandboxWallet } from './helpers/sandbox';
+import { confirmItIsYou, type RanAgain, stepUpDialog } from './helpers/step-up';
 
 const PAYOUTS = 'Payouts (Base Sepolia)';
 const COLLECTIONS = 'Collections (Polygon)';
@@ -30,48 +29,6 @@ async function makeStale(page: Page) {
     await page.getByRole('button', { name: 'Ask for my second factor again' }).click({ timeout: 2_000 });
     await expect(said).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
-}
-
-const stepUpDialog = (page: Page) => page.getByRole('dialog', { name: 'Confirm it is you' });
-
-/** How many times the change's own action has been called since the code was sent (read once its outcome shows). */
-type RanAgain = () => number;
-
-/**
- * Confirms "Confirm it is you" from the keyboard: focus is in the code field, the code is typed and Enter sends
- * it. Should the code be refused (a later code of the same demo factor used an instant earlier by a journey
- * beside this one), the next one is typed: at most three, so a real refusal still fails. Counts the server
- * actions called from then on other than the check itself (whose input names the payload hash): the change
- * must run again exactly once.
- */
-async function confirmItIsYou(page: Page, email: string = DEMO.admin): Promise<RanAgain> {
-  const dialog = stepUpDialog(page);
-  await expect(dialog).toBeVisible();
-  const code = dialog.getByLabel('Authentication code');
-  await expect(code).toBeFocused();
-  const refused = dialog.getByText('The code is not right or was already used');
-  // A refusal empties the field; while the code is being checked it still holds it.
-  const state = async (): Promise<'closed' | 'refused' | 'waiting'> => {
-    if (!(await dialog.isVisible())) return 'closed';
-    if ((await refused.isVisible()) && (await code.inputValue().catch(() => 'gone')) === '') return 'refused';
-    return 'waiting';
-  };
-  let calls = 0;
-  const count = (request: Request) => {
-    // Only whether the body names a payload hash is looked at: the code in it is never kept.
-    if (request.method() === 'POST' && request.headers()['next-action'])
-      if (!(request.postData() ?? '').includes('"payloadHash"')) calls++;
-  };
-  page.on('request', count);
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.type(await nextDemoCode(email));
-    await page.keyboard.press('Enter');
-    await expect.poll(state).not.toBe('waiting');
-    const outcome = await state();
-    if (outcome === 'closed') return () => calls;
-    expect(attempt, 'the step-up code was refused three times').toBeLessThan(3);
-    await code.focus();
-  }
 }
 
 /**
@@ -523,7 +480,7 @@ async function entryRequestedByAdmin2(page: Page, name: string): Promise<string>
   return path;
 }
 
-test('approving and rejecting another admin’s request confirm the second factor, then decide it', async ({
+test('approving and rejecting another admin’s request each confirm the second factor, however fresh the session', async ({
   browser,
 }) => {
   test.setTimeout(240_000);
@@ -533,16 +490,18 @@ test('approving and rejecting another admin’s request confirm the second facto
   const rejected = await entryRequestedByAdmin2(second, `Step-up reject ${run}`);
   await secondContext.close();
 
+  // Signed in with a code just now: a decision still asks for its own check, bound to it and used once.
   const { page, context } = await contextAs(browser, 'admin');
-  await makeStale(page);
   await page.goto(approved);
-  await approveOnPage(page);
+  const confirmApproval = page.getByRole('dialog', { name: 'Approve this request?' });
+  await openDialog(page.getByRole('button', { name: 'Approve', exact: true }), confirmApproval);
+  await confirmApproval.getByRole('button', { name: /^(Approve and send|Confirm approval)$/ }).click();
   const approveRan = await confirmItIsYou(page);
   await expect(page.getByText('Approved.', { exact: true })).toBeVisible();
   await expect(page.getByText('Request status: Success')).toBeVisible();
   expect(approveRan()).toBe(1);
 
-  await makeStale(page);
+  // The check just made serves that approval only: the next decision asks again.
   await page.goto(rejected);
   const reject = page.getByRole('dialog', { name: 'Reject this request' });
   await openDialog(page.getByRole('button', { name: 'Reject', exact: true }), reject);
@@ -619,16 +578,16 @@ test('a refused submission: approving and resubmitting confirm the second factor
   const { page, context } = await contextAs(browser, 'admin');
 
   // Approved with a code the custody service refuses: the approval is recorded after "Confirm it is you".
-  await makeStale(page);
   await page.goto(request);
   await codeAfterHydration(page, 'Approve this request?', 'Approve', wrongCustodyCode());
-  await approveOnPage(page);
+  const confirmApproval = page.getByRole('dialog', { name: 'Approve this request?' });
+  await openDialog(page.getByRole('button', { name: 'Approve', exact: true }), confirmApproval);
+  await confirmApproval.getByRole('button', { name: /^(Approve and send|Confirm approval)$/ }).click();
   const approveRan = await confirmItIsYou(page);
   await expect(page.getByText('Two-factor code not accepted')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Resubmit' })).toBeVisible();
   expect(approveRan()).toBe(1);
 
-  await makeStale(page);
   await page.goto(request);
   await codeAfterHydration(page, 'Resubmit this request', 'Resubmit', custodyCode());
   const resubmit = page.getByRole('dialog', { name: 'Resubmit this request' });

@@ -2,6 +2,7 @@ import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage } from './helpers/actions';
 import { bookEntry } from './helpers/address-book';
 import { approveAsSecondAdmin, requestedChangePath } from './helpers/quorum';
+import { decideWithCheck } from './helpers/step-up';
 import {
   type CapturedAction,
   callAction,
@@ -108,8 +109,10 @@ test('the requester cannot approve their own request, even by calling the action
   const requestId = await requestThroughForm(finance, wallet.id, { amount: '0.5' });
   await expect(finance.getByRole('button', { name: 'Approve' })).toHaveCount(0);
 
+  // A decision asks for its own second-factor check before anything else; without one nothing is decided (the
+  // requester's refusal with a proof is the engine's: lib/actions/approvals.test.ts).
   const text = await callAction(finance, approveAction!, `/approvals/${requestId}`, [{ requestId }]);
-  expect(text).toContain('You cannot approve or reject your own request.');
+  expect(text).toContain('Confirm it is you to continue.');
   await finance.reload();
   await expect(finance.getByText('Request status: Pending approval')).toBeVisible();
   await expect(finance.getByText('Approvals 0 of 1')).toBeVisible();
@@ -124,7 +127,7 @@ test('the requester cannot approve their own request, even by calling the action
   await expect(dialog.getByText('Give a reason of at least 3 characters.')).toBeVisible();
   await dialog.getByLabel('Reason').fill('Wrong amount for this supplier');
   await expectAccessible(approver);
-  await dialog.getByRole('button', { name: 'Reject request' }).click();
+  await decideWithCheck(approver, () => dialog.getByRole('button', { name: 'Reject request' }).click());
   await expect(approver.getByText('Reason: Wrong amount for this supplier')).toBeVisible();
   await expect(approver.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await expectAccessible(approver);

@@ -30,10 +30,12 @@ type CodeValues = z.input<typeof stepUpCodeSchema>;
 export interface StepUpDialogProps {
   /** The payload hash the check is bound to; null: closed. */
   payloadHash: string | null;
+  /** A decision: this check serves this one decision only. */
+  each?: boolean;
   onDone: (confirmed: boolean) => void;
 }
 
-export function StepUpDialog({ payloadHash, onDone }: StepUpDialogProps) {
+export function StepUpDialog({ payloadHash, each = false, onDone }: StepUpDialogProps) {
   const [error, setError] = useState<string | null>(null);
   // Not a transition: the decision that asked for the check is itself a pending transition waiting on this
   // dialog, and React would keep this one pending with it (the Confirm button would never come back).
@@ -103,8 +105,11 @@ export function StepUpDialog({ payloadHash, onDone }: StepUpDialogProps) {
           <DialogHeader>
             <DialogTitle>Confirm it is you</DialogTitle>
             <DialogDescription>
-              Decisions ask for your second factor again after 5 minutes. Enter the code your authenticator
-              app shows, or use your passkey. This check is recorded in the audit log.
+              {each
+                ? 'Every decision asks for your second factor, and this check serves this decision only.'
+                : 'Changes like this one ask for your second factor again after 5 minutes.'}{' '}
+              Enter the code your authenticator app shows, or use your passkey. This check is recorded in the
+              audit log.
             </DialogDescription>
           </DialogHeader>
           {error ? (

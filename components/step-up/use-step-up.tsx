@@ -7,7 +7,7 @@ import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from 'r
 const StepUpDialog = lazy(() => import('./step-up-dialog').then((m) => ({ default: m.StepUpDialog })));
 
 /** An action's result as far as step-up reads it. */
-type Outcome = { ok: true } | { ok: false; stepUp?: { payloadHash: string } };
+type Outcome = { ok: true } | { ok: false; stepUp?: { payloadHash: string; each?: boolean } };
 
 const stepUpOf = (result: Outcome) => (result.ok ? undefined : result.stepUp);
 
@@ -19,7 +19,7 @@ export interface StepUp {
 }
 
 export function useStepUp(): StepUp {
-  const [payloadHash, setPayloadHash] = useState<string | null>(null);
+  const [asking, setAsking] = useState<{ payloadHash: string; each?: boolean } | null>(null);
   const waiting = useRef<((confirmed: boolean) => void) | null>(null);
 
   const withStepUp = useCallback(async <R extends Outcome>(call: () => Promise<R>): Promise<R> => {
@@ -29,25 +29,29 @@ export function useStepUp(): StepUp {
     const confirmed = await new Promise<boolean>((resolve) => {
       waiting.current?.(false);
       waiting.current = resolve;
-      setPayloadHash(asked.payloadHash);
+      setAsking(asked);
     });
     return confirmed ? call() : first;
   }, []);
 
   const onDone = useCallback((confirmed: boolean) => {
-    setPayloadHash(null);
+    setAsking(null);
     const resolve = waiting.current;
     waiting.current = null;
     resolve?.(confirmed);
   }, []);
 
   const [asked, setAsked] = useState(false);
-  if (payloadHash && !asked) setAsked(true);
+  if (asking && !asked) setAsked(true);
   return {
     withStepUp,
     dialog: asked ? (
       <Suspense fallback={null}>
-        <StepUpDialog payloadHash={payloadHash} onDone={onDone} />
+        <StepUpDialog
+          payloadHash={asking?.payloadHash ?? null}
+          each={asking?.each === true}
+          onDone={onDone}
+        />
       </Suspense>
     ) : null,
   };

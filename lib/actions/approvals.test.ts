@@ -7,6 +7,7 @@ import { createCustodyClient } from '@/lib/custody';
 import { operationRequests, type Role } from '@/lib/db/schema';
 import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { withSecondFactor } from '@/test/people';
 import { createTestSandbox, TEST_SANDBOX_BASE_URL, type TestSandbox } from '@/test/sandbox';
 
 const state = vi.hoisted(() => ({
@@ -26,6 +27,7 @@ vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 const { provideServices } = await import('@/lib/server/services');
 const { createUser } = await import('@/lib/server/users');
 const { startSession } = await import('@/lib/server/sessions');
+const { grantDecision } = await import('@/lib/server/factors/step-up');
 const { getApprovalEngine } = await import('@/lib/server/approvals');
 const { approveRequestAction, cancelRequestAction, markNotificationsReadAction, rejectRequestAction } =
   await import('./approvals');
@@ -81,6 +83,9 @@ function signedInAs(who: keyof typeof people) {
   state.user = { ...person, name: who, mustChangePassword: false };
 }
 
+/** A decision by the person signed in, with the second-factor proof it asks for. */
+const decide = <R>(call: () => Promise<R>) => withSecondFactor(t.db, state.user!, call);
+
 /** A withdrawal requested by finance, waiting for one approval. */
 async function requestWithdrawal(): Promise<string> {
   const wallet = sb.credentials.wallets[0]!;
@@ -112,7 +117,7 @@ describe('approval actions', () => {
   it('refuses the requester and roles without the kind’s approve permission', async () => {
     const id = await requestWithdrawal();
     signedInAs('finance');
-    expect(await approveRequestAction({ requestId: id })).toMatchObject({
+    expect(await decide(() => approveRequestAction({ requestId: id }))).toMatchObject({
       ok: false,
       error: 'You cannot approve or reject your own request.',
     });
@@ -134,11 +139,55 @@ describe('approval actions', () => {
       fieldErrors: { reason: 'Give a reason of at least 3 characters.' },
     });
     expect(await statusOf(id)).toBe('PENDING_APPROVAL');
-    expect(await rejectRequestAction({ requestId: id, reason: 'Wrong amount for this supplier' })).toEqual({
+    expect(
+      await decide(() => rejectRequestAction({ requestId: id, reason: 'Wrong amount for this supplier' })),
+    ).toEqual({
       ok: true,
       data: { status: 'REJECTED' },
     });
     expect(await statusOf(id)).toBe('REJECTED');
+  });
+
+  it('asks every decision for its own second-factor proof: bound to the request and the verdict, used once, in its session', async () => {
+    const first = await requestWithdrawal();
+    const second = await requestWithdrawal();
+    signedInAs('finance2');
+    // The session proved its factor just now, yet a decision asks again: the proof is bound to this decision.
+    const asked = await approveRequestAction({ requestId: first });
+    expect(asked).toMatchObject({
+      ok: false,
+      error: 'Confirm it is you to continue.',
+      stepUp: { payloadHash: expect.stringMatching(/^[0-9a-f]{64}$/), each: true },
+    });
+    const hashOf = (result: unknown) => (result as { stepUp: { payloadHash: string } }).stepUp.payloadHash;
+    const forFirst = hashOf(asked);
+    const forSecond = hashOf(await approveRequestAction({ requestId: second }));
+    expect(forSecond).not.toBe(forFirst);
+    const me = people.finance2;
+
+    // A proof for the first request does not approve the second; a proof of another session serves nobody.
+    await grantDecision(t.db, { userId: me.id, sessionId: me.sessionId, payloadHash: forFirst });
+    expect(await approveRequestAction({ requestId: second })).toMatchObject({ stepUp: { each: true } });
+    const other = await startSession(t.db, { userId: me.id, stepUpAt: Date.now() });
+    await grantDecision(t.db, { userId: me.id, sessionId: other.id, payloadHash: forSecond });
+    expect(await approveRequestAction({ requestId: second })).toMatchObject({ stepUp: { each: true } });
+
+    // A proof to approve does not reject, and a reason is part of what a rejection's proof is bound to.
+    const rejectAsked = await rejectRequestAction({ requestId: first, reason: 'Wrong supplier' });
+    expect(hashOf(rejectAsked)).not.toBe(forFirst);
+    await grantDecision(t.db, { userId: me.id, sessionId: me.sessionId, payloadHash: hashOf(rejectAsked) });
+    expect(await rejectRequestAction({ requestId: first, reason: 'Another reason' })).toMatchObject({
+      stepUp: { each: true },
+    });
+
+    // The first request's proof approves it, once: the same proof does not serve a second attempt.
+    expect(await approveRequestAction({ requestId: first })).toEqual({
+      ok: true,
+      data: { status: 'SUBMITTED' },
+    });
+    expect(await statusOf(first)).toBe('SUBMITTED');
+    expect(await approveRequestAction({ requestId: first })).toMatchObject({ stepUp: { each: true } });
+    expect(await statusOf(second)).toBe('PENDING_APPROVAL');
   });
 
   it('lets only the requester’s side cancel, and refuses a request id that is not one', async () => {

@@ -28,6 +28,15 @@ async function requestPermissionOf({ requestId }: { requestId: string }): Promis
 
 const targetOf = ({ requestId }: { requestId: string }) => requestId;
 
+/**
+ * What a decision's second-factor proof is bound to: the decision, its own inputs and the request's payload hash.
+ * A proof made for one request, one verdict or one version of a request serves no other.
+ */
+async function decisionProof(decision: string, input: { requestId: string } & Record<string, unknown>) {
+  const payloadHash = await (await getApprovalEngine()).payloadHashOf(input.requestId);
+  return { decision, ...input, payloadHash: payloadHash ?? null };
+}
+
 /** The engine's answer as the page reads it; the approvals list is rendered again whatever the outcome. */
 function decided(
   result: { ok: true; data: DecisionResult } | { ok: false; error: string; status?: number },
@@ -44,7 +53,8 @@ export const approveRequestAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'approve request',
-  stepUp: ({ requestId }) => ({ decision: 'approve', requestId }),
+  stepUp: ({ requestId }) => decisionProof('approve', { requestId }),
+  stepUpEach: true,
   run: async ({ actor, input: { requestId, twoFactorCode } }) =>
     decided(await (await getApprovalEngine()).approve(actor, requestId, twoFactorCode)),
 });
@@ -55,7 +65,8 @@ export const rejectRequestAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'reject request',
-  stepUp: ({ requestId, reason }) => ({ decision: 'reject', requestId, reason }),
+  stepUp: ({ requestId, reason }) => decisionProof('reject', { requestId, reason }),
+  stepUpEach: true,
   run: async ({ actor, input: { requestId, reason } }) =>
     decided(await (await getApprovalEngine()).reject(actor, requestId, reason)),
 });
@@ -66,7 +77,8 @@ export const resubmitRequestAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'resubmit request',
-  stepUp: ({ requestId }) => ({ decision: 'resubmit', requestId }),
+  stepUp: ({ requestId }) => decisionProof('resubmit', { requestId }),
+  stepUpEach: true,
   run: async ({ actor, input: { requestId, twoFactorCode, acknowledged } }) =>
     decided(
       await (await getApprovalEngine()).resubmit(actor, requestId, twoFactorCode, {
@@ -92,12 +104,9 @@ export const proposeResolutionAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'propose resolution',
-  stepUp: ({ requestId, verdict, transactionIds }) => ({
-    decision: 'propose resolution',
-    requestId,
-    verdict,
-    transactionIds,
-  }),
+  stepUp: ({ requestId, verdict, transactionIds }) =>
+    decisionProof('propose resolution', { requestId, verdict, transactionIds }),
+  stepUpEach: true,
   run: async ({ actor, input: { requestId, verdict, transactionIds, note } }) =>
     decided(
       await (await getApprovalEngine()).proposeResolution(actor, requestId, {
@@ -114,7 +123,8 @@ export const confirmResolutionAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'confirm resolution',
-  stepUp: ({ requestId }) => ({ decision: 'confirm resolution', requestId }),
+  stepUp: ({ requestId }) => decisionProof('confirm resolution', { requestId }),
+  stepUpEach: true,
   run: async ({ actor, input: { requestId } }) =>
     decided(await (await getApprovalEngine()).confirmResolution(actor, requestId)),
 });

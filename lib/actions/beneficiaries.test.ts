@@ -11,7 +11,7 @@ import { auditLog, operationRequests, type Role } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
-import { newPerson } from '@/test/people';
+import { newPerson, withSecondFactor } from '@/test/people';
 import { sandboxConnection, testSandboxOptions } from '@/test/sandbox';
 
 type Person = {
@@ -97,12 +97,11 @@ describe('deleteBeneficiaryAction', () => {
     expect((await listed()).map((b) => b.id)).toContain(beneficiary.id);
 
     // The requester cannot approve it; the second admin can.
-    expect(await approveRequestAction({ requestId: result.data.id })).toMatchObject({
-      ok: false,
-      status: 403,
-    });
+    const approve = () =>
+      withSecondFactor(t.db, state.user!, () => approveRequestAction({ requestId: result.data.id }));
+    expect(await approve()).toMatchObject({ ok: false, status: 403 });
     as('admin2');
-    expect(await approveRequestAction({ requestId: result.data.id })).toMatchObject({
+    expect(await approve()).toMatchObject({
       ok: true,
       data: { status: 'SUCCESS' },
     });

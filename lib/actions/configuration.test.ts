@@ -19,7 +19,7 @@ import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { acceptFromMailbox, linkTokenFor } from '@/test/invitations';
-import { signedIn as signedInAs } from '@/test/people';
+import { signedIn as signedInAs, withSecondFactor } from '@/test/people';
 import { testSandboxOptions } from '@/test/sandbox';
 
 type Person = {
@@ -113,7 +113,7 @@ const row = async (id: string) =>
 
 const approveAs = async (p: Person, requestId: string) => {
   as(p);
-  return approveRequestAction({ requestId });
+  return withSecondFactor(t.db, p, () => approveRequestAction({ requestId }));
 };
 
 /** The request id of a `requested` outcome; fails the test otherwise. */

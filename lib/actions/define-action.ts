@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { CustodyClient } from '@/lib/custody';
 import { hashPayload } from '@/lib/server/approvals/hash';
 import { describeFailure, WALLET_NOT_CONNECTED } from '@/lib/server/errors';
-import { isFreshStepUp, stepUpTime } from '@/lib/server/factors/step-up';
+import { isFreshStepUp, stepUpTime, takeDecisionGrant } from '@/lib/server/factors/step-up';
 import { type ActionResult, type Actor, audit, authorize } from '@/lib/server/guard';
 import type { Action } from '@/lib/server/permissions';
 import { currentDb } from '@/lib/server/services';
@@ -65,7 +65,12 @@ export interface ActionDefinition<S extends z.ZodType, T> {
    * Asks for the second factor again when this session last proved one more than five minutes ago: the payload
    * the check is bound to (its canonical hash goes to the person's step-up and to the audit log). Never a secret.
    */
-  stepUp?: (input: z.output<S>) => unknown;
+  stepUp?: (input: z.output<S>) => unknown | Promise<unknown>;
+  /**
+   * A decision: every run needs its own proof of the second factor, bound to this run's payload hash and used
+   * once. No five-minute window.
+   */
+  stepUpEach?: boolean;
   run: (ctx: ActionContext<z.output<S>>) => Promise<ActionResult<T>>;
 }
 
@@ -73,27 +78,38 @@ export interface ActionDefinition<S extends z.ZodType, T> {
 const STEP_UP_REQUIRED = 'Confirm it is you to continue.';
 
 /**
- * The step-up check: with a fresh second factor on this session the use is audited (payload hash, step-up time)
- * and null comes back; otherwise the refusal naming the payload hash the person's check will be bound to.
+ * The step-up check. With a fresh second factor on this session (or, for a decision, a proof made for exactly this
+ * payload and not used yet, which this use consumes) the use is audited with the payload hash and null comes back;
+ * otherwise the refusal naming the payload hash the person's check will be bound to.
  */
 export async function checkStepUp(
   actor: Actor,
   context: string,
   payload: unknown,
   target: string | null,
+  options: { each?: boolean } = {},
 ): Promise<ActionResult<never> | null> {
   const payloadHash = hashPayload({ action: context, payload: payload ?? null });
-  const at = await stepUpTime(await currentDb(), actor.sessionId);
-  if (!isFreshStepUp(at)) {
+  const db = await currentDb();
+  const each = options.each === true;
+  const at = each ? null : await stepUpTime(db, actor.sessionId);
+  const proved = each
+    ? await takeDecisionGrant(db, { userId: actor.id, sessionId: actor.sessionId, payloadHash })
+    : isFreshStepUp(at);
+  if (!proved) {
     await audit(actor, 'auth.step_up_required', 'refused', {
       target,
-      input: { action: context, payloadHash },
+      input: { action: context, payloadHash, ...(each ? { each } : {}) },
     });
-    return { ok: false, error: STEP_UP_REQUIRED, stepUp: { payloadHash } };
+    return { ok: false, error: STEP_UP_REQUIRED, stepUp: { payloadHash, ...(each ? { each } : {}) } };
   }
   await audit(actor, 'auth.step_up_used', 'success', {
     target,
-    input: { action: context, payloadHash, stepUpAt: at!.toISOString() },
+    input: {
+      action: context,
+      payloadHash,
+      ...(at ? { stepUpAt: at.toISOString() } : { proof: 'this decision' }),
+    },
   });
   return null;
 }
@@ -133,7 +149,13 @@ export function defineAction<S extends z.ZodType, T = undefined>(
       actor = authz.actor;
     }
     if (def.stepUp) {
-      const refusal = await checkStepUp(actor, def.context, def.stepUp(input), def.target?.(input) ?? null);
+      const refusal = await checkStepUp(
+        actor,
+        def.context,
+        await def.stepUp(input),
+        def.target?.(input) ?? null,
+        { each: def.stepUpEach === true },
+      );
       if (refusal) return refusal;
     }
     const ctx: ActionContext<z.output<S>> = {

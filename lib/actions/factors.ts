@@ -14,7 +14,7 @@ import {
   verifyPasskey,
 } from '@/lib/server/factors/passkeys';
 import { relyingParty } from '@/lib/server/factors/relying-party';
-import { forgetStepUp } from '@/lib/server/factors/step-up';
+import { forgetStepUp, grantDecision } from '@/lib/server/factors/step-up';
 import { confirmedFactorKinds, removeFactor } from '@/lib/server/factors/store';
 import { enrollTotp, verifyTotp } from '@/lib/server/factors/totp';
 import type { Actor } from '@/lib/server/guard';
@@ -173,7 +173,8 @@ const LOCKED = 'Too many failed attempts. Try again in 15 minutes.';
 
 /**
  * The step-up itself: a code or a passkey, for the payload the action named. Recorded on the session (the next
- * five minutes of decisions go through) and audited with the payload hash. Wrong codes count towards the
+ * five minutes of configuration requests go through) and as a grant for the one decision bound to that payload
+ * hash, and audited with the hash. Wrong codes count towards the
  * account's lockout like wrong passwords.
  */
 export const verifyStepUpAction = defineAction({
@@ -217,6 +218,8 @@ export const verifyStepUpAction = defineAction({
         : refuse('The passkey could not be verified.');
     }
     await recordStepUp(db, actor.sessionId, now.getTime());
+    // The proof also serves the one decision bound to this payload hash (decisions have no five-minute window).
+    await grantDecision(db, { userId: actor.id, sessionId: actor.sessionId, payloadHash: input.payloadHash });
     return ok(undefined);
   },
 });

@@ -11,7 +11,7 @@ import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sand
 import { type ConsoleServices, provideServices } from '@/lib/server/services';
 import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
-import { newPerson } from '@/test/people';
+import { newPerson, withSecondFactor } from '@/test/people';
 import { testSandboxOptions } from '@/test/sandbox';
 
 type Person = {
@@ -106,7 +106,7 @@ function requestIdOf(result: { ok: boolean; data?: unknown; error?: string }): s
 async function approvedByAdmin2(requestId: string) {
   state.user = admin2;
   try {
-    return await approveRequestAction({ requestId });
+    return await withSecondFactor(t.db, admin2, () => approveRequestAction({ requestId }));
   } finally {
     state.user = admin;
   }

@@ -28,7 +28,7 @@ const { hashPayload } = await import('@/lib/server/approvals/hash');
 const { enrollTotp, totpCodeAt, verifyTotp } = await import('@/lib/server/factors/totp');
 const { forgetStepUpAction, removeFactorAction, verifyStepUpAction } = await import('./factors');
 const { checkStepUp } = await import('./define-action');
-const { forgetStepUp } = await import('@/lib/server/factors/step-up');
+const { forgetStepUp, takeDecisionGrant } = await import('@/lib/server/factors/step-up');
 
 const key = randomBytes(32);
 let t: TestDatabase;
@@ -126,6 +126,35 @@ describe('step-up in defineAction', () => {
       ok: false,
       stepUp: {},
     });
+  });
+
+  it('turns a right code into one grant for its payload hash, in its session, used once and for minutes', async () => {
+    const { user, apps, sessionId } = await financeWithTwoApps(Date.now());
+    const payloadHash = hashPayload({ action: 'approve request', payload: { requestId: 'r-1' } });
+    const use = (hash: string, session = sessionId, now?: number) =>
+      takeDecisionGrant(t.db, {
+        userId: user.id,
+        sessionId: session,
+        payloadHash: hash,
+        ...(now ? { now } : {}),
+      });
+    // A fresh session is no proof for a decision.
+    expect(await use(payloadHash)).toBe(false);
+    expect(await verifyStepUpAction({ payloadHash, code: '000000' })).toMatchObject({ ok: false });
+    expect(await use(payloadHash)).toBe(false);
+
+    expect(
+      (await verifyStepUpAction({ payloadHash, code: totpCodeAt(apps[0]!.secret, Date.now()) })).ok,
+    ).toBe(true);
+    const another = hashPayload({ action: 'approve request', payload: { requestId: 'r-2' } });
+    expect(await use(another)).toBe(false);
+    expect(await use(payloadHash, crypto.randomUUID())).toBe(false);
+    expect(await use(payloadHash, sessionId, Date.now() + 5 * 60_000 + 1_000)).toBe(false);
+    // Both uses at once: exactly one wins.
+    expect(await Promise.all([use(payloadHash), use(payloadHash)])).toEqual(
+      expect.arrayContaining([true, false]),
+    );
+    expect(await use(payloadHash)).toBe(false);
   });
 
   it('does not take a code twice, nor a code for a step-up without a session', async () => {

@@ -25,8 +25,11 @@ export type ActionResult<T = undefined> =
       error: string;
       fieldErrors?: Record<string, string>;
       status?: number;
-      /** The action needs the second factor again first; the check is bound to this payload hash. */
-      stepUp?: { payloadHash: string };
+      /**
+       * The action needs the second factor again first; the check is bound to this payload hash. `each`: a
+       * decision, whose proof serves that one decision only.
+       */
+      stepUp?: { payloadHash: string; each?: boolean };
     };
 
 async function currentRequestId(): Promise<string | null> {

@@ -53,14 +53,15 @@ export const userSessions = pgTable(
 
 /**
  * One-time WebAuthn challenges (registration, sign-in, step-up), consumed on use and valid for minutes.
- * `subject` is a user id, or a pending sign-in's id before a session exists.
+ * `subject` is a user id, or a pending sign-in's id before a session exists. A `decision` row is a proved second
+ * factor waiting for the one decision it is bound to: `challenge` holds the session it was proved in.
  */
 export const authChallenges = pgTable(
   'auth_challenges',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     subject: text('subject').notNull(),
-    purpose: text('purpose').$type<'register' | 'sign-in' | 'step-up'>().notNull(),
+    purpose: text('purpose').$type<'register' | 'sign-in' | 'step-up' | 'decision'>().notNull(),
     challenge: text('challenge').notNull(),
     /** Step-up: the hash of the payload the check is bound to. */
     payloadHash: text('payload_hash'),

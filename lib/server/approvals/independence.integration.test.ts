@@ -15,7 +15,7 @@ import { provideServices } from '@/lib/server/services';
 import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { acceptFromMailbox } from '@/test/invitations';
-import { newPerson, signedIn as signedInAs } from '@/test/people';
+import { newPerson, signedIn as signedInAs, withSecondFactor } from '@/test/people';
 import { testSandboxOptions } from '@/test/sandbox';
 import { provideTestServices, TEST_ENCRYPTION_KEY } from '@/test/services';
 
@@ -87,7 +87,7 @@ const as = (p: Person) => {
 };
 const approve = (p: Person, requestId: string) => {
   as(p);
-  return approveRequestAction({ requestId });
+  return withSecondFactor(t.db, p, () => approveRequestAction({ requestId }));
 };
 const requestIdOf = (result: { ok: boolean; data?: unknown; error?: string }): string => {
   expect(result).toMatchObject({ ok: true, data: { kind: 'requested' } });

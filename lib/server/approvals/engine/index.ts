@@ -28,6 +28,7 @@ export function createApprovalEngine(deps: EngineDeps) {
   const commands = createCommands(ctx, submission, reconciliation, queries);
   return {
     typeOf: queries.typeOf,
+    payloadHashOf: queries.payloadHashOf,
     preview: commands.preview,
     create: commands.create,
     hasRequest: commands.hasRequest,

@@ -166,6 +166,11 @@ export function createQueries(ctx: EngineContext) {
     return (await findRequest(id))?.type;
   }
 
+  /** The canonical hash of what the request asks for: a decision's second-factor proof is bound to it. */
+  async function payloadHashOf(id: string): Promise<string | undefined> {
+    return (await findRequest(id))?.payloadHash;
+  }
+
   return {
     view,
     abilities,
@@ -175,6 +180,7 @@ export function createQueries(ctx: EngineContext) {
     listNotifications,
     markNotificationsRead,
     typeOf,
+    payloadHashOf,
     resolutionVerdictsFor,
   };
 }
