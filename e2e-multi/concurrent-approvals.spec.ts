@@ -3,7 +3,14 @@ import { approveOnPage, nextActionRequest, replayAction } from '../e2e/helpers/a
 import { employee } from '../e2e/helpers/address-book';
 import { type SandboxTransaction, sandboxCall } from '../e2e/helpers/sandbox';
 import { treasuryWallet } from '../e2e/helpers/withdraw-approval';
-import { INSTANCE_A, INSTANCE_B, queryDatabase, signedInOn } from './instances';
+import {
+  grantDecision,
+  INSTANCE_A,
+  INSTANCE_B,
+  newestSessionOf,
+  queryDatabase,
+  signedInOn,
+} from './instances';
 
 const REQUESTS = 50;
 
@@ -94,16 +101,28 @@ test('withdrawals approved at the same time through both instances are each sent
 
   // Two approvers per request at the same moment, one on each instance (one approval is enough by policy):
   // both may try to move the request to SUBMITTING, and only one may send it. Half the calls go to each.
+  const finance2Session = await newestSessionOf('finance2');
   const admin = await signedInOn(browser, 'admin', INSTANCE_A);
+  const adminSession = await newestSessionOf('admin');
+  const approveAs = (who: typeof admin, instance: string, id: string) =>
+    replayAction(who.context.request, approveRequest, `${instance}/approvals/${id}`, [{ requestId: id }]);
+  // Each decision asks for its own second-factor check first: nothing is decided without one. Each approver's
+  // check is then granted for that one decision, as a right code would.
+  await inBatches(ids.slice(1), 6, async (id) => {
+    for (const [who, session] of [
+      [finance2, finance2Session],
+      [admin, adminSession],
+    ] as const) {
+      const asked = await approveAs(who, INSTANCE_A, id);
+      const hash = /"stepUp":\{"payloadHash":"([0-9a-f]{64})","each":true\}/.exec(asked)?.[1];
+      expect(hash, `the check asked for before approving ${id}: ${asked.slice(0, 300)}`).toBeDefined();
+      await grantDecision(session, hash!);
+    }
+  });
   const answers = await Promise.all(
     ids.slice(1).flatMap((id, k) => {
       const [first, second] = k % 2 ? [INSTANCE_A, INSTANCE_B] : [INSTANCE_B, INSTANCE_A];
-      return [
-        replayAction(finance2.context.request, approveRequest, `${first}/approvals/${id}`, [
-          { requestId: id },
-        ]),
-        replayAction(admin.context.request, approveRequest, `${second}/approvals/${id}`, [{ requestId: id }]),
-      ];
+      return [approveAs(finance2, first, id), approveAs(admin, second, id)];
     }),
   );
   // Every request got at least one accepted approval; none of the calls failed on the server.

@@ -28,3 +28,26 @@ export async function queryDatabase<T extends Record<string, unknown>>(
     await client.end();
   }
 }
+
+/** The session a context just signed in with: the newest open session of that demo user. */
+export async function newestSessionOf(role: DemoRole): Promise<{ userId: string; sessionId: string }> {
+  const [row] = await queryDatabase<{ user_id: string; id: string }>(
+    `SELECT s.user_id, s.id FROM user_sessions s JOIN users u ON u.id = s.user_id
+      WHERE u.email = $1 AND s.ended_at IS NULL ORDER BY s.created_at DESC LIMIT 1`,
+    [DEMO[role]],
+  );
+  if (!row) throw new Error(`no open session of ${DEMO[role]}`);
+  return { userId: row.user_id, sessionId: row.id };
+}
+
+/**
+ * What a right code in "Confirm it is you" records: a grant for the one decision bound to `payloadHash`, in that
+ * session. Here for decisions replayed by the dozen, where typing a code each time would take minutes.
+ */
+export async function grantDecision(session: { userId: string; sessionId: string }, payloadHash: string) {
+  await queryDatabase(
+    `INSERT INTO auth_challenges (subject, purpose, challenge, payload_hash, expires_at)
+      VALUES ($1, 'decision', $2, $3, now() + interval '5 minutes')`,
+    [session.userId, session.sessionId, payloadHash],
+  );
+}

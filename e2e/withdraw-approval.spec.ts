@@ -109,10 +109,9 @@ test('the requester cannot approve their own request, even by calling the action
   const requestId = await requestThroughForm(finance, wallet.id, { amount: '0.5' });
   await expect(finance.getByRole('button', { name: 'Approve' })).toHaveCount(0);
 
-  // A decision asks for its own second-factor check before anything else; without one nothing is decided (the
-  // requester's refusal with a proof is the engine's: lib/actions/approvals.test.ts).
+  // Refused as the requester's own, before any second-factor check is asked for.
   const text = await callAction(finance, approveAction!, `/approvals/${requestId}`, [{ requestId }]);
-  expect(text).toContain('Confirm it is you to continue.');
+  expect(text).toContain('You cannot approve or reject your own request.');
   await finance.reload();
   await expect(finance.getByText('Request status: Pending approval')).toBeVisible();
   await expect(finance.getByText('Approvals 0 of 1')).toBeVisible();

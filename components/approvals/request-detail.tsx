@@ -140,7 +140,7 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
     },
   });
   const [pending, startTransition] = useTransition();
-  // Decisions ask for the second factor again when this session's last check is older than 5 minutes.
+  // Every decision asks for its own second-factor check ("Confirm it is you"), bound to that decision.
   const stepUp = useStepUp();
   const now = useNow();
   const [actionError, setActionError] = useState<string | null>(null);

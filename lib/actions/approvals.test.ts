@@ -27,7 +27,7 @@ vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 const { provideServices } = await import('@/lib/server/services');
 const { createUser } = await import('@/lib/server/users');
 const { startSession } = await import('@/lib/server/sessions');
-const { grantDecision } = await import('@/lib/server/factors/step-up');
+const { grantDecision, takeDecisionGrant } = await import('@/lib/server/factors/step-up');
 const { getApprovalEngine } = await import('@/lib/server/approvals');
 const { approveRequestAction, cancelRequestAction, markNotificationsReadAction, rejectRequestAction } =
   await import('./approvals');
@@ -180,14 +180,51 @@ describe('approval actions', () => {
       stepUp: { each: true },
     });
 
-    // The first request's proof approves it, once: the same proof does not serve a second attempt.
+    // The first request's proof approves it, and is used up by it.
     expect(await approveRequestAction({ requestId: first })).toEqual({
       ok: true,
       data: { status: 'SUBMITTED' },
     });
     expect(await statusOf(first)).toBe('SUBMITTED');
-    expect(await approveRequestAction({ requestId: first })).toMatchObject({ stepUp: { each: true } });
+    expect(
+      await takeDecisionGrant(t.db, { userId: me.id, sessionId: me.sessionId, payloadHash: forFirst }),
+    ).toBe(false);
     expect(await statusOf(second)).toBe('PENDING_APPROVAL');
+  });
+
+  it('says why a decision is refused anyway before asking for the second factor, and keeps the proof', async () => {
+    const id = await requestWithdrawal();
+    signedInAs('finance');
+    // The requester: no code is asked for a decision that cannot count.
+    expect(await rejectRequestAction({ requestId: id, reason: 'Changed my mind' })).toEqual({
+      ok: false,
+      error: 'You cannot approve or reject your own request.',
+      status: 403,
+    });
+    signedInAs('finance2');
+    const asked = await approveRequestAction({ requestId: id });
+    const payloadHash = (asked as { stepUp: { payloadHash: string } }).stepUp.payloadHash;
+    await grantDecision(t.db, {
+      userId: people.finance2.id,
+      sessionId: people.finance2.sessionId,
+      payloadHash,
+    });
+    // Expired meanwhile: refused as expired, and the proof is not spent on it.
+    await t.db
+      .update(operationRequests)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(operationRequests.id, id));
+    expect(await approveRequestAction({ requestId: id })).toMatchObject({
+      ok: false,
+      error: 'This request has expired and can no longer be approved.',
+    });
+    expect(
+      await takeDecisionGrant(t.db, {
+        userId: people.finance2.id,
+        sessionId: people.finance2.sessionId,
+        payloadHash,
+      }),
+    ).toBe(true);
   });
 
   it('lets only the requester’s side cancel, and refuses a request id that is not one', async () => {

@@ -3,8 +3,9 @@
 // audit out; the permission is the one of the request's operation kind.
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { type ActionResult, defineAction, ok } from '@/lib/actions/define-action';
+import { type ActionResult, type Actor, checkStepUp, defineAction, ok } from '@/lib/actions/define-action';
 import { getApprovalEngine } from '@/lib/server/approvals';
+import type { DecisionProof } from '@/lib/server/approvals/engine';
 import { operationType } from '@/lib/server/approvals/registry';
 import type { Action } from '@/lib/server/permissions';
 import { approveSchema, rejectSchema, requestIdSchema, resubmitSchema } from '@/lib/validation/approvals';
@@ -28,23 +29,44 @@ async function requestPermissionOf({ requestId }: { requestId: string }): Promis
 
 const targetOf = ({ requestId }: { requestId: string }) => requestId;
 
-/**
- * What a decision's second-factor proof is bound to: the decision, its own inputs and the request's payload hash.
- * A proof made for one request, one verdict or one version of a request serves no other.
- */
-async function decisionProof(decision: string, input: { requestId: string } & Record<string, unknown>) {
-  const payloadHash = await (await getApprovalEngine()).payloadHashOf(input.requestId);
-  return { decision, ...input, payloadHash: payloadHash ?? null };
-}
+type EngineOutcome = { ok: true; data: DecisionResult } | { ok: false; error: string; status?: number };
 
 /** The engine's answer as the page reads it; the approvals list is rendered again whatever the outcome. */
-function decided(
-  result: { ok: true; data: DecisionResult } | { ok: false; error: string; status?: number },
-): ActionResult<DecisionResult> {
+function decided(result: EngineOutcome): ActionResult<DecisionResult> {
   revalidatePath('/approvals');
   return result.ok
     ? ok(result.data)
     : { ok: false, error: result.error, ...(result.status ? { status: result.status } : {}) };
+}
+
+/**
+ * A decision with its own second-factor proof. The engine asks for the proof once nothing else refuses the decision
+ * (a requester, an expired request or a person not independent is told so without a code) and just before it is
+ * recorded; the proof is bound to the decision, its own inputs and the request's payload hash, so a check made for
+ * one request, one verdict or one version of a request serves no other. No proof: the step-up refusal, with the
+ * payload hash the person's check is to be bound to.
+ */
+async function decideWithProof(
+  actor: Actor,
+  context: string,
+  input: { requestId: string } & Record<string, unknown>,
+  decide: (proof: DecisionProof) => Promise<EngineOutcome>,
+): Promise<ActionResult<DecisionResult>> {
+  let asked: ActionResult<never> | null = null;
+  const result = await decide(async () => {
+    const payloadHash = await (await getApprovalEngine()).payloadHashOf(input.requestId);
+    asked = await checkStepUp(
+      actor,
+      context,
+      { ...input, payloadHash: payloadHash ?? null },
+      input.requestId,
+      {
+        each: true,
+      },
+    );
+    return asked === null;
+  });
+  return asked ?? decided(result);
 }
 
 export const approveRequestAction = defineAction({
@@ -53,10 +75,10 @@ export const approveRequestAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'approve request',
-  stepUp: ({ requestId }) => decisionProof('approve', { requestId }),
-  stepUpEach: true,
   run: async ({ actor, input: { requestId, twoFactorCode } }) =>
-    decided(await (await getApprovalEngine()).approve(actor, requestId, twoFactorCode)),
+    decideWithProof(actor, 'approve request', { requestId }, async (proof) =>
+      (await getApprovalEngine()).approve(actor, requestId, twoFactorCode, proof),
+    ),
 });
 
 export const rejectRequestAction = defineAction({
@@ -65,10 +87,10 @@ export const rejectRequestAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'reject request',
-  stepUp: ({ requestId, reason }) => decisionProof('reject', { requestId, reason }),
-  stepUpEach: true,
   run: async ({ actor, input: { requestId, reason } }) =>
-    decided(await (await getApprovalEngine()).reject(actor, requestId, reason)),
+    decideWithProof(actor, 'reject request', { requestId, reason }, async (proof) =>
+      (await getApprovalEngine()).reject(actor, requestId, reason, proof),
+    ),
 });
 
 export const resubmitRequestAction = defineAction({
@@ -77,12 +99,11 @@ export const resubmitRequestAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'resubmit request',
-  stepUp: ({ requestId }) => decisionProof('resubmit', { requestId }),
-  stepUpEach: true,
   run: async ({ actor, input: { requestId, twoFactorCode, acknowledged } }) =>
-    decided(
-      await (await getApprovalEngine()).resubmit(actor, requestId, twoFactorCode, {
+    decideWithProof(actor, 'resubmit request', { requestId }, async (proof) =>
+      (await getApprovalEngine()).resubmit(actor, requestId, twoFactorCode, {
         acknowledged: acknowledged === true,
+        proof,
       }),
     ),
 });
@@ -104,16 +125,14 @@ export const proposeResolutionAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'propose resolution',
-  stepUp: ({ requestId, verdict, transactionIds }) =>
-    decisionProof('propose resolution', { requestId, verdict, transactionIds }),
-  stepUpEach: true,
   run: async ({ actor, input: { requestId, verdict, transactionIds, note } }) =>
-    decided(
-      await (await getApprovalEngine()).proposeResolution(actor, requestId, {
-        verdict,
-        transactionIds: transactionIds.map((t) => t.value),
-        note,
-      }),
+    decideWithProof(actor, 'propose resolution', { requestId, verdict, transactionIds }, async (proof) =>
+      (await getApprovalEngine()).proposeResolution(
+        actor,
+        requestId,
+        { verdict, transactionIds: transactionIds.map((t) => t.value), note },
+        proof,
+      ),
     ),
 });
 
@@ -123,10 +142,10 @@ export const confirmResolutionAction = defineAction({
   invalid: 'first-issue',
   target: targetOf,
   context: 'confirm resolution',
-  stepUp: ({ requestId }) => decisionProof('confirm resolution', { requestId }),
-  stepUpEach: true,
   run: async ({ actor, input: { requestId } }) =>
-    decided(await (await getApprovalEngine()).confirmResolution(actor, requestId)),
+    decideWithProof(actor, 'confirm resolution', { requestId }, async (proof) =>
+      (await getApprovalEngine()).confirmResolution(actor, requestId, proof),
+    ),
 });
 
 export const discardResolutionAction = defineAction({

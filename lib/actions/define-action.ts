@@ -65,12 +65,7 @@ export interface ActionDefinition<S extends z.ZodType, T> {
    * Asks for the second factor again when this session last proved one more than five minutes ago: the payload
    * the check is bound to (its canonical hash goes to the person's step-up and to the audit log). Never a secret.
    */
-  stepUp?: (input: z.output<S>) => unknown | Promise<unknown>;
-  /**
-   * A decision: every run needs its own proof of the second factor, bound to this run's payload hash and used
-   * once. No five-minute window.
-   */
-  stepUpEach?: boolean;
+  stepUp?: (input: z.output<S>) => unknown;
   run: (ctx: ActionContext<z.output<S>>) => Promise<ActionResult<T>>;
 }
 
@@ -149,13 +144,7 @@ export function defineAction<S extends z.ZodType, T = undefined>(
       actor = authz.actor;
     }
     if (def.stepUp) {
-      const refusal = await checkStepUp(
-        actor,
-        def.context,
-        await def.stepUp(input),
-        def.target?.(input) ?? null,
-        { each: def.stepUpEach === true },
-      );
+      const refusal = await checkStepUp(actor, def.context, def.stepUp(input), def.target?.(input) ?? null);
       if (refusal) return refusal;
     }
     const ctx: ActionContext<z.output<S>> = {

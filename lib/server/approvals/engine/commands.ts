@@ -44,10 +44,12 @@ import { expiryFor, highestApprovalsFor, isExpired, type PolicyValues, requiredA
 import { assertTransition, type RequestStatus } from '../states';
 import { usdNumber } from '../usd';
 import {
+  type DecisionProof,
   type EngineActor,
   type EngineContext,
   FREEZE_KEY,
   fail,
+  PROOF_REQUIRED,
   RESOLUTION_WORDS,
   type ResolutionProposal,
   SYSTEM_ACTOR,
@@ -453,6 +455,7 @@ export function createCommands(
     verdict: 'approve' | 'reject',
     reason?: string,
     twoFactorCode?: string,
+    proof?: DecisionProof,
   ) {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return fail('No such request.', 404);
     // An API token's permission is its token's: checked before the decision, as for any other command. A
@@ -472,8 +475,58 @@ export function createCommands(
     // The request as the decision read it, under its lock.
     let current: OperationRequestRow | undefined;
     let decision: Decision;
+    /** Whatever refuses this decision before anything is written: permission, own request, independence, state. */
+    async function gate(reader: typeof db, row: OperationRequestRow, dry: boolean): Promise<Decision | null> {
+      const type = operationType(row.type);
+      if (!type) return { kind: 'unknown-type' };
+      // The person's role now, from the database (a role removed yesterday cannot approve today).
+      const [me] = token
+        ? [undefined]
+        : await reader
+            .select({ role: users.role, disabledAt: users.disabledAt })
+            .from(users)
+            .where(sql`${users.id}::text = ${actor.id}`)
+            .limit(1);
+      // Rejecting is an approver's decision too: the same permission.
+      if (!token && !(me && !me.disabledAt && roleMay(me.role as never, type.permissions.approve)))
+        return { kind: 'denied' };
+      if (row.requesterId === actor.id) return { kind: 'own' };
+      // Four eyes against an insider: an approval counts only from someone independent of the requester and
+      // of every approver so far (nobody controls two of them), whatever the kind and whatever the page offered.
+      const decided =
+        verdict === 'approve' || dry
+          ? await reader
+              .select({ id: operationApprovals.approverId, decision: operationApprovals.decision })
+              .from(operationApprovals)
+              .where(eq(operationApprovals.requestId, id))
+          : [];
+      if (verdict === 'approve') {
+        const refusal = await independenceRefusal(
+          reader,
+          actor.id,
+          row.requesterId,
+          decided.filter((e) => e.decision === 'approve').map((e) => e.id),
+        );
+        if (refusal) return { kind: 'not-independent', sentence: refusal };
+      }
+      if (row.status !== 'PENDING_APPROVAL') return { kind: 'not-open', status: row.status };
+      if (isExpired(row.expiresAt, at)) return { kind: 'expired' };
+      if (dry && decided.some((e) => e.id === actor.id)) return { kind: 'twice' };
+      return null;
+    }
+    if (proof) {
+      // Read first, without a lock: a decision refused anyway says why without asking for the second factor.
+      // The transaction below checks everything again under the request's lock.
+      const before = await findRequest(id);
+      const refused = before ? await gate(db, before, true) : { kind: 'missing' as const };
+      if (refused?.kind === 'expired') return fail('This request has expired and can no longer be approved.');
+      if (refused) {
+        current = before;
+        decision = refused;
+      } else if (!(await proof())) return fail(PROOF_REQUIRED, 401);
+    }
     try {
-      decision = await decideInTransaction();
+      decision ??= await decideInTransaction();
     } catch (error) {
       if (error instanceof DestinationRefused && current) {
         await audit(actor, `${current.type}.${verdict}`, 'refused', id, { reason: 'destination' });
@@ -496,44 +549,16 @@ export function createCommands(
           .for('update');
         if (!row) return { kind: 'missing' };
         current = row;
-        const type = operationType(row.type);
-        if (!type) return { kind: 'unknown-type' };
-        // The person's role now, from the database (a role removed yesterday cannot approve today).
-        const [me] = token
-          ? [undefined]
-          : await tx
-              .select({ role: users.role, disabledAt: users.disabledAt })
-              .from(users)
-              .where(sql`${users.id}::text = ${actor.id}`)
-              .limit(1);
-        // Rejecting is an approver's decision too: the same permission.
-        if (!token && !(me && !me.disabledAt && roleMay(me.role as never, type.permissions.approve)))
-          return { kind: 'denied' };
-        if (row.requesterId === actor.id) return { kind: 'own' };
-        // Four eyes against an insider: an approval counts only from someone independent of the requester and
-        // of every approver so far (nobody controls two of them), whatever the kind and whatever the page offered.
-        if (verdict === 'approve') {
-          const earlier = await tx
-            .select({ id: operationApprovals.approverId })
-            .from(operationApprovals)
-            .where(and(eq(operationApprovals.requestId, id), eq(operationApprovals.decision, 'approve')));
-          const refusal = await independenceRefusal(
-            tx,
-            actor.id,
-            row.requesterId,
-            earlier.map((e) => e.id),
-          );
-          if (refusal) return { kind: 'not-independent', sentence: refusal };
-        }
-        if (row.status !== 'PENDING_APPROVAL') return { kind: 'not-open', status: row.status };
-        if (isExpired(row.expiresAt, at)) {
+        const refused = await gate(tx as unknown as typeof db, row, false);
+        if (refused?.kind === 'expired') {
           await tx
             .update(operationRequests)
             .set({ status: 'EXPIRED', updatedAt: at })
             .where(and(eq(operationRequests.id, id), eq(operationRequests.status, 'PENDING_APPROVAL')));
           await tx.insert(operationEvents).values({ requestId: id, kind: 'expired', actorEmail: null, at });
-          return { kind: 'expired' };
+          return refused;
         }
+        if (refused) return refused;
         const inserted = await tx
           .insert(operationApprovals)
           .values({
@@ -702,10 +727,11 @@ export function createCommands(
     return { ok: true as const, data: { status: after ?? 'APPROVED' } };
   }
 
-  const approve = (actor: EngineActor, id: string, twoFactorCode?: string) =>
-    decide(actor, id, 'approve', undefined, twoFactorCode);
+  const approve = (actor: EngineActor, id: string, twoFactorCode?: string, proof?: DecisionProof) =>
+    decide(actor, id, 'approve', undefined, twoFactorCode, proof);
 
-  const reject = (actor: EngineActor, id: string, reason: string) => decide(actor, id, 'reject', reason);
+  const reject = (actor: EngineActor, id: string, reason: string, proof?: DecisionProof) =>
+    decide(actor, id, 'reject', reason, undefined, proof);
 
   async function cancel(actor: EngineActor, id: string) {
     const row = await findRequest(id);
@@ -749,7 +775,7 @@ export function createCommands(
     actor: EngineActor,
     id: string,
     twoFactorCode?: string,
-    options: { acknowledged?: boolean } = {},
+    options: { acknowledged?: boolean; proof?: DecisionProof } = {},
   ) {
     const row = await findRequest(id);
     if (!row) return fail('No such request.', 404);
@@ -767,8 +793,11 @@ export function createCommands(
       });
       return fail(standsIn, 403);
     }
+    const proved = async () => !options.proof || (await options.proof());
     if (type.scope === 'console') {
       // A configuration change the console refused (the email was taken meanwhile, say): carry it out again.
+      if (row.status !== 'SUBMIT_FAILED') return fail('This request cannot be resubmitted now.');
+      if (!(await proved())) return fail(PROOF_REQUIRED, 401);
       const again = await transition(id, 'SUBMIT_FAILED', 'SUBMITTING', {
         submitAttempts: sql`${operationRequests.submitAttempts} + 1` as never,
         lastAttemptAt: now(),
@@ -788,6 +817,7 @@ export function createCommands(
       return fail('Confirm what was checked before resubmitting. Nothing was sent.', 422);
     if (row.status !== 'SUBMIT_FAILED' && row.status !== 'OUTCOME_UNKNOWN')
       return fail('This request cannot be resubmitted now.');
+    if (!(await proved())) return fail(PROOF_REQUIRED, 401);
     // One more look just before sending: a late execution found now is linked instead of paid again.
     const target = await clientFor(row.walletId);
     if (!target) return fail(`${WALLET_NOT_CONNECTED} Nothing was sent.`);
@@ -888,6 +918,7 @@ export function createCommands(
     actor: EngineActor,
     id: string,
     input: { verdict: ResolutionVerdict; transactionIds?: string[]; note: string },
+    proof?: DecisionProof,
   ) {
     const row = await findRequest(id);
     if (!row) return fail('No such request.', 404);
@@ -924,6 +955,7 @@ export function createCommands(
         status: 422,
         fieldErrors: { transactionIds: 'Give the transaction id of each payment.' },
       };
+    if (proof && !(await proof())) return fail(PROOF_REQUIRED, 401);
     const proposal: ResolutionProposal = {
       verdict: input.verdict,
       ...(input.verdict === 'paid' ? { transactionIds } : {}),
@@ -962,7 +994,7 @@ export function createCommands(
     return { ok: true as const, data: { status: row.status } };
   }
 
-  async function confirmResolution(actor: EngineActor, id: string) {
+  async function confirmResolution(actor: EngineActor, id: string, proof?: DecisionProof) {
     const row = await findRequest(id);
     if (!row) return fail('No such request.', 404);
     const type = operationType(row.type);
@@ -980,6 +1012,7 @@ export function createCommands(
     const standsIn = await independenceRefusal(db, actor.id, row.requesterId, [proposal.byId]);
     if (standsIn) return fail(standsIn, 403);
     if (proposal.status !== row.status) return fail('The request changed since the resolution was recorded.');
+    if (proof && !(await proof())) return fail(PROOF_REQUIRED, 401);
     const record = {
       ...proposal,
       confirmedById: actor.id,

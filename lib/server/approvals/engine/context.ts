@@ -41,6 +41,15 @@ export interface EngineActor {
   requestId?: string | null;
 }
 
+/**
+ * A decision's second-factor proof, asked for once everything else lets the decision through (so a decision
+ * refused anyway never asks for a code) and just before it is recorded: false refuses with `PROOF_REQUIRED`.
+ * Decisions made by the console's own code (tests, the benchmark, the background round) pass none.
+ */
+export type DecisionProof = () => Promise<boolean>;
+
+export const PROOF_REQUIRED = 'Confirm it is you to continue.';
+
 /** Background work (submission after a thaw, reconciliation, following) is done in the console's name. */
 export const SYSTEM_ACTOR: EngineActor = { id: 'system', email: 'system', role: 'system', requestId: null };
 

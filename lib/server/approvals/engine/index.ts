@@ -13,6 +13,7 @@ import { createReconciliation } from './reconciliation';
 import { createSubmission } from './submission';
 
 export type {
+  DecisionProof,
   EngineActor,
   EngineDeps,
   ResolutionProposal,
