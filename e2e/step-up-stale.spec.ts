@@ -15,7 +15,7 @@ import { confirmItIsYou, type RanAgain, stepUpDialog } from './helpers/step-up';
 
 const PAYOUTS = 'Payouts (Base Sepolia)';
 const COLLECTIONS = 'Collections (Polygon)';
-const STALE_SAID = 'Your next decision asks for your second factor.';
+const STALE_SAID = 'Your next change asks for your second factor (every decision always does).';
 
 /** A short tag that names what one test run made. */
 const runId = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

@@ -46,7 +46,7 @@ export function FactorList({ factors }: FactorListProps) {
       setError(null);
       const result = await forgetStepUpAction(undefined);
       if (!result.ok) return setError(result.error);
-      setNotice('Your next decision asks for your second factor.');
+      setNotice('Your next change asks for your second factor (every decision always does).');
     });
 
   return (
