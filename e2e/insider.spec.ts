@@ -4,13 +4,23 @@
 // again while the request waited, and sending a contract transfer above the threshold on one approval.
 import type { Browser, Page } from '@playwright/test';
 import { getAddress } from 'viem';
-import { contextAs, DEMO, expect, expectAccessible, test, uniqueEmail } from './fixtures';
+import {
+  contextAs,
+  DEMO,
+  enrolAuthenticatorAtSignIn,
+  expect,
+  expectAccessible,
+  fillSignIn,
+  test,
+  uniqueEmail,
+} from './fixtures';
 import { approveOnPage } from './helpers/actions';
 import { bookEntry } from './helpers/address-book';
 import { api, tokenThroughQuorum } from './helpers/console-api';
 import {
   approveAsSecondAdminCapturing,
   approveByCallingActions,
+  builtDecisionActions,
   codesAfter,
   type DecisionActions,
 } from './helpers/decisions';
@@ -19,7 +29,8 @@ import { acceptInNewContext, type NewUser, signInWithOwnCredentials } from './he
 import { waitForLink } from './helpers/mail';
 import { approveAsSecondAdmin, requestedChangePath, requestUser } from './helpers/quorum';
 import { randomAddress, type SandboxTransaction, sandboxCall, sandboxWallet } from './helpers/sandbox';
-import { confirmItIsYou, stepUpDialog } from './helpers/step-up';
+import { startRealServiceConsole } from './helpers/second-console';
+import { codesFor, confirmItIsYou, stepUpDialog } from './helpers/step-up';
 import { requestThroughForm } from './helpers/withdraw-approval';
 
 const wallet = sandboxWallet('Treasury');
@@ -355,4 +366,75 @@ test.describe('the address book changes while a request waits', () => {
       await adminContext.close();
     }
   });
+});
+
+// A console in real-service mode, started for this journey alone: nobody is seeded, and its first admin comes
+// from the server's command line.
+test('a sole admin added on the command line cannot add a deputy admin alone', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(420_000);
+  const second = await startRealServiceConsole(String(baseURL));
+  try {
+    // The first admin comes from the server's command line, with a one-time password.
+    const email = uniqueEmail('sole');
+    const printed = second.users(['add', '--email', email, '--role', 'admin']);
+    expect(printed).toContain(`Created ${email} (admin).`);
+    const oneTime = printed.trim().split('\n').pop()?.trim() ?? '';
+    expect(oneTime.length).toBeGreaterThanOrEqual(12);
+
+    // They sign in, set up an authenticator app and replace the one-time password.
+    const context = await browser.newContext({ baseURL: second.origin });
+    const page = await context.newPage();
+    await fillSignIn(page, email, oneTime);
+    const secret = await enrolAuthenticatorAtSignIn(page);
+    // The app's later codes (sign-in again, "Confirm it is you", the proof below) follow the one just used.
+    const codes = codesAfter(secret, Math.floor(Date.now() / 30_000));
+    codesFor(page, codes);
+    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    const password = 'a-sole-admin-passphrase-1';
+    await page.getByLabel('Current password').fill(oneTime);
+    await page.getByLabel('New password', { exact: true }).fill(password);
+    await page.getByLabel('Repeat new password').fill(password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    // Then they sign in again with their own password and the app.
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await fillSignIn(page, email, password);
+    await page.getByLabel('Authentication code').fill(await codes());
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByRole('button', { name: /User menu/ })).toBeVisible();
+
+    // Every page says the console is an admin short.
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: 'One independent admin of the 2 the approval policy needs' }),
+    ).toContainText('configuration changes cannot be approved yet');
+
+    // Asking for a deputy admin files a request for a second admin, whom the console does not have.
+    const deputy = uniqueEmail('deputy');
+    const requestPath = await requestUser(page, { email: deputy, name: 'Dee Deputy', role: 'admin' });
+    const requestId = requestPath.split('/').pop()!;
+    await page.goto(requestPath);
+    await expect(page.getByText(PENDING)).toBeVisible();
+    await expect(page.getByText('You requested this: another person must approve it.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
+    await expectAccessible(page);
+
+    // The approval action, called with their session and a second-factor proof of their own: their own request.
+    const answer = await approveByCallingActions(page, builtDecisionActions(), requestId, codes);
+    expect(answer).toContain('You cannot approve or reject your own request.');
+    await page.reload();
+    await expect(page.getByText(PENDING)).toBeVisible();
+    await expect(page.getByText('Approvals 0 of 1')).toBeVisible();
+    // Nobody was invited: the deputy is not a user.
+    await page.goto('/admin/users');
+    await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
+    await expect(page.getByText(email).first()).toBeVisible();
+    await expect(page.getByText(deputy)).toHaveCount(0);
+    await context.close();
+  } finally {
+    await second.stop();
+  }
 });

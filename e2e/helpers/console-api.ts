@@ -4,7 +4,7 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, expectAccessible } from '../fixtures';
 import { approveAsSecondAdmin, requestedChangePath } from './quorum';
 
-export interface TokenForm {
+interface TokenForm {
   name: string;
   scopes: string[];
   dailyCapUsd: string;

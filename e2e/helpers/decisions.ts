@@ -1,6 +1,8 @@
 // A decision made the way an insider would try it: the approval action and its "Confirm it is you" captured from
 // someone's real approval, then called with another person's session and a second-factor proof of their own, so
 // that what refuses them is the engine's four-eyes check, not a missing proof.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { type Browser, expect, type Page, type Request } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { contextAs } from '../fixtures';
@@ -16,7 +18,7 @@ const isAction = (r: Request) => r.method() === 'POST' && Boolean(r.headers()['n
 const namesPayloadHash = (r: Request) => (r.postData() ?? '').includes('"payloadHash"');
 
 /** `approveOnPage`, also returning how the page called the approval and its check. */
-export async function approveOnPageCapturing(page: Page): Promise<DecisionActions> {
+async function approveOnPageCapturing(page: Page): Promise<DecisionActions> {
   const approve = page.waitForRequest((r) => isAction(r) && !namesPayloadHash(r));
   const verify = page.waitForRequest((r) => isAction(r) && namesPayloadHash(r));
   await approveOnPage(page);
@@ -73,4 +75,21 @@ export async function approveAsSecondAdminCapturing(
   } finally {
     await context.close();
   }
+}
+
+/** The approval and check actions as the build names them (its server reference manifest), for a console where
+ * nobody else has approved anything to capture them from. */
+export function builtDecisionActions(): DecisionActions {
+  const manifest = JSON.parse(
+    readFileSync(
+      path.resolve(process.env.NEXT_DIST_DIR || '.next', 'server', 'server-reference-manifest.json'),
+      'utf8',
+    ),
+  ) as { node: Record<string, { exportedName?: string }> };
+  const idOf = (name: string) => {
+    const id = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === name)?.[0];
+    if (!id) throw new Error(`${name} is not in the build's server reference manifest`);
+    return { id, routerState: '' };
+  };
+  return { approve: idOf('approveRequestAction'), verify: idOf('verifyStepUpAction') };
 }
