@@ -198,36 +198,44 @@ test('a user asked for by an API token’s holder cannot approve the token’s w
   expect(after.json.data.status).toBe('PENDING_APPROVAL');
 });
 
-test('a contract transfer of USDC above the threshold shows its USD value and one approval does not send it', async ({
-  browser,
-}) => {
-  test.setTimeout(240_000);
+/** The admin asks for a batch of USDC transfers from Operating float 2 as a contract write; returns its request id. */
+async function requestUsdcTransfers(admin: Page, transfers: Array<{ recipient: string; amount: number }>) {
   const float = wallet.addresses.find((a) => /Operating float 2/.test(a.name ?? ''))!;
-  const recipient = randomAddress();
-  // Above the $10,000 threshold of the contract kinds' policy, and not a round figure another journey uses.
-  const whole = 10_000 + Math.floor(Math.random() * 900) + 100;
-  const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
   await admin.goto(`/wallets/${wallet.id}/contracts`);
   await expect(async () => {
     await admin.getByLabel('Known token').selectOption({ label: 'USDC' }, { timeout: 2_000 });
     await expect(admin.getByLabel('Contract address')).toHaveValue(usdc.address, { timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
-  await admin.getByLabel('Method').selectOption('transfer(address,uint256)');
-  await admin.getByLabel('recipient (address)').fill(recipient);
-  await admin.getByLabel('amount (USDC)').fill(String(whole));
-  await admin.getByRole('button', { name: 'Add call' }).click();
-  await expect(
-    admin.getByRole('table', { name: 'Calls in this batch' }).getByRole('row').nth(1),
-  ).toContainText(`transfer(${recipient}, ${whole} USDC)`);
+  const rows = admin.getByRole('table', { name: 'Calls in this batch' }).getByRole('row');
+  for (const [i, { recipient, amount }] of transfers.entries()) {
+    await admin.getByLabel('Method').selectOption('transfer(address,uint256)');
+    await admin.getByLabel('recipient (address)').fill(recipient);
+    await admin.getByLabel('amount (USDC)').fill(String(amount));
+    await admin.getByRole('button', { name: 'Add call' }).click();
+    await expect(rows.nth(i + 1)).toContainText(`transfer(${recipient}, ${amount} USDC)`);
+  }
   await admin.getByLabel('From address').selectOption(float.id);
   await admin.getByRole('button', { name: 'Request write' }).click();
   await admin.getByRole('button', { name: 'Create write request' }).click();
   await admin.getByRole('link', { name: 'Open the request' }).click();
   await expect(admin).toHaveURL(/\/approvals\/[0-9a-f-]{36}$/);
-  const requestId = admin.url().split('/').pop()!;
+  return admin.url().split('/').pop()!;
+}
+
+const dollars = (whole: number) => `$${whole.toLocaleString('en-US')}.00`;
+
+test('a contract transfer of USDC above the threshold shows its USD value and one approval does not send it', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const recipient = randomAddress();
+  // Above the $10,000 threshold of the contract kinds' policy, and not a round figure another journey uses.
+  const whole = 10_000 + Math.floor(Math.random() * 900) + 100;
+  const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
+  const requestId = await requestUsdcTransfers(admin, [{ recipient, amount: whole }]);
 
   // The review decodes the transfer and values it in USD; above the threshold it needs two approvals.
-  const usd = `$${whole.toLocaleString('en-US')}.00`;
+  const usd = dollars(whole);
   const call = admin.getByRole('list', { name: 'Contract calls' }).getByRole('listitem', { name: 'Call 1' });
   await expect(call.getByRole('heading', { name: 'Call 1: Token transfer · USDC' })).toBeVisible();
   await expect(call.getByText(getAddress(recipient), { exact: true })).toBeVisible();
@@ -257,6 +265,32 @@ test('a contract transfer of USDC above the threshold shows its USD value and on
   await expect(second.getByText('Approvals 1 of 2')).toBeVisible();
   await expect(second.getByLabel('Two-factor code')).toBeVisible();
   await secondContext.close();
+  await adminContext.close();
+});
+
+test('USDC transfers split into calls under the threshold are summed: the batch needs the higher quorum', async ({
+  browser,
+}) => {
+  const first = 5_000 + Math.floor(Math.random() * 900);
+  const second = 5_000 + Math.floor(Math.random() * 900);
+  const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
+  const requestId = await requestUsdcTransfers(admin, [
+    { recipient: randomAddress(), amount: first },
+    { recipient: randomAddress(), amount: second },
+  ]);
+  // Each call is valued on its own card; the request is worth their sum, above the threshold.
+  const calls = admin.getByRole('list', { name: 'Contract calls' });
+  await expect(
+    calls.getByRole('listitem', { name: 'Call 1' }).getByText(dollars(first)).first(),
+  ).toBeVisible();
+  await expect(
+    calls.getByRole('listitem', { name: 'Call 2' }).getByText(dollars(second)).first(),
+  ).toBeVisible();
+  await expect(admin.getByText(dollars(first + second), { exact: true }).first()).toBeVisible();
+  await expect(admin.getByText(PENDING)).toBeVisible();
+  await expect(admin.getByText('Approvals 0 of 2')).toBeVisible();
+  await expectAccessible(admin);
+  expect(await sentUnder(admin, requestId)).toEqual([]);
   await adminContext.close();
 });
 
