@@ -1,7 +1,9 @@
-// One insider cannot move money alone. Each journey below is one way an insider might try, and each must be
-// refused: approving a withdrawal by a finance user whose invitation the insider read, approving an API token's
-// withdrawal through a user the token's holder asked for, paying an address book entry whose cooling-off started
-// again while the request waited, and sending a contract transfer above the threshold on one approval.
+// One insider cannot move money or loosen a rule alone. Each journey below is one way an insider might try, and
+// each must be refused: approving a withdrawal by a finance user whose invitation the insider read (on the page
+// and by calling the approval with a second-factor proof of their own), approving an API token's withdrawal
+// through a user the token's holder asked for, paying an address book entry whose cooling-off started again while
+// the request waited, sending a contract transfer above the threshold (whole, or split into calls under it) on
+// one approval, and a sole admin of a console in real-service mode adding a deputy admin.
 import type { Browser, Page } from '@playwright/test';
 import { getAddress } from 'viem';
 import {
