@@ -28,7 +28,8 @@ async function approveOnPageCapturing(page: Page): Promise<DecisionActions> {
 /**
  * Approves `requestId` as the person signed in on `as` by calling the actions directly: the approval asks for a
  * check bound to its payload hash, the check is made with the person's next code, and the approval is called
- * again. Returns the raw answer to that second call (the engine's).
+ * again. Returns the raw answer to that second call (the engine's), or to the first when the engine refused the
+ * decision before asking for a check.
  */
 export async function approveByCallingActions(
   as: Page,
@@ -38,9 +39,11 @@ export async function approveByCallingActions(
 ): Promise<string> {
   const pathname = `/approvals/${requestId}`;
   const asked = await replayAction(as, actions.approve, pathname, [{ requestId }]);
-  expect(asked).toContain('Confirm it is you to continue.');
+  // A decision refused anyway (the requester's own, a person not independent) is refused before any check is
+  // asked for: that answer is the engine's.
   const payloadHash = asked.match(/"payloadHash":"([0-9a-f]+)"/)?.[1];
-  expect(payloadHash, 'the payload hash the check is bound to').toBeTruthy();
+  if (!payloadHash) return asked;
+  expect(asked).toContain('Confirm it is you to continue.');
   const checked = await replayAction(as, actions.verify, pathname, [{ payloadHash, code: await nextCode() }]);
   expect(checked, 'the second-factor check').toContain('"ok":true');
   return replayAction(as, actions.approve, pathname, [{ requestId }]);

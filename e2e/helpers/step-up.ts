@@ -18,7 +18,7 @@ export function codesFor(page: Page, source: CodeSource): void {
  * The codes of one authenticator app: each 30 s step once (the console takes a code once), waiting for the
  * next step when this one is used.
  */
-export function authenticatorCodes(secret: string, usedStep = -1): CodeSource {
+function authenticatorCodes(secret: string, usedStep = -1): CodeSource {
   let last = usedStep;
   return async () => {
     await expect
