@@ -3,13 +3,8 @@ import { generateSync } from 'otplib';
 import { getAddress } from 'viem';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage } from './helpers/actions';
-import {
-  randomAddress,
-  type SandboxTransaction,
-  sandboxCall,
-  sandboxCredentials,
-  sandboxWallet,
-} from './helpers/sandbox';
+import { bookEntry } from './helpers/address-book';
+import { type SandboxTransaction, sandboxCall, sandboxCredentials, sandboxWallet } from './helpers/sandbox';
 import { decideWithCheck } from './helpers/step-up';
 
 const PAUSED_ABI = JSON.stringify([
@@ -90,7 +85,8 @@ test.describe('contract calls', () => {
   test('an approve write is approved with the two-factor code, settles, and the allowance reads back', async ({
     browser,
   }) => {
-    const spender = randomAddress();
+    // A decoded allowance's spender is held to the address book like a recipient (the destination policy).
+    const spender = bookEntry(w, 'Aperture Labs').address;
     // Typed in USDC; the allowance is set in base units (6 decimals).
     const whole = 100 + Math.floor(Math.random() * 900);
     const amount = `${whole}.5`;
@@ -199,7 +195,8 @@ test.describe('contract calls', () => {
   test('a USDC transfer is typed as 1.5, sent as 1500000 base units, and arrives as 1.5 USDC', async ({
     browser,
   }) => {
-    const recipient = randomAddress();
+    // An address book entry past its cooling-off that no other journey pays (the destination policy).
+    const recipient = bookEntry(w, 'Prestige Worldwide').address;
     const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
     await admin.goto(`/wallets/${w.id}/contracts`);
     await admin.getByLabel('Known token').selectOption({ label: 'USDC' });
@@ -270,7 +267,7 @@ test.describe('contract calls', () => {
     await expect(finance.getByText(/Request status:\s*Success/)).toBeVisible({ timeout: 30_000 });
     await financeContext.close();
 
-    // The recipient (new, so nothing else was paid there) holds exactly 1500000 base units.
+    // The recipient (paid by no other journey) holds exactly 1500000 base units.
     await admin.goto(`/wallets/${w.id}/contracts`);
     await admin.getByLabel('Known token').selectOption({ label: 'USDC' });
     await addCall(admin, 'balanceOf(address)', { 'account (address)': recipient });

@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { privateKeyToAccount } from 'viem/accounts';
 import { contextAs, DEMO_PASSWORD, expect, expectAccessible, test, uniqueEmail } from './fixtures';
-import { employee } from './helpers/address-book';
+import { bookEntry, employee } from './helpers/address-book';
 import { approveAsSecondAdmin } from './helpers/quorum';
 import { randomAddress, sandboxAddress, sandboxCredentials, sandboxWallet } from './helpers/sandbox';
 import { confirmItIsYou, type RanAgain, stepUpDialog } from './helpers/step-up';
@@ -542,7 +542,8 @@ async function contractWriteByAdmin2(browser: Browser): Promise<string> {
     await expect(page.getByLabel('Contract address')).not.toHaveValue('', { timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
   await page.getByLabel('Method').selectOption('approve(address,uint256)');
-  await page.getByLabel('spender (address)').fill(randomAddress());
+  // The spender is an address book entry past its cooling-off (the destination policy holds it like a recipient).
+  await page.getByLabel('spender (address)').fill(bookEntry(wallet, 'Bluth Company').address);
   await page.getByLabel('amount (USDC)').fill(String(100 + Math.floor(Math.random() * 900)));
   await page.getByRole('button', { name: 'Add call' }).click();
   await page.getByRole('button', { name: 'Estimate fees' }).click();

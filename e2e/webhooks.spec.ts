@@ -1,6 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage, nextActionRequest, replayAction } from './helpers/actions';
+import { bookEntry } from './helpers/address-book';
 import {
   type SandboxTransaction,
   type SandboxWallet,
@@ -170,8 +171,9 @@ test('finance requests a retry of a FAILED transaction; it is sent only after an
 }) => {
   const wallet = sandboxWallet('Treasury');
   const { page, context } = await contextAs(browser, 'finance');
-  // A withdrawal far above the balance is accepted, then fails on chain ("Insufficient balance").
-  const recipient = wallet.addresses.find((a) => a.type === 'EXTERNAL')!;
+  // A withdrawal far above the balance is accepted, then fails on chain ("Insufficient balance"). Its recipient
+  // is an address book entry past its cooling-off: retrying pays it again (the destination policy).
+  const recipient = bookEntry(wallet, 'Dunder Mifflin Paper');
   const created = await sandboxCall<SandboxTransaction>(
     page.request,
     wallet,

@@ -242,4 +242,32 @@ describe('settlement actions', () => {
       [wallet.id, !before, admin.email],
     ]);
   });
+
+  it('refuses to switch auto-settlement on while an active wallet rule pays outside the address book', async () => {
+    const response = await sandbox.fetch(
+      `http://sandbox.internal/sandbox/v1/wallets/${wallet.id}/auto-settlements`,
+      { headers: { 'x-api-key': wallet.apiKey } },
+    );
+    const settlement = (
+      (await response.json()) as {
+        data: { isActive: boolean; rules: Array<{ isActive: boolean; destination: { address: string } }> };
+      }
+    ).data;
+    if (settlement.isActive)
+      await approvedByAdmin2(
+        requestIdOf(await setWalletSettlementAction({ walletId: wallet.id, isActive: false })),
+      );
+    const destination = settlement.rules.find((r) => r.isActive)!.destination.address;
+    const before = await requestCount();
+    const refused = await setWalletSettlementAction({ walletId: wallet.id, isActive: true });
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? '' : refused.error).toContain(
+      `in force once auto-settlement is on: ${destination} is not in this wallet's address book`,
+    );
+    expect(await requestCount()).toBe(before);
+    // Once the destination is an entry past its cooling-off, the switch is asked for.
+    await trustRecipients(t.db, wallet.id, [destination]);
+    const id = requestIdOf(await setWalletSettlementAction({ walletId: wallet.id, isActive: true }));
+    expect(await approvedByAdmin2(id)).toMatchObject({ ok: true, data: { status: 'SUCCESS' } });
+  });
 });

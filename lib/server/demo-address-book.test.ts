@@ -56,9 +56,17 @@ describe('demo address book', () => {
 
   it('fills each sandbox wallet’s empty book once, past the longest cooling-off, and leaves other wallets alone', async () => {
     const now = new Date('2026-06-01T00:00:00Z');
-    await seedDemoAddressBook(t.db, 'seed', now);
+    // Wallet a's cold storage (where the sandbox's wallet-level rule sends deposits) is kept in its book too.
+    const coldStorage = '0x3333333333333333333333333333333333333333';
+    await seedDemoAddressBook(
+      t.db,
+      'seed',
+      now,
+      new Map([['wallet-a', [{ name: 'Cold storage', address: coldStorage }]]]),
+    );
     const seeded = await entriesOf('wallet-a');
-    expect(seeded).toHaveLength(DEMO_BOOK_NAMES.length);
+    expect(seeded).toHaveLength(DEMO_BOOK_NAMES.length + 1);
+    expect(seeded.find((e) => e.name === 'Cold storage')).toMatchObject({ addressKey: coldStorage });
     expect(await entriesOf('wallet-b')).toHaveLength(DEMO_BOOK_NAMES.length);
     expect(await entriesOf('real')).toHaveLength(0);
     const acme = seeded.find((e) => e.name === 'Acme Supplies');
@@ -92,7 +100,7 @@ describe('demo address book', () => {
       .where(eq(addressBookEntries.id, acme!.id));
     await seedDemoAddressBook(t.db, 'seed', now);
     const after = await entriesOf('wallet-a');
-    expect(after).toHaveLength(DEMO_BOOK_NAMES.length);
+    expect(after).toHaveLength(DEMO_BOOK_NAMES.length + 1);
     expect(after.some((e) => e.addressKey === acme!.addressKey)).toBe(false);
   });
 });

@@ -43,14 +43,24 @@ export function demoBookAddress(seed: string, walletId: string, name: string): s
   return getAddress(`0x${mac.subarray(0, 20).toString('hex')}`);
 }
 
+/** One of the sandbox's own addresses the demo book keeps too, by wallet id. */
+interface KeptAddress {
+  name: string;
+  address: string;
+}
+
 /**
  * Fills the book of every sandbox wallet whose book is empty (a book an admin has changed is left alone), once.
- * The entries name no approval request: the seed stands for a book kept long before the console.
+ * The entries name no approval request: the seed stands for a book kept long before the console. `kept`: the
+ * sandbox's own addresses each wallet's book holds as well (its cold storage, where the seeded wallet-level
+ * auto-settlement rule sends deposits: switching auto-settlement on puts that rule in force, and the destination
+ * policy holds its destination to the book).
  */
 export async function seedDemoAddressBook(
   db: ConsoleDb,
   seed: string,
   now: Date = new Date(),
+  kept: ReadonlyMap<string, readonly KeptAddress[]> = new Map(),
 ): Promise<void> {
   const wallets = await db
     .select({ id: walletConnections.id, blockchain: walletConnections.blockchain })
@@ -87,5 +97,27 @@ export async function seedDemoAddressBook(
         }),
       )
       .onConflictDoNothing();
+    const own = kept.get(wallet.id) ?? [];
+    if (own.length > 0)
+      await db
+        .insert(addressBookEntries)
+        .values(
+          own.map(({ name, address }) => ({
+            walletId: wallet.id,
+            name,
+            address: getAddress(address),
+            addressKey: address.toLowerCase(),
+            chain: wallet.blockchain,
+            tags: ['treasury', 'demo'],
+            notes: 'Demo entry (sandbox mode): an address of the business at the custody service.',
+            addressSince: since,
+            requestId: '00000000-0000-4000-8000-000000000000',
+            requestedBy: 'sandbox',
+            approvedBy: [],
+            createdAt: since,
+            updatedAt: since,
+          })),
+        )
+        .onConflictDoNothing();
   }
 }

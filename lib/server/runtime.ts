@@ -61,8 +61,19 @@ async function boot(): Promise<Booted> {
   if (sandbox) {
     walletIds = await connectSandboxWallets(runtime);
     await seedDemoUsers(database.db);
-    // Payees past their cooling-off, so the demo pays them under the destination policy.
-    await seedDemoAddressBook(database.db, config.env.SANDBOX_SEED);
+    // Payees past their cooling-off, so the demo pays them under the destination policy; and each wallet's cold
+    // storage (the sandbox's seeded wallet-level auto-settlement rule sends deposits there), so the demo can
+    // switch auto-settlement on.
+    const { wallets } = await sandbox.credentials();
+    const coldStorage = new Map(
+      wallets.map((w) => [
+        w.id,
+        w.addresses
+          .filter((a) => a.type === 'EXTERNAL' && a.name === 'Cold storage')
+          .map((a) => ({ name: 'Cold storage', address: a.address })),
+      ]),
+    );
+    await seedDemoAddressBook(database.db, config.env.SANDBOX_SEED, new Date(), coldStorage);
   }
   if (database.kind === 'pglite') runtime.serverNote = writeServerNote(config.dataDir, config.env.PORT);
   return { runtime, walletIds };

@@ -99,12 +99,12 @@ beforeAll(async () => {
   wallet = creds.wallets[0]!;
   requester = await addUser('contract-admin@example.com', 'admin');
   approver = await addUser('contract-finance@example.com', 'finance');
-  // The withdrawals beside the contract calls pay `recipient()`s: address book entries past their cooling-off.
-  await trustRecipients(
-    database.db,
-    wallet.id,
-    Array.from({ length: 100 }, (_, i) => `0x${(0xc0ffee01 + i).toString(16).padStart(40, '0')}`),
-  );
+  // The calls and the withdrawals beside them pay `recipient()`s and allow SPENDER: address book entries past
+  // their cooling-off (the destination policy holds a decoded call's recipient and spender).
+  await trustRecipients(database.db, wallet.id, [
+    SPENDER,
+    ...Array.from({ length: 100 }, (_, i) => `0x${(0xc0ffee01 + i).toString(16).padStart(40, '0')}`),
+  ]);
   approver2 = await addUser('contract-finance2@example.com', 'finance');
 });
 

@@ -4,12 +4,14 @@
 // withdrawal and a settlement rule's destination; whitelisting or a beneficiary alone does not count; an entry in
 // its cooling-off is refused; a request whose entry changed after it was made is refused at its final approval
 // (the approval not recorded) and at submission (nothing sent); turning the policy off is a request another admin
-// approves, after which a typed address is paid with a warning.
+// approves, after which a typed address is paid with a warning. The same holds for the recipient and the spender of
+// a decoded contract call (written or signed), the recipient of a retried withdrawal (learnt from the service; an
+// unknown one is refused) and the active rules' destinations when a wallet's auto-settlement is switched on.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
-import { getAddress } from 'viem';
+import { type AbiFunction, erc20Abi, getAddress, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DESTINATION_POLICY_OFF_WARNING } from '@/lib/approvals/address-book';
 import { CONSOLE_SCOPE } from '@/lib/approvals/configuration';
@@ -54,8 +56,9 @@ const advance = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };
 
-/** Every money-moving call the engine makes upstream (#12, #13, #14), by URL. */
-const upstreamWithdrawCalls: string[] = [];
+/** Every money-moving call the engine makes upstream (#12, #13, #14, #1 retry, #16, #17), by URL. */
+const upstreamMoneyCalls: string[] = [];
+const MONEY_MOVING = /\/(withdraw(\/sign)?|transactions\/retry|contracts\/write(\/sign)?)$/;
 
 function connectionFor(walletId: string): Promise<TransportOptions | null> {
   const w = creds.wallets.find((x) => x.id === walletId);
@@ -66,7 +69,7 @@ function connectionFor(walletId: string): Promise<TransportOptions | null> {
     timeoutMs: 5_000,
     retries: 0,
     fetch: (url: string, init: RequestInit) => {
-      if (init.method === 'POST' && /\/withdraw(\/sign)?$/.test(url)) upstreamWithdrawCalls.push(url);
+      if (init.method === 'POST' && MONEY_MOVING.test(url)) upstreamMoneyCalls.push(url);
       return sandbox.fetch(url, init);
     },
   });
@@ -417,7 +420,7 @@ describe('the destination policy', () => {
     await moveEntry(address, typedAddress());
     await addEntry('Rent again', address);
 
-    const calls = upstreamWithdrawCalls.length;
+    const calls = upstreamMoneyCalls.length;
     const approval = await e.approve(finance2, created.data.id);
     expect(approval).toMatchObject({ ok: false, status: 422 });
     if (!approval.ok) {
@@ -429,7 +432,7 @@ describe('the destination policy', () => {
     expect(view?.request.status).toBe('PENDING_APPROVAL');
     expect(view?.approvals).toHaveLength(0);
     expect(view?.events.map((ev) => ev.kind)).not.toContain('approved');
-    expect(upstreamWithdrawCalls.length).toBe(calls);
+    expect(upstreamMoneyCalls.length).toBe(calls);
 
     // Removed from the book (moved away) counts as it is now too: outside the book.
     const other = typedAddress();
@@ -442,7 +445,7 @@ describe('the destination policy', () => {
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error).toMatch(new RegExp(`^Line 2: ${other} ${OUTSIDE}`));
     expect((await e.view(second.data.id))?.approvals).toHaveLength(0);
-    expect(upstreamWithdrawCalls.length).toBe(calls);
+    expect(upstreamMoneyCalls.length).toBe(calls);
   });
 
   it('refuses at submission what the book no longer allows: SUBMIT_FAILED with the sentence, nothing sent upstream', async () => {
@@ -461,9 +464,9 @@ describe('the destination policy', () => {
       });
       await moveEntry(address, typedAddress());
     } finally {
-      const calls = upstreamWithdrawCalls.length;
+      const calls = upstreamMoneyCalls.length;
       await e.setFreeze(admin, false);
-      expect(upstreamWithdrawCalls.length).toBe(calls);
+      expect(upstreamMoneyCalls.length).toBe(calls);
     }
     const view = await e.view(created.data.id);
     expect(view?.request.status).toBe('SUBMIT_FAILED');
@@ -545,5 +548,327 @@ describe('the destination policy', () => {
     const refused = await e.approve(finance2, created.data.id);
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error).toContain(OUTSIDE);
+  });
+});
+
+/** A call of the sandbox's own API for the wallet, as the service's dashboard would make it. */
+async function sandboxCall(method: string, route: string, body?: unknown) {
+  const res = await sandbox.handle(
+    new Request(`http://sandbox.internal/sandbox/v1/wallets/${wallet.id}${route}`, {
+      method,
+      headers: { 'x-api-key': wallet.apiKey, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }),
+  );
+  return (await res.json()) as { data: Record<string, unknown> };
+}
+
+/** Removes `address` from the wallet's book if an earlier test put it there (its entry moves away). */
+async function outOfBook(address: string) {
+  const [entry] = await database.db
+    .select()
+    .from(addressBookEntries)
+    .where(eq(addressBookEntries.addressKey, address.toLowerCase()));
+  if (entry) await moveEntry(entry.address, typedAddress());
+}
+
+describe('the destination policy beyond withdrawals', () => {
+  const erc20 = (name: string) =>
+    erc20Abi.find((e) => e.type === 'function' && e.name === name) as AbiFunction;
+  const increaseAllowance = parseAbi([
+    'function increaseAllowance(address spender, uint256 addedValue) returns (bool)',
+  ])[0] as AbiFunction;
+  const mint = parseAbi(['function mint(address to, uint256 amount)'])[0] as AbiFunction;
+  const child = () => wallet.addresses.find((a) => /Operating float/.test(a.name ?? ''))!;
+  const token = () => wallet.assets.find((a) => a.symbol === 'USDC')!.address;
+  const call = (method: string, parameters: unknown[], abi = erc20(method)) => ({
+    address: token(),
+    method,
+    abi: [abi],
+    parameters,
+  });
+  const callsOf = (...calls: Array<ReturnType<typeof call>>) => ({ addressId: child().id, calls });
+
+  it('refuses a contract call whose recipient or spender is outside the book or cooling off, written or signed; an undecodable call is left to its quorum', async () => {
+    const e = engine();
+    const typed = typedAddress();
+    const before = await requestCount();
+    const cases: Array<[string, ReturnType<typeof callsOf>, string]> = [
+      ['contractWrite', callsOf(call('transfer', [typed, '1'])), 'The recipient of transfer'],
+      ['contractWrite', callsOf(call('transferFrom', [PAYEE, typed, '1'])), 'The recipient of transferFrom'],
+      ['contractWrite', callsOf(call('approve', [typed, '1'])), 'The spender of approve'],
+      [
+        'contractWrite',
+        callsOf(call('increaseAllowance', [typed, '1'], increaseAllowance)),
+        'The spender of increaseAllowance',
+      ],
+      [
+        'contractWrite',
+        callsOf(call('transfer', [PAYEE, '1']), call('approve', [typed, '1'])),
+        'Call 2, the spender of approve',
+      ],
+      ['contractSign', callsOf(call('approve', [typed, '1'])), 'The spender of approve'],
+    ];
+    for (const [kind, payload, where] of cases) {
+      const refused = await e.create(admin, kind, wallet.id, payload);
+      expect(refused, `${kind} ${where}`).toMatchObject({ ok: false, status: 422 });
+      if (!refused.ok) {
+        expect(refused.error).toBe(
+          `${where}: ${getAddress(typed)} ${OUTSIDE}: money goes only to address book entries past their cooling-off (the destination policy). A whitelisted address or a beneficiary counts once an admin adds it to the book. Nothing was requested.`,
+        );
+      }
+    }
+    // The preview says so too, before anything is asked.
+    const preview = await e.preview(
+      admin,
+      'contractWrite',
+      wallet.id,
+      callsOf(call('approve', [typed, '1'])),
+    );
+    expect(preview).toMatchObject({ ok: false, status: 422 });
+
+    // In the book, the spender still waits for its cooling-off.
+    const spender = typedAddress();
+    await addEntry('Exchange router', spender);
+    const cooling = await e.create(
+      admin,
+      'contractWrite',
+      wallet.id,
+      callsOf(call('approve', [spender, '1'])),
+    );
+    expect(cooling.ok).toBe(false);
+    if (!cooling.ok) {
+      expect(cooling.error).toMatch(/^The spender of approve: Exchange router \(/);
+      expect(cooling.error).toContain('was added to the address book recently');
+    }
+    // Only the entry's own request was made.
+    expect(await requestCount()).toBe(before + 1);
+
+    // A call the console cannot decode names no recipient: it needs the most approvals, not a book entry.
+    const unknown = await e.create(
+      admin,
+      'contractWrite',
+      wallet.id,
+      callsOf(call('mint', [typed, '1'], mint)),
+    );
+    if (!unknown.ok) throw new Error(unknown.error);
+    await e.cancel(admin, unknown.data.id);
+  });
+
+  it('lets a contract call pay and allow entries past their cooling-off, and sends it', async () => {
+    const spender = typedAddress();
+    await addEntry('Market maker', spender);
+    advance(25 * HOUR);
+    const e = engine();
+    const created = await e.create(
+      admin,
+      'contractWrite',
+      wallet.id,
+      callsOf(call('transfer', [PAYEE, '1']), call('approve', [spender, '5'])),
+    );
+    if (!created.ok) throw new Error(created.error);
+    const signOnly = await e.create(
+      admin,
+      'contractSign',
+      wallet.id,
+      callsOf(call('approve', [spender, '5'])),
+    );
+    if (!signOnly.ok) throw new Error(signOnly.error);
+    const calls = upstreamMoneyCalls.length;
+    expect(await e.approve(finance, created.data.id, sandbox.totpCode())).toMatchObject({
+      ok: true,
+      data: { status: 'SUBMITTED' },
+    });
+    expect(await e.approve(finance, signOnly.data.id, sandbox.totpCode())).toMatchObject({
+      ok: true,
+      data: { status: 'SUCCESS' },
+    });
+    expect(upstreamMoneyCalls.length).toBe(calls + 2);
+  });
+
+  it('refuses the final approval of a contract call whose spender left the book since; the approval is not recorded', async () => {
+    const spender = typedAddress();
+    await addEntry('Lending pool', spender);
+    advance(25 * HOUR);
+    const e = engine();
+    const created = await e.create(
+      admin,
+      'contractWrite',
+      wallet.id,
+      callsOf(call('approve', [spender, '7'])),
+    );
+    if (!created.ok) throw new Error(created.error);
+    await moveEntry(spender, typedAddress());
+    const calls = upstreamMoneyCalls.length;
+    const refused = await e.approve(finance, created.data.id, sandbox.totpCode());
+    expect(refused).toMatchObject({ ok: false, status: 422 });
+    if (!refused.ok) {
+      expect(refused.error).toMatch(new RegExp(`^The spender of approve: ${getAddress(spender)} ${OUTSIDE}`));
+      expect(refused.error).toContain('The approval was not recorded.');
+    }
+    expect((await e.view(created.data.id))?.approvals).toHaveLength(0);
+    expect(upstreamMoneyCalls.length).toBe(calls);
+  });
+
+  /** A withdrawal made at the service itself, far above the balance: it fails on chain, and can be retried. */
+  async function failedWithdrawalTo(recipient: string): Promise<string> {
+    const usdcId = wallet.assets.find((a) => a.symbol === 'USDC')!.id;
+    const made = await sandboxCall('POST', '/withdraw', {
+      assets: [{ id: usdcId, address: recipient, amount: '987654321' }],
+    });
+    await sandbox.drain();
+    return String(made.data.id);
+  }
+
+  const retryOf = (transactionId: string) => ({ transactionId, addressId: null });
+
+  it('refuses a retry whose recipient is outside the book or cooling off, or cannot be learnt from the service', async () => {
+    const e = engine();
+    const typed = typedAddress();
+    const failed = await failedWithdrawalTo(typed);
+    const before = await requestCount();
+    const refused = await e.create(finance, 'retry', wallet.id, retryOf(failed));
+    expect(refused).toMatchObject({ ok: false, status: 422 });
+    if (!refused.ok)
+      expect(refused.error).toMatch(
+        new RegExp(
+          `^The recipient of the retried withdrawal: ${getAddress(typed)} ${OUTSIDE}.* Nothing was requested\\.$`,
+        ),
+      );
+
+    await addEntry('Supplier', typed);
+    const cooling = await e.create(finance, 'retry', wallet.id, retryOf(failed));
+    expect(cooling.ok).toBe(false);
+    if (!cooling.ok) expect(cooling.error).toContain('Supplier');
+
+    // A transaction the service does not show: where the retry would send money is unknown.
+    const missing = crypto.randomUUID();
+    const unknown = await e.create(finance, 'retry', wallet.id, retryOf(missing));
+    expect(unknown).toMatchObject({ ok: false, status: 422 });
+    if (!unknown.ok)
+      expect(unknown.error).toBe(
+        `The custody service did not show transaction ${missing} to the console, so its recipient cannot be checked against the address book: money goes only to address book entries past their cooling-off (the destination policy). Nothing was requested.`,
+      );
+    // Only the entry's own request was made.
+    expect(await requestCount()).toBe(before + 1);
+  });
+
+  it('retries a withdrawal to an entry past its cooling-off; refuses it at the final approval, or at submission, once the entry left the book', async () => {
+    const recipient = typedAddress();
+    await addEntry('Carrier', recipient);
+    advance(25 * HOUR);
+    const e = engine();
+
+    const allowed = await e.create(finance, 'retry', wallet.id, retryOf(await failedWithdrawalTo(recipient)));
+    if (!allowed.ok) throw new Error(allowed.error);
+    const stored = (await e.view(allowed.data.id))?.request.review as {
+      transaction: { recipientAddress: string; type: string };
+    };
+    expect(stored.transaction).toMatchObject({ type: 'WITHDRAW', recipientAddress: getAddress(recipient) });
+    let calls = upstreamMoneyCalls.length;
+    expect(await e.approve(finance2, allowed.data.id)).toMatchObject({
+      ok: true,
+      data: { status: 'SUBMITTED' },
+    });
+    expect(upstreamMoneyCalls.length).toBe(calls + 1);
+
+    // At the final approval: the entry moved away since the retry was asked.
+    const second = await e.create(finance, 'retry', wallet.id, retryOf(await failedWithdrawalTo(recipient)));
+    if (!second.ok) throw new Error(second.error);
+    await moveEntry(recipient, typedAddress());
+    calls = upstreamMoneyCalls.length;
+    const refused = await e.approve(finance2, second.data.id);
+    expect(refused).toMatchObject({ ok: false, status: 422 });
+    if (!refused.ok) {
+      expect(refused.error).toMatch(
+        new RegExp(`^The recipient of the retried withdrawal: ${getAddress(recipient)} ${OUTSIDE}`),
+      );
+      expect(refused.error).toContain('The approval was not recorded.');
+    }
+    expect((await e.view(second.data.id))?.approvals).toHaveLength(0);
+
+    // At submission: approved under the freeze, the entry (re-added, cooled off) moves away before the thaw.
+    await addEntry('Carrier again', recipient);
+    advance(25 * HOUR);
+    const third = await e.create(finance, 'retry', wallet.id, retryOf(await failedWithdrawalTo(recipient)));
+    if (!third.ok) throw new Error(third.error);
+    await e.setFreeze(admin, true);
+    try {
+      expect(await e.approve(finance2, third.data.id)).toMatchObject({
+        ok: true,
+        data: { status: 'APPROVED' },
+      });
+      await moveEntry(recipient, typedAddress());
+    } finally {
+      await e.setFreeze(admin, false);
+    }
+    const view = await e.view(third.data.id);
+    expect(view?.request.status).toBe('SUBMIT_FAILED');
+    expect(view?.request.lastError).toContain(`${getAddress(recipient)} ${OUTSIDE}`);
+    expect(view?.request.lastError).toContain('Nothing was sent.');
+    expect(upstreamMoneyCalls.length).toBe(calls);
+  });
+
+  it('switching auto-settlement on holds every active rule’s destination to the book; switching off is always allowed', async () => {
+    const e = engine();
+    const settlement = (await sandboxCall('GET', '/auto-settlements')).data as {
+      isActive: boolean;
+      rules: Array<{ name: string; isActive: boolean; destination: { address: string } }>;
+    };
+    const rule = settlement.rules.find((r) => r.isActive)!;
+    const destination = rule.destination.address;
+    await outOfBook(destination);
+
+    // Off first (never refused), through a second admin.
+    if (settlement.isActive) {
+      const off = await e.create(admin, 'settlementToggle', wallet.id, { isActive: false });
+      if (!off.ok) throw new Error(off.error);
+      expect(await e.approve(admin2, off.data.id)).toMatchObject({ ok: true, data: { status: 'SUCCESS' } });
+    }
+    const before = await requestCount();
+    const refused = await e.create(admin, 'settlementToggle', wallet.id, { isActive: true });
+    expect(refused).toMatchObject({ ok: false, status: 422 });
+    if (!refused.ok)
+      expect(refused.error).toMatch(
+        new RegExp(
+          `^Rule “${rule.name}”, in force once auto-settlement is on: ${getAddress(destination)} ${OUTSIDE}.* Nothing was requested\\.$`,
+        ),
+      );
+    await addEntry('Cold storage', destination);
+    const cooling = await e.create(admin, 'settlementToggle', wallet.id, { isActive: true });
+    expect(cooling.ok).toBe(false);
+    if (!cooling.ok) expect(cooling.error).toContain('Cold storage');
+    // Only the entry's own request was made.
+    expect(await requestCount()).toBe(before + 1);
+
+    // Past its cooling-off: switched on once a second admin approves.
+    advance(25 * HOUR);
+    const on = await e.create(admin, 'settlementToggle', wallet.id, { isActive: true });
+    if (!on.ok) throw new Error(on.error);
+    expect(await e.approve(admin2, on.data.id)).toMatchObject({ ok: true, data: { status: 'SUCCESS' } });
+    expect((await sandboxCall('GET', '/auto-settlements')).data.isActive).toBe(true);
+  });
+
+  it('refuses the final approval of switching auto-settlement on once a rule’s destination left the book', async () => {
+    const e = engine();
+    const settlement = (await sandboxCall('GET', '/auto-settlements')).data as {
+      rules: Array<{ name: string; isActive: boolean; destination: { address: string } }>;
+    };
+    const destination = settlement.rules.find((r) => r.isActive)!.destination.address;
+    const off = await e.create(admin, 'settlementToggle', wallet.id, { isActive: false });
+    if (!off.ok) throw new Error(off.error);
+    expect(await e.approve(admin2, off.data.id)).toMatchObject({ ok: true, data: { status: 'SUCCESS' } });
+
+    const on = await e.create(admin, 'settlementToggle', wallet.id, { isActive: true });
+    if (!on.ok) throw new Error(on.error);
+    await moveEntry(destination, typedAddress());
+    const refused = await e.approve(admin2, on.data.id);
+    expect(refused).toMatchObject({ ok: false, status: 422 });
+    if (!refused.ok) {
+      expect(refused.error).toContain(`${getAddress(destination)} ${OUTSIDE}`);
+      expect(refused.error).toContain('The approval was not recorded.');
+    }
+    expect((await e.view(on.data.id))?.approvals).toHaveLength(0);
+    expect((await sandboxCall('GET', '/auto-settlements')).data.isActive).toBe(false);
   });
 });

@@ -1,9 +1,11 @@
 import 'server-only';
-// Where a request sends money, by kind, and the address book's rules asked again when the last approval lands
-// and just before anything is sent: a request is checked when it is made, but the book may change while it
-// waits (an entry removed, or changed and re-added so its cooling-off starts again), and counts as it is now.
+// Where a request sends money, by kind, and the address book's rules asked when it is made, again when the last
+// approval lands and just before anything is sent: the book may change while a request waits (an entry removed,
+// or changed and re-added so its cooling-off starts again), and counts as it is now.
+import type { AbiFunction } from 'viem';
 import type { ConsoleDb } from '@/lib/db/schema';
 import { checkDestinations, describeDestinationProblems } from '../address-book';
+import { decodeContractCall } from './decode';
 
 interface Destinations {
   /** The wallet whose address book holds the recipients. */
@@ -11,22 +13,110 @@ interface Destinations {
   addresses: string[];
   /** How a reviewer names a recipient's place in the request ("Line 4"), or null for a single destination. */
   where: ((index: number) => string) | null;
+  /**
+   * Why the console cannot tell where the request sends money (a retried transaction the service did not show):
+   * refused while the destination policy is on, since an unknown recipient cannot be one of the book's entries.
+   */
+  unknown?: string;
 }
 
 const record = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 
-const itemsOf = (payload: unknown) =>
-  Array.isArray(record(payload).items) ? (record(payload).items as unknown[]).map(record) : [];
+const list = (value: unknown) => (Array.isArray(value) ? value.map(record) : []);
+
+const itemsOf = (payload: unknown) => list(record(payload).items);
 
 const addressesOf = (items: Array<Record<string, unknown>>) => items.map((i) => String(i.address ?? ''));
 
 /**
- * The recipients of a request that pays addresses: withdrawals (sent or sign-only), payout files, payout
- * schedules (each run is a payout file of its own) and an auto-settlement rule in force. Null for the kinds that
- * pay no address of their choosing (a swap's proceeds stay at its address; configuration).
+ * Who a contract call pays, read from the bytes it sends: the recipient of an ERC-20 transfer or transferFrom,
+ * and the spender of an approve or increaseAllowance (an allowance lets the spender take the money later). A
+ * call the console cannot decode is not named here: it already needs the most approvals the policy asks.
  */
-function destinationsOf(type: string, walletId: string, payload: unknown): Destinations | null {
+function contractDestinations(walletId: string, payload: unknown): Destinations {
+  const calls = list(record(payload).calls);
+  const paid = calls.flatMap((call, index) => {
+    const decoded = decodeContractCall({
+      contract: String(call.address ?? ''),
+      abi: Array.isArray(call.abi) ? (call.abi as AbiFunction[]) : [],
+      method: String(call.method ?? ''),
+      parameters: Array.isArray(call.parameters) ? call.parameters : [],
+    });
+    return decoded.ok
+      ? [{ index, address: decoded.call.to, role: decoded.call.role, fn: decoded.call.function }]
+      : [];
+  });
+  return {
+    walletId,
+    addresses: paid.map((p) => p.address),
+    where: (i) => {
+      const p = paid[i];
+      if (!p) return `Call ${i + 1}`;
+      const what = `the ${p.role} of ${p.fn}`;
+      return calls.length > 1 ? `Call ${p.index + 1}, ${what}` : `The ${p.role} of ${p.fn}`;
+    },
+  };
+}
+
+/**
+ * Where retrying a transaction sends money, from the transaction the review looked up (stored with the request):
+ * a withdrawal pays its recipient again; a swap's proceeds stay with the wallet, as a swap request's do. Anything
+ * else, or a transaction the service did not show, has no recipient the console can check.
+ */
+function retryDestinations(walletId: string, review: unknown): Destinations | null {
+  const tx = record(record(review).transaction);
+  const recipient = typeof tx.recipientAddress === 'string' ? tx.recipientAddress : '';
+  if (tx.type === 'SWAP') return null;
+  if (tx.type === 'WITHDRAW' && recipient)
+    return { walletId, addresses: [recipient], where: () => 'The recipient of the retried withdrawal' };
+  const what = tx.type === 'CUSTOM_SMART_CONTRACT' ? 'contract call' : 'transaction';
+  const id = typeof tx.id === 'string' ? ` ${tx.id}` : '';
+  const policy = 'money goes only to address book entries past their cooling-off (the destination policy).';
+  return {
+    walletId,
+    addresses: [],
+    where: null,
+    unknown:
+      typeof tx.type === 'string'
+        ? `The console cannot tell where retrying ${what}${id} sends money, so its recipient cannot be checked against the address book: ${policy}`
+        : `The custody service did not show transaction${id} to the console, so its recipient cannot be checked against the address book: ${policy}`,
+  };
+}
+
+/**
+ * Switching a wallet's auto-settlement on puts its rules in force: every matching deposit goes to an active
+ * rule's destination, so each one is held to the rules of a withdrawal's recipient (the rules as the review
+ * listed them). Switching off forwards nothing.
+ */
+function settlementToggleDestinations(
+  walletId: string,
+  payload: unknown,
+  review: unknown,
+): Destinations | null {
+  if (record(payload).isActive !== true) return null;
+  const rules = list(record(review).rules).filter((r) => r.isActive === true);
+  return {
+    walletId,
+    addresses: rules.map((r) => String(record(r.destination).address ?? '')),
+    where: (i) => `Rule “${String(rules[i]?.name ?? i + 1)}”, in force once auto-settlement is on`,
+  };
+}
+
+/**
+ * The recipients of a request that pays addresses: withdrawals (sent or sign-only), payout files, payout
+ * schedules (each run is a payout file of its own), an auto-settlement rule in force, the rules a wallet's
+ * auto-settlement switched on puts in force, the payees and spenders of decoded contract calls (written or
+ * signed) and the recipient of a retried withdrawal. `review` is the review stored with the request: what the
+ * console learnt from the service when the request was made (a retried transaction, the wallet's rules). Null
+ * for the kinds that pay no address of their choosing (a swap's proceeds stay at its address; configuration).
+ */
+function destinationsOf(
+  type: string,
+  walletId: string,
+  payload: unknown,
+  review: unknown,
+): Destinations | null {
   switch (type) {
     case 'withdraw':
     case 'withdrawSign': {
@@ -56,6 +146,13 @@ function destinationsOf(type: string, walletId: string, payload: unknown): Desti
       if (rule.isActive !== true) return null;
       return { walletId, addresses: [String(record(rule.destination).address ?? '')], where: null };
     }
+    case 'settlementToggle':
+      return settlementToggleDestinations(walletId, payload, review);
+    case 'contractWrite':
+    case 'contractSign':
+      return contractDestinations(walletId, payload);
+    case 'retry':
+      return retryDestinations(walletId, review);
     default:
       return null;
   }
@@ -63,18 +160,26 @@ function destinationsOf(type: string, walletId: string, payload: unknown): Desti
 
 /**
  * Why the address book's rules refuse the request now (without what became of the request), or null. One
- * statement, none for the kinds that pay no address: it runs inside the final approval's transaction.
+ * statement, none for the kinds that pay no address: it runs when the request is made, inside the final
+ * approval's transaction and just before sending. `review`: the review stored with the request.
  */
 export async function destinationRefusal(
   db: Pick<ConsoleDb, 'select'>,
   type: string,
   walletId: string,
   payload: unknown,
+  review: unknown,
   now: Date,
 ): Promise<string | null> {
-  const destinations = destinationsOf(type, walletId, payload);
-  if (!destinations || destinations.addresses.length === 0) return null;
-  const { problems } = await checkDestinations(db, destinations.walletId, destinations.addresses, now);
+  const destinations = destinationsOf(type, walletId, payload, review);
+  if (!destinations || (destinations.addresses.length === 0 && !destinations.unknown)) return null;
+  const { policy, problems } = await checkDestinations(
+    db,
+    destinations.walletId,
+    destinations.addresses,
+    now,
+  );
+  if (destinations.unknown && policy.destinationPolicy) return destinations.unknown;
   if (problems.length === 0) return null;
   return describeDestinationProblems(problems, destinations.where ?? undefined);
 }

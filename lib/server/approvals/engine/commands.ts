@@ -252,6 +252,8 @@ export function createCommands(
     if (clashes) return clashResult(clashes);
     const built = await reviewOrRefusal(operation, walletId, previewId, actor);
     if ('error' in built) return built;
+    const refused = await destinationsRefused(operation, walletId, built);
+    if (refused) return refused;
     keepPreview(previewKey(actor, type, walletId, operation.payload), previewId, built);
     const policy = await getPolicy(type.key);
     // What the limits say now; creating checks again under the lock.
@@ -290,6 +292,23 @@ export function createCommands(
       if (error instanceof LocalRefusal) return fail(error.message, 422);
       throw error;
     }
+  }
+
+  /**
+   * Where the request sends money, held to the address book's rules as it stands now: the recipients the payload
+   * names, and those the review learnt from the service (a retried transaction's, the rules a switch puts in
+   * force). The same check the final approval and the submission make again.
+   */
+  async function destinationsRefused(operation: ParsedOperation, walletId: string, built: BuiltReview) {
+    const refusal = await destinationRefusal(
+      db,
+      operation.kind,
+      walletId,
+      operation.payload,
+      built.review,
+      now(),
+    );
+    return refusal ? fail(`${refusal} Nothing was requested.`, 422) : null;
   }
 
   /** The request a caller made before under the id it chose; another requester's id is refused. */
@@ -334,6 +353,8 @@ export function createCommands(
     if (clashes) return clashResult(clashes);
     const built = previewed?.built ?? (await reviewOrRefusal(operation, walletId, id, actor));
     if ('error' in built) return built;
+    const refused = await destinationsRefused(operation, walletId, built);
+    if (refused) return refused;
     const policy = await getPolicy(type.key);
     const createdAt = now();
     let needed = Math.max(
@@ -642,7 +663,7 @@ export function createCommands(
         if (approvals >= row.requiredApprovals) {
           // Where the money goes, as the address book stands now: an entry changed or removed since the request
           // was made counts as it is. Thrown, so the transaction (this approval with it) is rolled back.
-          const refusal = await destinationRefusal(tx, row.type, row.walletId, row.payload, at);
+          const refusal = await destinationRefusal(tx, row.type, row.walletId, row.payload, row.review, at);
           if (refusal) throw new DestinationRefused(refusal);
           assertTransition('PENDING_APPROVAL', 'APPROVED');
           const moved = await tx

@@ -168,7 +168,7 @@ export function createSubmission(ctx: EngineContext) {
     }
     // The address book's rules once more, just before anything is sent or carried out (the book may have changed
     // since the final approval: a request the freeze held, a resubmission).
-    const refused = await destinationRefusal(db, row.type, row.walletId, row.payload, now());
+    const refused = await destinationRefusal(db, row.type, row.walletId, row.payload, row.review, now());
     if (refused) return refuseBeforeSending(row, actor, `${refused} Nothing was sent.`);
     if (operation.local) return runLocal(row, operation.local.execute, actor);
     const target = await clientFor(row.walletId);

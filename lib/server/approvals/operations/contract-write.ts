@@ -4,6 +4,7 @@ import 'server-only';
 // need the custody service's two-factor code, typed by the approver whose approval submits.
 import { type AbiFunction, decodeFunctionData, formatEther, type Hex, parseTransaction } from 'viem';
 import { z } from 'zod';
+import { DESTINATION_POLICY_OFF_WARNING } from '@/lib/approvals/address-book';
 import type {
   ContractResult,
   ContractReview,
@@ -13,6 +14,7 @@ import type {
 import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
 import { CustodyError } from '@/lib/custody/errors';
 import { type CallItemInput, callItemInput } from '@/lib/custody/schemas';
+import { addressBookPolicyOf } from '@/lib/server/address-book';
 import { readTokenUnits } from '@/lib/server/contract-tokens';
 import { MAX_CONTRACT_CALLS, revalidateWireCall } from '@/lib/validation/abi';
 import {
@@ -122,7 +124,7 @@ export async function buildContractReview(
   ctx: ReviewContext,
 ): Promise<ReviewBuilt<ContractReview>> {
   const { client, walletId } = ctx;
-  const [wallet, child, balances, fee] = await Promise.all([
+  const [wallet, child, balances, fee, bookPolicy] = await Promise.all([
     client.wallets.get({ walletId }).then((r) => r.data),
     client.addresses.get({ walletId, addressId: payload.addressId }).then((r) => r.data),
     ctx.balances(payload.addressId),
@@ -130,6 +132,7 @@ export async function buildContractReview(
       .networkFee({ walletId }, { calls: wireCalls(payload.calls) })
       .then((value) => ({ ok: true as const, value }))
       .catch((error: unknown) => ({ ok: false as const, error: messageOf(error) })),
+    addressBookPolicyOf(ctx.db),
   ]);
   const tokens = new Map<string, TokenUnits>(
     (wallet.assets ?? []).map(
@@ -257,6 +260,9 @@ export async function buildContractReview(
   const amountUsd = sumUsd(priced.map((p) => p.usd));
   const warnings: string[] = [...quorumWarnings];
   if (wallet.network === 'mainnet') warnings.push('Mainnet: these calls act on real contracts.');
+  // A decoded call pays its recipient or allows its spender: held to the address book's rules (destinations.ts).
+  if (!bookPolicy.destinationPolicy && priced.some((p) => p.decoded))
+    warnings.push(DESTINATION_POLICY_OFF_WARNING);
   if (kind === 'contractSign')
     warnings.push('Sign only: the signed transactions are returned, nothing is broadcast.');
   warnings.push('The approver whose approval submits types the two-factor code.');

@@ -24,6 +24,8 @@ let database: TestDatabase;
 let sandbox: Sandbox;
 let creds: SandboxCredentials;
 let wallet: SandboxCredentials['wallets'][number];
+/** A withdrawal that failed on chain: what a retry retries. */
+let failedWithdrawalId: string;
 /** A token whose rotation is reviewed. */
 const rotatedTokenId = crypto.randomUUID();
 let admin: EngineActor;
@@ -85,8 +87,21 @@ beforeAll(async () => {
     apiKeyLast4: 'abcd',
     createdBy: 'admin@example.com',
   });
-  // The kinds that pay someone pay an address book entry past its cooling-off (the destination policy).
-  await trustRecipients(database.db, wallet.id, [RECIPIENT]);
+  // The kinds that pay someone pay an address book entry past its cooling-off (the destination policy): the
+  // recipient, and the wallet's cold storage, where its wallet-level auto-settlement rule sends deposits.
+  const coldStorage = wallet.addresses.find((a) => a.name === 'Cold storage')!.address;
+  await trustRecipients(database.db, wallet.id, [RECIPIENT, coldStorage]);
+  // A FAILED withdrawal to the recipient to retry: far above the balance, it fails on chain.
+  const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
+  const made = await sandbox.handle(
+    new Request(`http://sandbox.internal/sandbox/v1/wallets/${wallet.id}/withdraw`, {
+      method: 'POST',
+      headers: { 'x-api-key': wallet.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ assets: [{ id: usdc.id, address: RECIPIENT, amount: '987654321' }] }),
+    }),
+  );
+  failedWithdrawalId = ((await made.json()) as { data: { id: string } }).data.id;
+  await sandbox.drain();
 }, 60_000);
 
 afterAll(async () => {
@@ -149,7 +164,7 @@ function validPayload(kind: OperationKind): unknown {
       return { addressId: float.id, signer: float.address, ...built.value };
     }
     case 'retry':
-      return { transactionId: 'tx-not-seen-by-the-console', addressId: null };
+      return { transactionId: failedWithdrawalId, addressId: null };
     case 'payout':
       return {
         ...withdrawal,

@@ -1,9 +1,12 @@
 import 'server-only';
 // Retrying a FAILED transaction (#1) moves money again: an operation kind like a withdrawal, with four eyes,
-// policy, freeze and exactly-once submission.
+// policy, freeze, exactly-once submission and the address book's rules on the recipient (read from the
+// transaction the review looks up and stored with it; destinations.ts).
 import { z } from 'zod';
+import { DESTINATION_POLICY_OFF_WARNING } from '@/lib/approvals/address-book';
 import { DEFAULT_EXPIRY_SECONDS } from '@/lib/approvals/policy';
 import type { RetryReview } from '@/lib/approvals/types';
+import { addressBookPolicyOf } from '../../address-book';
 import { looksLikeMissingEndpoint, lookUpTransactions } from '../lookup';
 import { reviewWallet } from './review-parts';
 import { defineOperation } from './types';
@@ -52,7 +55,10 @@ export const retryOperation = defineOperation({
   // Only a change from FAILED shows the retry ran: the transaction existed before it.
   executed: (tx) => tx.status !== 'FAILED',
   async buildReview(payload: RetryPayload, ctx) {
-    const wallet = (await ctx.client.wallets.get({ walletId: ctx.walletId })).data;
+    const [wallet, bookPolicy] = await Promise.all([
+      ctx.client.wallets.get({ walletId: ctx.walletId }).then((r) => r.data),
+      addressBookPolicyOf(ctx.db),
+    ]);
     const found = await lookUpTransactions(
       ctx.client,
       {
@@ -72,6 +78,8 @@ export const retryOperation = defineOperation({
       );
     else if (tx.status !== 'FAILED')
       warnings.push(`This transaction is ${tx.status}, not FAILED: the service may refuse the retry.`);
+    // With the policy on, the recipient was checked against the book (destinations.ts) or the retry refused.
+    if (!bookPolicy.destinationPolicy && tx?.type !== 'SWAP') warnings.push(DESTINATION_POLICY_OFF_WARNING);
     const review: RetryReview = {
       kind: 'retry',
       wallet: reviewWallet(wallet),

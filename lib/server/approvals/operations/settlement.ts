@@ -21,7 +21,7 @@ import { SETTLEMENT_ORDERS } from '@/lib/custody/constants';
 import type { AutoSettlementRule } from '@/lib/custody/schemas';
 import { shortAddress } from '@/lib/format';
 import { addressKey } from '@/lib/validation/addresses';
-import { checkDestinations } from '../../address-book';
+import { addressBookPolicyOf, checkDestinations } from '../../address-book';
 import { looksLikeMissingEndpoint } from '../lookup';
 import type { ReviewContext } from '../types';
 import {
@@ -155,9 +155,10 @@ export const settlementToggleOperation = defineOperation({
   addressIdOf: () => null,
   async buildReview(p, ctx) {
     const { client, walletId } = ctx;
-    const [wallet, settlement] = await Promise.all([
+    const [wallet, settlement, bookPolicy] = await Promise.all([
       client.wallets.get({ walletId }).then((r) => r.data),
       client.autoSettlement.get({ walletId }).then((r) => r.data),
+      addressBookPolicyOf(ctx.db),
     ]);
     const names = await bookNamesOf(
       ctx,
@@ -167,9 +168,11 @@ export const settlementToggleOperation = defineOperation({
     const warnings = [...mainnetWarnings(wallet.network)];
     if (settlement.isActive === p.isActive)
       warnings.push(`Nothing changes: auto-settlement is already ${p.isActive ? 'on' : 'off'}.`);
-    if (p.isActive)
-      for (const { rule, view } of rules.filter((r) => r.rule.isActive))
-        warnings.push(...ruleWarnings(rule, view, `Rule “${rule.name}”: `));
+    // Switching on puts the active rules in force: with the destination policy on, each destination was held to
+    // the address book's rules (destinations.ts) or the request refused; off, the review says so.
+    const inForce = p.isActive ? rules.filter((r) => r.rule.isActive) : [];
+    if (inForce.length > 0 && !bookPolicy.destinationPolicy) warnings.push(DESTINATION_POLICY_OFF_WARNING);
+    for (const { rule, view } of inForce) warnings.push(...ruleWarnings(rule, view, `Rule “${rule.name}”: `));
     return {
       review: {
         kind: 'settlementToggle',
