@@ -74,50 +74,41 @@ export async function seedDemoAddressBook(
       .where(eq(addressBookEntries.walletId, wallet.id))
       .limit(1);
     if (any) continue;
+    const entry = (name: string, address: string, tags: string[], notes: string) => ({
+      walletId: wallet.id,
+      name,
+      address: getAddress(address),
+      addressKey: address.toLowerCase(),
+      chain: wallet.blockchain,
+      tags,
+      notes,
+      addressSince: since,
+      requestId: '00000000-0000-4000-8000-000000000000',
+      requestedBy: 'sandbox',
+      approvedBy: [],
+      createdAt: since,
+      updatedAt: since,
+    });
     await db
       .insert(addressBookEntries)
-      .values(
-        DEMO_BOOK_NAMES.map((name) => {
-          const address = demoBookAddress(seed, wallet.id, name);
-          return {
-            walletId: wallet.id,
+      .values([
+        ...DEMO_BOOK_NAMES.map((name) =>
+          entry(
+            name,
+            demoBookAddress(seed, wallet.id, name),
+            [name.startsWith('Employee') ? 'payroll' : 'supplier', 'demo'],
+            'Demo entry (sandbox mode).',
+          ),
+        ),
+        ...(kept.get(wallet.id) ?? []).map(({ name, address }) =>
+          entry(
             name,
             address,
-            addressKey: address.toLowerCase(),
-            chain: wallet.blockchain,
-            tags: [name.startsWith('Employee') ? 'payroll' : 'supplier', 'demo'],
-            notes: 'Demo entry (sandbox mode).',
-            addressSince: since,
-            requestId: '00000000-0000-4000-8000-000000000000',
-            requestedBy: 'sandbox',
-            approvedBy: [],
-            createdAt: since,
-            updatedAt: since,
-          };
-        }),
-      )
+            ['treasury', 'demo'],
+            'Demo entry (sandbox mode): an address of the business at the custody service.',
+          ),
+        ),
+      ])
       .onConflictDoNothing();
-    const own = kept.get(wallet.id) ?? [];
-    if (own.length > 0)
-      await db
-        .insert(addressBookEntries)
-        .values(
-          own.map(({ name, address }) => ({
-            walletId: wallet.id,
-            name,
-            address: getAddress(address),
-            addressKey: address.toLowerCase(),
-            chain: wallet.blockchain,
-            tags: ['treasury', 'demo'],
-            notes: 'Demo entry (sandbox mode): an address of the business at the custody service.',
-            addressSince: since,
-            requestId: '00000000-0000-4000-8000-000000000000',
-            requestedBy: 'sandbox',
-            approvedBy: [],
-            createdAt: since,
-            updatedAt: since,
-          })),
-        )
-        .onConflictDoNothing();
   }
 }
