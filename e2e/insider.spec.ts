@@ -17,7 +17,7 @@ import {
   uniqueEmail,
 } from './fixtures';
 import { approveOnPage } from './helpers/actions';
-import { bookEntry } from './helpers/address-book';
+import { bookEntry, employee } from './helpers/address-book';
 import { api, tokenThroughQuorum } from './helpers/console-api';
 import {
   approveAsSecondAdminCapturing,
@@ -230,7 +230,8 @@ test('a contract transfer of USDC above the threshold shows its USD value and on
   browser,
 }) => {
   test.setTimeout(240_000);
-  const recipient = randomAddress();
+  // Money goes only to address book entries past their cooling-off: a demo payroll entry no other journey pays.
+  const recipient = employee(wallet, 31).address;
   // Above the $10,000 threshold of the contract kinds' policy, and not a round figure another journey uses.
   const whole = 10_000 + Math.floor(Math.random() * 900) + 100;
   const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
@@ -277,8 +278,8 @@ test('USDC transfers split into calls under the threshold are summed: the batch 
   const second = 5_000 + Math.floor(Math.random() * 900);
   const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
   const requestId = await requestUsdcTransfers(admin, [
-    { recipient: randomAddress(), amount: first },
-    { recipient: randomAddress(), amount: second },
+    { recipient: employee(wallet, 32).address, amount: first },
+    { recipient: employee(wallet, 33).address, amount: second },
   ]);
   // Each call is valued on its own card; the request is worth their sum, above the threshold.
   const calls = admin.getByRole('list', { name: 'Contract calls' });
