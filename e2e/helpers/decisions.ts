@@ -41,7 +41,8 @@ export async function approveByCallingActions(
   const asked = await replayAction(as, actions.approve, pathname, [{ requestId }]);
   // A decision refused anyway (the requester's own, a person not independent) is refused before any check is
   // asked for: that answer is the engine's.
-  const payloadHash = asked.match(/"payloadHash":"([0-9a-f]+)"/)?.[1];
+  // (The page's own render, sent back with the answer, names the request's payload hash too: read the refusal's.)
+  const payloadHash = asked.match(/"stepUp":\{"payloadHash":"([0-9a-f]{64})"/)?.[1];
   if (!payloadHash) return asked;
   expect(asked).toContain('Confirm it is you to continue.');
   const checked = await replayAction(as, actions.verify, pathname, [{ payloadHash, code: await nextCode() }]);
