@@ -131,6 +131,68 @@ test('an admin cannot approve a withdrawal by a finance user whose invitation th
   await adminContext.close();
 });
 
+test('an admin asked for by an admin the attacker asked for cannot approve the attacker’s policy change', async ({
+  browser,
+}) => {
+  test.setTimeout(420_000);
+  const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
+  // X: an admin the attacker asked for at a mailbox they read; admin2 approves, the attacker sets X up.
+  const run = Date.now().toString(36);
+  const xEmail = uniqueEmail('chain-x');
+  const xPassword = 'a-chain-x-passphrase-1';
+  const { secret: xSecret } = await inviteThroughQuorum(
+    browser,
+    admin,
+    { email: xEmail, name: `Xavier Chain ${run}`, role: 'admin' },
+    xPassword,
+  );
+  const { page: x, context: xContext } = await signInAsInvited(browser, xEmail, xPassword, xSecret);
+
+  // As X, the attacker asks for admin Y. The attacker controls X, so may not approve it; admin2 does.
+  const yEmail = uniqueEmail('chain-y');
+  const yPassword = 'a-chain-y-passphrase-1';
+  const yPath = await requestUser(x, { email: yEmail, name: `Yolanda Chain ${run}`, role: 'admin' });
+  await xContext.close();
+  await admin.goto(yPath);
+  await expect(admin.getByText(PENDING)).toBeVisible();
+  await expect(admin.getByRole('alert').filter({ hasText: CANNOT_DECIDE })).toContainText(
+    'Your decision cannot count as a second person’s',
+  );
+  await expect(admin.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
+  const actions = await approveAsSecondAdminCapturing(browser, yPath);
+  const { link } = await waitForLink(yEmail);
+  const ySecret = await acceptInNewContext(browser, link, yPassword);
+  expect(ySecret).toMatch(/^[A-Z2-7]{32}$/);
+  const { page: y, context: yContext, codes } = await signInAsInvited(browser, yEmail, yPassword, ySecret!);
+
+  // The attacker asks for a looser policy; Y, two links away, is not offered the decision and cannot take it.
+  await admin.goto('/admin/policy');
+  const expiry = admin.getByLabel('Typed-data signature: open for (minutes)');
+  await expect(expiry).not.toHaveValue('');
+  const next = (await expiry.inputValue()) === '1440' ? '1433' : '1440';
+  await expiry.fill(next);
+  await admin.getByRole('button', { name: 'Request typed-data signature policy change' }).click();
+  const policyPath = await requestedChangePath(admin);
+  const requestId = policyPath.split('/').pop()!;
+  await y.goto(policyPath);
+  await expect(y.getByText(PENDING)).toBeVisible();
+  await expect(y.getByRole('alert').filter({ hasText: CANNOT_DECIDE })).toContainText(
+    'Your decision cannot count as a second person’s: admin@example.com (the requester) controls your account',
+  );
+  await expect(y.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
+  await expectAccessible(y);
+  const answer = await approveByCallingActions(y, actions, requestId, codes);
+  expect(answer).toContain('Your decision cannot count as a second person’s');
+  expect(answer).not.toContain('"ok":true');
+  await y.reload();
+  await expect(y.getByText(PENDING)).toBeVisible();
+  await expect(y.getByText('Approvals 0 of 1')).toBeVisible();
+  await yContext.close();
+  await admin.goto('/admin/policy');
+  await expect(expiry).not.toHaveValue(next);
+  await adminContext.close();
+});
+
 test('a user asked for by an API token’s holder cannot approve the token’s withdrawal', async ({
   browser,
   request,
