@@ -27,12 +27,6 @@ export interface LiveEventsProps {
 
 const RECONNECT_MAX_MS = 30_000;
 
-/**
- * The custody service logs a webhook delivery once the console has answered it, so the log read at the moment the
- * webhook arrives may not show it yet: the webhook log is read again this long after.
- */
-const WEBHOOK_LOG_SETTLE_MS = 1_500;
-
 function invalidateFor(queryClient: QueryClient, event: CustodyEventMessage) {
   const { walletId, transactionId } = event;
   for (const queryKey of [
@@ -45,10 +39,9 @@ function invalidateFor(queryClient: QueryClient, event: CustodyEventMessage) {
   ]) {
     void queryClient.invalidateQueries({ queryKey });
   }
-  setTimeout(() => {
-    for (const queryKey of [webhookKeys.all(walletId), webhookKeys.summary()])
-      void queryClient.invalidateQueries({ queryKey });
-  }, WEBHOOK_LOG_SETTLE_MS);
+  // The custody service logs a webhook delivery once the console has answered it, so the log read as the webhook
+  // arrives may not show it yet: the wallet's webhook log is read again 1.5 s later.
+  setTimeout(() => void queryClient.invalidateQueries({ queryKey: webhookKeys.all(walletId) }), 1500);
 }
 
 /** After a gap in the stream, events may have been missed: refresh everything live-updated. */

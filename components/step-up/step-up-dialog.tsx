@@ -28,14 +28,17 @@ const stepUpCodeResolver = lazyZodResolver(() =>
 type CodeValues = z.input<typeof stepUpCodeSchema>;
 
 export interface StepUpDialogProps {
-  /** The payload hash the check is bound to; null: closed. */
-  payloadHash: string | null;
-  /** A decision: this check serves this one decision only. */
-  each?: boolean;
+  /**
+   * What the server asked for: the payload hash the check is bound to, and whether it serves one decision only
+   * (`each`); null: closed.
+   */
+  asked: { payloadHash: string; each?: boolean } | null;
   onDone: (confirmed: boolean) => void;
 }
 
-export function StepUpDialog({ payloadHash, each = false, onDone }: StepUpDialogProps) {
+export function StepUpDialog({ asked, onDone }: StepUpDialogProps) {
+  const payloadHash = asked?.payloadHash ?? null;
+  const each = asked?.each === true;
   const [error, setError] = useState<string | null>(null);
   // Not a transition: the decision that asked for the check is itself a pending transition waiting on this
   // dialog, and React would keep this one pending with it (the Confirm button would never come back).

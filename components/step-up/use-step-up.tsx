@@ -47,11 +47,7 @@ export function useStepUp(): StepUp {
     withStepUp,
     dialog: asked ? (
       <Suspense fallback={null}>
-        <StepUpDialog
-          payloadHash={asking?.payloadHash ?? null}
-          each={asking?.each === true}
-          onDone={onDone}
-        />
+        <StepUpDialog asked={asking} onDone={onDone} />
       </Suspense>
     ) : null,
   };
