@@ -51,7 +51,8 @@ export async function confirmItIsYou(page: Page): Promise<RanAgain> {
   if (!nextCode)
     throw new Error('No authenticator for this page: sign in with signIn, or call authenticatorFor.');
   const dialog = stepUpDialog(page);
-  await expect(dialog).toBeVisible();
+  // The dialog's code loads the first time it is asked for: on a busy machine that takes a while.
+  await expect(dialog).toBeVisible({ timeout: 30_000 });
   const code = dialog.getByLabel('Authentication code');
   await expect(code).toBeFocused();
   const refused = dialog.getByText('The code is not right or was already used');
