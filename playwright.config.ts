@@ -36,7 +36,9 @@ export default defineConfig({
     { name: 'console-wide', grep: /@console-wide/, dependencies: ['journeys'], workers: 1 },
   ],
   webServer: {
-    command: `node_modules/.bin/next start -p ${port}`,
+    // Idle kept-alive connections stay open longer than any test (Node closes them after 5 s by default): a
+    // request sent on one just as the server closed it would fail with ECONNRESET.
+    command: `node_modules/.bin/next start -p ${port} --keepAliveTimeout 180000`,
     // The health route opens the database and seeds the sandbox, so the first test finds a warm server.
     url: `${baseURL}/api/health`,
     timeout: 180_000,

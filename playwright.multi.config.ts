@@ -44,7 +44,9 @@ process.env.E2E_MULTI_DATABASE_URL = databaseUrl.toString();
 
 function instance(port: number, origin: string, dataDir: string | undefined) {
   return {
-    command: `node_modules/.bin/next start -p ${port}`,
+    // Idle kept-alive connections stay open longer than any test (Node closes them after 5 s by default): a
+    // request sent on one just as the server closed it would fail with ECONNRESET.
+    command: `node_modules/.bin/next start -p ${port} --keepAliveTimeout 180000`,
     url: `${origin}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,

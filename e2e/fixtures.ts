@@ -76,11 +76,12 @@ async function completeSecondFactor(page: Page, email: string) {
   const refused = page.getByText('That did not work. Check the code, or try your passkey again.');
   // Journeys sign the same demo users in side by side; should a code still be refused (taken an instant
   // earlier elsewhere), the next one is asked for: at most three, so a real refusal still fails the test.
+  // The password check and the second step's page can take a while on a busy machine: 30 s for each.
   for (let attempt = 1; ; attempt++) {
-    await expect(code).toBeVisible();
+    await expect(code).toBeVisible({ timeout: 30_000 });
     await code.fill(await nextDemoCode(email));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await expect(signedIn.or(refused)).toBeVisible();
+    await expect(signedIn.or(refused)).toBeVisible({ timeout: 30_000 });
     if (!(await refused.isVisible()) || attempt === 3) return;
   }
 }

@@ -153,7 +153,8 @@ test('a $1,000 daily limit: $600 fits, a second $600 needs one more approval, th
   for (const path of [first, second]) {
     await finance.goto(path);
     await finance.getByRole('button', { name: 'Cancel request' }).click();
-    await expect(finance.getByText('Request cancelled.')).toBeVisible();
+    // The request's own status, not the toast: a toast can be pushed out of sight by other journeys' toasts.
+    await expect(finance.getByText('Request status: Cancelled')).toBeVisible();
   }
   await finance.goto(`/wallets/${wallet.id}/withdraw`);
   await expect(remaining(finance)).toContainText('Remaining $1,000.00 of $1,000.00');

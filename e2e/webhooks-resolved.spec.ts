@@ -20,6 +20,7 @@ async function webhookLog(request: APIRequestContext, wallet: SandboxWallet): Pr
   for (let page = 1; page <= 50; page++) {
     const res = await request.get(`/sandbox/v1/wallets/${wallet.id}/webhooks?page=${page}&limit=100`, {
       headers: { 'x-api-key': wallet.apiKey },
+      maxRetries: 2,
     });
     expect(res.status()).toBe(200);
     const body = (await res.json()) as { data: LogEntry[]; meta: { totalPages: number } };
@@ -37,6 +38,8 @@ async function transactionLog(
 ): Promise<LogEntry[]> {
   const res = await request.get(`/sandbox/v1/wallets/${wallet.id}/transactions/${transactionId}/webhooks`, {
     headers: { 'x-api-key': wallet.apiKey },
+    // A read: sent again should a kept-alive connection be reset under it.
+    maxRetries: 2,
   });
   expect(res.status()).toBe(200);
   return ((await res.json()) as { data: LogEntry[] }).data;

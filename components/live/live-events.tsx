@@ -95,10 +95,18 @@ export function LiveEvents({ notifyWithdrawals = false }: LiveEventsProps) {
         const event = parse((message as MessageEvent<string>).data);
         if (!event) return;
         invalidateFor(queryClient, event);
+        // One toast per kind, replaced by the next: settlements across the console never push the outcome of
+        // the person's own action out of sight.
         if (notifyRef.current && event.event === 'withdraw.success') {
-          toast.success('Withdrawal settled', { description: `Reference ${event.reference}` });
+          toast.success('Withdrawal settled', {
+            id: 'live-withdraw-success',
+            description: `Reference ${event.reference}`,
+          });
         } else if (notifyRef.current && event.event === 'withdraw.failed') {
-          toast.error('Withdrawal failed', { description: `Reference ${event.reference}` });
+          toast.error('Withdrawal failed', {
+            id: 'live-withdraw-failed',
+            description: `Reference ${event.reference}`,
+          });
         }
       });
       // The server ended the stream because the session ended: stay closed and say so.

@@ -44,11 +44,15 @@ export async function startRealServiceConsole(serviceOrigin: string): Promise<Se
     NEXT_TELEMETRY_DISABLED: '1',
     LOG_LEVEL: 'warn',
   };
-  const server: ChildProcess = spawn('node_modules/.bin/next', ['start', '-p', String(port)], {
-    env,
-    detached: true,
-    stdio: 'ignore',
-  });
+  const server: ChildProcess = spawn(
+    'node_modules/.bin/next',
+    ['start', '-p', String(port), '--keepAliveTimeout', '180000'],
+    {
+      env,
+      detached: true,
+      stdio: 'ignore',
+    },
+  );
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   const stop = async () => {
     if (server.pid && server.exitCode === null && server.signalCode === null) {
