@@ -31,6 +31,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the CPUs: a single worker on a 2-core machine, where the
+    // database tests (PGlite runs in the worker's own thread) leave the second core idle.
+    maxWorkers: 2,
     sequence: { sequencer: LongestFirst },
     // Expected failures are logged by the code under test; keep the test output readable.
     env: { LOG_LEVEL: 'silent' },
