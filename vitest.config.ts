@@ -1,5 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that run longest (the insider search's two halves, 1.5 minutes each or more) start first, whatever
+ * Vitest's duration cache says: a clean checkout has none (Vitest then starts the largest files first), and a long
+ * file started last would leave the other worker idle at the end.
+ */
+const LONGEST = ['/independence.integration.test.ts', '/independence-search.integration.test.ts'];
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => (LONGEST.some((name) => file.moduleId.endsWith(name)) ? 0 : 1);
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   resolve: {
@@ -17,6 +31,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the CPUs: a single worker on a 2-core machine, where the
+    // database tests (PGlite runs in the worker's own thread) leave the second core idle.
+    maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     // Expected failures are logged by the code under test; keep the test output readable.
     env: { LOG_LEVEL: 'silent' },
   },

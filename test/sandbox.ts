@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TransportOptions } from '@/lib/custody';
 import type { DatabaseHandle } from '@/lib/db/connection';
-import { createSandbox, type Sandbox, type SandboxCredentials, type SandboxOptions } from '@/lib/sandbox';
+import {
+  createSandbox,
+  SANDBOX_MIGRATIONS,
+  type Sandbox,
+  type SandboxCredentials,
+  type SandboxOptions,
+} from '@/lib/sandbox';
 import { openTestHandle } from './db';
 
 export const TEST_SANDBOX_BASE_URL = 'http://sandbox.internal/sandbox';
@@ -60,7 +66,8 @@ export function sandboxConnection(
 
 export async function createTestSandbox(overrides: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'test-sandbox-'));
-  const opened = await openTestHandle();
+  // Migrated from a template; the sandbox seeds it (its keys are random, so each test's are its own).
+  const opened = await openTestHandle([SANDBOX_MIGRATIONS]);
   const instances: Sandbox[] = [];
   try {
     const sandbox = await createSandbox(testSandboxOptions(opened.handle, dataDir, overrides));

@@ -24,6 +24,11 @@ export interface OpenOptions<S extends Record<string, unknown> = Record<string, 
   dataDir?: string;
   schema?: S;
   /**
+   * PGlite only: a data directory to start from (a tarball from `dumpDataDir`) instead of an empty one; tests
+   * clone a migrated template this way instead of initialising and migrating each database.
+   */
+  loadDataDir?: Blob;
+  /**
    * PostgreSQL only: told when an idle pooled connection breaks (server restart, `pg_terminate_backend`).
    * The pool drops that connection and opens a new one for the next query; without a listener the pool's
    * error event would be an uncaught exception.
@@ -35,6 +40,7 @@ export async function openDatabase<S extends Record<string, unknown> = Record<st
   url,
   dataDir,
   schema = {} as S,
+  loadDataDir,
   onConnectionError = () => {},
 }: OpenOptions<S>): Promise<DatabaseHandle<PgDatabase<PgQueryResultHKT, S>>> {
   if (url) {
@@ -53,7 +59,10 @@ export async function openDatabase<S extends Record<string, unknown> = Record<st
     target = path.resolve(/*turbopackIgnore: true*/ target);
     mkdirSync(target, { recursive: true, mode: 0o700 });
   }
-  const client = await PGlite.create(target, (await files) ?? {});
+  const client = await PGlite.create(target, {
+    ...((await files) ?? {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   const db = drizzle({ client, schema });
   return { db, kind: 'pglite', client, close: () => client.close() };
 }

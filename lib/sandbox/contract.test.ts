@@ -19,7 +19,7 @@ import { createCustodyClient } from '@/lib/custody/client';
 import { strictSchemas as S } from '@/lib/custody/schemas';
 import type { DatabaseHandle } from '@/lib/db/connection';
 import { openTestHandle } from '@/test/db';
-import { createSandbox, type Sandbox, type SandboxCredentials } from './index';
+import { createSandbox, SANDBOX_MIGRATIONS, type Sandbox, type SandboxCredentials } from './index';
 
 type Wallet = SandboxCredentials['wallets'][number];
 
@@ -54,7 +54,7 @@ beforeAll(async () => {
   const port = (receiver.address() as AddressInfo).port;
   dataDir = mkdtempSync(path.join(tmpdir(), 'sandbox-contract-'));
   // In-memory PGlite, or a fresh PostgreSQL database when TEST_DATABASE_URL is set.
-  const opened = await openTestHandle();
+  const opened = await openTestHandle([SANDBOX_MIGRATIONS]);
   database = opened.handle;
   closeDatabase = opened.close;
   sandbox = await createSandbox({

@@ -121,7 +121,12 @@ export interface Sandbox {
 }
 
 const CREDENTIALS_FILE = 'sandbox-credentials.json';
-const SANDBOX_MIGRATIONS_TABLE = '__sandbox_migrations';
+/** The sandbox's migrations: their default folder and the table that records them (beside the console's). */
+export const SANDBOX_MIGRATIONS = {
+  folder: path.join(process.cwd(), 'lib/sandbox/db/migrations'),
+  table: '__sandbox_migrations',
+} as const;
+const SANDBOX_MIGRATIONS_TABLE = SANDBOX_MIGRATIONS.table;
 
 const DROPPED = Symbol('answer dropped');
 
@@ -137,7 +142,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     client: undefined,
     close: async () => {},
   } as DatabaseHandle;
-  const migrationsFolder = options.migrationsFolder ?? path.join(process.cwd(), 'lib/sandbox/db/migrations');
+  const migrationsFolder = options.migrationsFolder ?? SANDBOX_MIGRATIONS.folder;
   // A database already migrated and seeded (every start but the first) needs no migrator: two cheap reads.
   const current =
     (await migrationsApplied(handle, migrationsFolder, SANDBOX_MIGRATIONS_TABLE)) &&

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/connection';
 import { openTestHandle } from '@/test/db';
-import { createSandbox, type Sandbox, type SandboxCredentials } from './index';
+import { createSandbox, SANDBOX_MIGRATIONS, type Sandbox, type SandboxCredentials } from './index';
 
 const BASE = 'http://localhost:3000/sandbox';
 
@@ -63,7 +63,7 @@ async function deposit(addressId: string, assetId: string, amount: string) {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'sandbox-sort-'));
-  const opened = await openTestHandle();
+  const opened = await openTestHandle([SANDBOX_MIGRATIONS]);
   database = opened.handle;
   closeDatabase = opened.close;
   sandbox = await createSandbox({
