@@ -77,7 +77,7 @@ export function jsonTextProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): stri
 export const MAX_METADATA_DEPTH = 16;
 /** The most characters metadata may hold, written as compact JSON: the same for the form and the console API. */
 export const MAX_METADATA_CHARS = 10_000;
-export const METADATA_EXAMPLE = '{"invoice": "A-12"}';
+const METADATA_EXAMPLE = '{"invoice": "A-12"}';
 
 /**
  * Metadata typed (or sent) as JSON text: empty, or a JSON object whose every key and string, once decoded, is
