@@ -1,6 +1,7 @@
 // Per-request CSP nonce, request id and security headers; redirects signed-out people to sign-in.
 // A convenience only: every server action and route handler checks the session itself.
 import { type NextFetchEvent, type NextRequest, NextResponse } from 'next/server';
+import { FOREIGN_ORIGIN, isForeignActionOrigin } from '@/lib/server/action-origin';
 import { auth } from '@/lib/server/auth';
 import { clientAddressOf, NETWORK_REFUSED, networkAllowed } from '@/lib/server/client-address';
 import {
@@ -110,11 +111,11 @@ function networkRefusedPage(): string {
 }
 
 /**
- * A server action's body, checked before the framework decodes it: over the limit answers 413 from the
- * declared length without reading it; broken JSON, runaway nesting or forged references answer 400. The
- * framework itself would answer each with a server error.
+ * A server action's origin and body, checked before the framework decodes it: another site's origin answers 403
+ * without reading the body; over the limit answers 413 from the declared length without reading it; broken JSON,
+ * runaway nesting or forged references answer 400. The framework itself would answer each with a server error.
  */
-async function actionBodyRefusal(request: NextRequest): Promise<NextResponse | null> {
+async function actionRefusal(request: NextRequest): Promise<NextResponse | null> {
   if (request.method !== 'POST') return null;
   const type = request.headers.get('content-type') ?? '';
   const multipart = type.startsWith('multipart/form-data');
@@ -131,6 +132,7 @@ async function actionBodyRefusal(request: NextRequest): Promise<NextResponse | n
     });
     return securityHeaders(request, response, csp, requestId);
   };
+  if (isForeignActionOrigin(request.headers)) return answer(403, FOREIGN_ORIGIN);
   if (Number(request.headers.get('content-length') ?? '0') > ACTION_BODY_LIMIT_BYTES)
     return answer(413, BODY_TOO_LARGE);
   if (!request.headers.has('next-action')) return null;
@@ -154,7 +156,7 @@ async function actionBodyRefusal(request: NextRequest): Promise<NextResponse | n
 
 // With a lazily built configuration, next-auth's wrapper resolves to the handler asynchronously.
 export async function proxy(request: NextRequest, event: NextFetchEvent) {
-  const refused = networkRefusal(request) ?? (await actionBodyRefusal(request));
+  const refused = networkRefusal(request) ?? (await actionRefusal(request));
   if (refused) return refused;
   // Route handlers under /api and the sandbox check the session (or API key) themselves: no session work here.
   if (SELF_GUARDED_PREFIXES.some((p) => request.nextUrl.pathname.startsWith(p))) {

@@ -195,6 +195,8 @@ interface Case {
   input: () => unknown;
   /** The check needs a read of the wallet (its assets, an address): reads are allowed, writes never. */
   reads?: boolean;
+  /** The field the refusal must be named at, and its sentence. */
+  expects?: { field: string; message: RegExp };
 }
 
 const NUL = 'a\u0000b';
@@ -606,6 +608,78 @@ add(
   ]);
 }
 
+// ------------------------------------------------- decoded text: JSON escapes, text direction, metadata depth
+
+/** A NUL written as a JSON escape: six characters of text, a NUL once decoded. */
+const ESCAPED_NUL = '{"invoice":"A\\u0000"}';
+const ESCAPED_NUL_KEY = '{"in\\u0000voice":"A"}';
+const ESCAPED_OVERRIDE = '{"invoice":"\\u202Eevil"}';
+/** 100 levels: the form took it while the console API refuses anything past its limit. */
+const DEEP_METADATA = () => JSON.stringify(deep(100));
+const RLO = '\u202E';
+{
+  const metadataCases: Array<[string, Action, () => unknown, string, string]> = [
+    [
+      'withdraw request',
+      withdrawals.createWithdrawalRequestAction,
+      validWithdrawal,
+      'rows.0.metadata',
+      'rows.0.metadata',
+    ],
+    [
+      'withdraw preview',
+      withdrawals.previewWithdrawalAction,
+      validWithdrawal,
+      'rows.0.metadata',
+      'rows.0.metadata',
+    ],
+    ['swap request', swaps.createSwapRequestAction, validSwap, 'metadata', 'metadata'],
+    ['swap preview', swaps.previewSwapAction, validSwap, 'metadata', 'metadata'],
+    ['whitelist', whitelist.whitelistAddressAction, validWhitelist, 'form.metadata', 'metadata'],
+    [
+      'deposit address',
+      depositAddresses.createDepositAddressAction,
+      () => ({
+        walletId: wallet.id,
+        form: { name: 'Customer 1', metadata: '', disableAutoSweep: false, enableGaslessWithdraw: false },
+      }),
+      'form.metadata',
+      'metadata',
+    ],
+  ];
+  for (const [label, action, valid, at, field] of metadataCases)
+    for (const [name, value, message] of [
+      ['escaped NUL', ESCAPED_NUL, /^Metadata: remove control characters\.$/],
+      ['escaped NUL in a key', ESCAPED_NUL_KEY, /^Metadata: remove control characters\.$/],
+      ['escaped text-direction override', ESCAPED_OVERRIDE, /^Metadata: remove text-direction characters/],
+      ['nested 100 levels', DEEP_METADATA, /^Metadata: nested more than 16 levels deep\.$/],
+    ] as const)
+      cases.push({
+        name: `${label}: metadata with ${name}`,
+        action,
+        input: () => set(valid(), at, value),
+        expects: { field, message },
+      });
+  const named: Array<[string, Action, () => unknown, string, string]> = [
+    ['add user', users.addUserAction, validUser, 'name', 'name'],
+    ['whitelist', whitelist.whitelistAddressAction, validWhitelist, 'form.name', 'name'],
+    [
+      'settlement rule',
+      settlement.createAddressRuleAction,
+      () => ({ walletId: wallet.id, addressId: child().id, rule: validRule() }),
+      'rule.name',
+      'name',
+    ],
+  ];
+  for (const [label, action, valid, at, field] of named)
+    cases.push({
+      name: `${label}: name with a text-direction override`,
+      action,
+      input: () => set(valid(), at, `Acme${RLO}gnp.exe`),
+      expects: { field, message: /^Remove text-direction characters/ },
+    });
+}
+
 // ---------------------------------------------------------------- the run
 
 const REFUSED = ['invalid', 'failed', 'denied'];
@@ -720,6 +794,7 @@ describe('bad input at the actions', () => {
     // A sentence, never a stack trace or the raw input.
     expect(message).not.toMatch(/\n\s+at |ZodError|TypeError/);
     expect(message.includes('\u0000')).toBe(false);
+    if (c.expects) expect(result.fieldErrors?.[c.expects.field]).toMatch(c.expects.message);
     const reached = requests.slice(sent);
     expect(reached.filter((r) => r.method !== 'GET')).toEqual([]);
     if (!c.reads) expect(reached).toEqual([]);

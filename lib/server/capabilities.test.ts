@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CustodyClient, CustodyError, createCustodyClient } from '@/lib/custody';
 import type { Transaction } from '@/lib/custody/schemas';
 import { operationRequests, walletConnections, webhookEvents } from '@/lib/db/schema';
@@ -16,6 +16,9 @@ import { createTestDatabase, type TestDatabase } from '@/test/db';
 
 const {
   CAPABILITY_NAMES,
+  CAPABILITY_MAX_AGE_MS,
+  FAILED_PROBE_PAUSE_MS,
+  RECHECK_PAUSE_MS,
   capabilitiesOf,
   isMissingEndpoint,
   markCapabilityMissing,
@@ -214,6 +217,118 @@ describe('capabilitiesOf', () => {
     const result = await capabilitiesOf(wallet.id);
     expect(result.beneficiaries).toBe(false);
     expect(result.walletTransactions).toBe(true);
+  });
+});
+
+describe('after a failure', () => {
+  /** The probes sent since `from`: one wallet-wide transaction list read each. */
+  const probesSince = (from: number) =>
+    seen.slice(from).filter((s) => s === `GET /v1/wallets/${wallet.id}/transactions`).length;
+  const storedTransactions = async () =>
+    toCapabilities((await stored(wallet.id))?.capabilities).walletTransactions;
+  /** When the test started, by the faked clock (vi.waitFor moves it on too, by its polling interval). */
+  let start = Date.now();
+  const advance = (ms: number) => vi.setSystemTime(Date.now() + ms);
+
+  beforeEach(async () => {
+    // Only the clock is faked: the database and the sandbox keep their own timers.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    start = Date.now();
+    await probeCapabilities(wallet.id);
+    expect(await storedTransactions()).toBe(true);
+    seen.length = 0;
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('probes again on the next use after an extension failed in use, and finds it back after the outage', async () => {
+    // The extension endpoints go down: the transactions page falls back and marks the extension missing.
+    setMode('spec');
+    const c = client();
+    const filters = filtersOf({ ...DEFAULT_TRANSACTION_SEARCH, limit: 5 });
+    const page = await withTransactionSource(c, wallet.id, (source) =>
+      listTransactionPage(c, wallet.id, filters, source),
+    );
+    expect(page.scope).toBe('child-addresses');
+    expect(await storedTransactions()).toBe(false);
+    // The use right after the failure probed again (the service still lacks it).
+    await vi.waitFor(() => expect(probesSince(0)).toBeGreaterThanOrEqual(2));
+    await probeCapabilities(wallet.id);
+    // While it keeps failing, uses within the short pause do not probe again: bounded work.
+    const before = seen.length;
+    advance(RECHECK_PAUSE_MS / 3);
+    await capabilitiesOf(wallet.id);
+    expect(probesSince(before)).toBe(0);
+    // Still down at the next probe: it stays on the list to ask again.
+    advance(RECHECK_PAUSE_MS);
+    await capabilitiesOf(wallet.id);
+    await vi.waitFor(() => expect(probesSince(before)).toBe(1));
+    await probeCapabilities(wallet.id);
+    expect(await storedTransactions()).toBe(false);
+
+    // The endpoints are back; well within the ten-minute refresh the next use finds the extension again.
+    setMode('full');
+    advance(RECHECK_PAUSE_MS);
+    expect(Date.now() - start).toBeLessThan(CAPABILITY_MAX_AGE_MS / 10);
+    expect((await capabilitiesOf(wallet.id)).walletTransactions).toBe(false);
+    await vi.waitFor(async () => expect(await storedTransactions()).toBe(true));
+    expect((await capabilitiesOf(wallet.id)).walletTransactions).toBe(true);
+    // Found back: no more probes until the usual refresh.
+    const settled = seen.length;
+    advance(RECHECK_PAUSE_MS * 4);
+    await capabilitiesOf(wallet.id);
+    expect(probesSince(settled)).toBe(0);
+  });
+
+  it('probes again soon when extensions that answered before answer absent, not ten minutes later', async () => {
+    setMode('down');
+    await probeCapabilities(wallet.id);
+    setMode('spec');
+    await probeCapabilities(wallet.id);
+    // Spec answers where the extensions answered before: an outage, so asked again soon.
+    setMode('full');
+    const before = seen.length;
+    advance(RECHECK_PAUSE_MS + 1);
+    expect(Date.now() - start).toBeLessThan(CAPABILITY_MAX_AGE_MS / 10);
+    await capabilitiesOf(wallet.id);
+    await vi.waitFor(async () => expect(await storedTransactions()).toBe(true));
+    expect(probesSince(before)).toBe(1);
+  });
+
+  it('waits out the pause after a probe that learned nothing, then asks on the next use', async () => {
+    setMode('down');
+    await probeCapabilities(wallet.id);
+    setMode('full');
+    const before = seen.length;
+    advance(FAILED_PROBE_PAUSE_MS - 1000);
+    await capabilitiesOf(wallet.id);
+    expect(probesSince(before)).toBe(0);
+    advance(2000);
+    await capabilitiesOf(wallet.id);
+    await vi.waitFor(() => expect(probesSince(before)).toBe(1));
+  });
+
+  it('does not keep asking a service that never had the extension', async () => {
+    setMode('spec');
+    await probeCapabilities(wallet.id);
+    // The first probe saw it go: asked once more, then it is taken as the service's answer.
+    advance(RECHECK_PAUSE_MS + 1);
+    await probeCapabilities(wallet.id);
+    expect(await storedTransactions()).toBe(false);
+    const before = seen.length;
+    for (let i = 0; i < 5; i++) {
+      advance(RECHECK_PAUSE_MS + 1);
+      await capabilitiesOf(wallet.id);
+    }
+    // Still the recheck window of the first failure: a probe per pause at most, never more.
+    expect(probesSince(before)).toBeLessThanOrEqual(5);
+    advance(CAPABILITY_MAX_AGE_MS);
+    await probeCapabilities(wallet.id);
+    const settled = seen.length;
+    advance(RECHECK_PAUSE_MS + 1);
+    await capabilitiesOf(wallet.id);
+    expect(probesSince(settled)).toBe(0);
   });
 });
 

@@ -2,7 +2,7 @@ import 'server-only';
 // Which extension endpoints (beyond the spec's 23) a wallet's custody service answers. The console works with
 // the spec alone; each extension it finds makes a page complete (the wallet's address list, the wallet-wide
 // transaction list, balances, ...). Probed at connect, stored per wallet connection, refreshed in the
-// background when old.
+// background when old, and on the next use after an extension failed.
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { type CustodyClient, CustodyError, genericMessage } from '@/lib/custody';
@@ -70,9 +70,15 @@ export const EXTENSION_CAPABILITIES: Record<CapabilityName, CapabilityInfo> = {
 };
 
 /** Stored results older than this are refreshed in the background on the next read. */
-const CAPABILITY_MAX_AGE_MS = 10 * 60 * 1000;
+export const CAPABILITY_MAX_AGE_MS = 10 * 60 * 1000;
 /** After a probe that learned nothing (service unreachable, key refused), wait this long before the next. */
-const FAILED_PROBE_PAUSE_MS = 60 * 1000;
+export const FAILED_PROBE_PAUSE_MS = 60 * 1000;
+/**
+ * An extension that failed (missing in use, gone since the last probe, or not answering) is probed again on the
+ * next use, and while it keeps failing at most this often: a short outage must not leave the console saying
+ * for the full CAPABILITY_MAX_AGE_MS that the service lacks an extension it has.
+ */
+export const RECHECK_PAUSE_MS = 15 * 1000;
 /** A probe is a handful of cheap reads: short timeout, one retry, so a slow service cannot hold a page. */
 const PROBE_TIMEOUT_MS = 5_000;
 
@@ -185,13 +191,46 @@ async function probeWithClient(
 }
 
 const PROBES = Symbol.for('custody-console.capability-probes');
+
+/** Extensions whose stored value came from a failure rather than an answer: probed again when due. */
+interface Recheck {
+  names: Set<CapabilityName>;
+  /** The next use from this time probes again. */
+  dueAt: number;
+  /** The first failure: after CAPABILITY_MAX_AGE_MS of failing, the usual schedule takes over again. */
+  since: number;
+}
+
 type Holder = {
-  [PROBES]?: { inFlight: Map<string, Promise<Capabilities>>; lastFailed: Map<string, number> };
+  [PROBES]?: {
+    inFlight: Map<string, Promise<Capabilities>>;
+    /** Until when no probe starts for a wallet whose last probe learned nothing. */
+    pausedUntil: Map<string, number>;
+    recheck: Map<string, Recheck>;
+  };
 };
 function probeState() {
   const holder = globalThis as Holder;
-  holder[PROBES] ??= { inFlight: new Map(), lastFailed: new Map() };
+  holder[PROBES] ??= { inFlight: new Map(), pausedUntil: new Map(), recheck: new Map() };
   return holder[PROBES];
+}
+
+/** Marks extensions of a wallet to be probed again from `dueAt` (joining any failure already recorded). */
+function recheckLater(walletId: string, names: Iterable<CapabilityName>, dueAt: number) {
+  const state = probeState();
+  const known = state.recheck.get(walletId);
+  state.recheck.set(walletId, {
+    names: new Set([...(known?.names ?? []), ...names]),
+    dueAt,
+    since: known?.since ?? Date.now(),
+  });
+}
+
+/** A probe learned nothing: pause, then probe again on the next use (not only once the result is old). */
+function probeFailed(walletId: string) {
+  const until = Date.now() + FAILED_PROBE_PAUSE_MS;
+  probeState().pausedUntil.set(walletId, until);
+  recheckLater(walletId, CAPABILITY_NAMES, until);
 }
 
 async function runProbe(services: ConsoleServices, walletId: string): Promise<Capabilities> {
@@ -209,17 +248,29 @@ async function runProbe(services: ConsoleServices, walletId: string): Promise<Ca
   const learned = CAPABILITY_NAMES.filter((n) => outcomes[n] !== 'unknown');
   if (learned.length === 0) {
     // Nothing answered: keep what is stored and try again later rather than forget working extensions.
-    probeState().lastFailed.set(walletId, Date.now());
+    probeFailed(walletId);
     logger.warn({ walletId }, 'capability probe learned nothing; the custody service did not answer');
     return previous ?? noCapabilities();
   }
-  probeState().lastFailed.delete(walletId);
+  const state = probeState();
+  state.pausedUntil.delete(walletId);
   // An endpoint that could not be probed this time keeps its last known value; never probed means absent.
   const result = noCapabilities();
   for (const name of CAPABILITY_NAMES) {
     const outcome = outcomes[name];
     result[name] = outcome === 'unknown' ? (previous?.[name] ?? false) : outcome === 'present';
   }
+  // Still to probe again soon: what did not answer, what was there last time and is gone now (an outage looks
+  // like this), and what failed before and has not answered present since.
+  const failing = new Set<CapabilityName>(state.recheck.get(walletId)?.names ?? []);
+  for (const name of CAPABILITY_NAMES) {
+    if (outcomes[name] === 'present') failing.delete(name);
+    else if (outcomes[name] === 'unknown' || previous?.[name] === true) failing.add(name);
+  }
+  const since = state.recheck.get(walletId)?.since ?? Date.now();
+  if (failing.size > 0 && Date.now() - since < CAPABILITY_MAX_AGE_MS)
+    state.recheck.set(walletId, { names: failing, dueAt: Date.now() + RECHECK_PAUSE_MS, since });
+  else state.recheck.delete(walletId);
   await db
     .update(walletConnections)
     .set({ capabilities: result, capabilitiesCheckedAt: new Date() })
@@ -239,7 +290,7 @@ export function probeCapabilities(walletId: string, services?: ConsoleServices):
   if (running) return running;
   const started = (async () => runProbe(services ?? (await currentServices()), walletId))()
     .catch((error: unknown) => {
-      state.lastFailed.set(walletId, Date.now());
+      probeFailed(walletId);
       logger.warn({ walletId, err: error }, 'capability probe failed');
       return noCapabilities();
     })
@@ -249,30 +300,34 @@ export function probeCapabilities(walletId: string, services?: ConsoleServices):
 }
 
 /**
- * The stored capabilities of a wallet. Older than CAPABILITY_MAX_AGE_MS: returned as stored while a probe
- * runs in the background. Never probed: probed now (a page waits at most the probe's short timeout once),
- * all false when that probe fails or a recent one failed.
+ * The stored capabilities of a wallet. Older than CAPABILITY_MAX_AGE_MS, or holding an extension that failed
+ * since (missing in use, gone or silent at the last probe): returned as stored while a probe runs in the
+ * background, so the next use after a failure probes again rather than one ten minutes later. Never probed:
+ * probed now (a page waits at most the probe's short timeout once), all false when that probe fails or a recent
+ * one failed.
  */
 export async function capabilitiesOf(walletId: string, services?: ConsoleServices): Promise<Capabilities> {
   const runtime = services ?? (await currentServices());
   const row = await findWalletConnection(walletId, runtime.database.db);
   if (!row) return noCapabilities();
   const state = probeState();
-  const failedAt = state.lastFailed.get(walletId);
-  const pausing = failedAt !== undefined && Date.now() - failedAt < FAILED_PROBE_PAUSE_MS;
+  const now = Date.now();
+  const pausing = (state.pausedUntil.get(walletId) ?? 0) > now;
   if (!row.capabilities || !row.capabilitiesCheckedAt) {
     if (pausing) return noCapabilities();
     return probeCapabilities(walletId, runtime);
   }
-  if (Date.now() - row.capabilitiesCheckedAt.getTime() > CAPABILITY_MAX_AGE_MS && !pausing) {
-    void probeCapabilities(walletId, runtime);
-  }
+  const stale = now - row.capabilitiesCheckedAt.getTime() > CAPABILITY_MAX_AGE_MS;
+  const recheck = state.recheck.get(walletId);
+  const recheckDue = recheck !== undefined && now >= recheck.dueAt;
+  if ((stale || recheckDue) && !pausing) void probeCapabilities(walletId, runtime);
   return toCapabilities(row.capabilities);
 }
 
 /**
- * Records that an extension answered "no such endpoint" in use (the service changed since the probe). Only
- * that one name changes; the next scheduled probe may find it again.
+ * Records that an extension answered "no such endpoint" in use (the service changed since the probe, or its
+ * extension endpoints are down for a while). Only that one name changes; the next use probes again and finds
+ * it back as soon as the service answers for it.
  */
 export async function markCapabilityMissing(
   walletId: string,
@@ -286,6 +341,8 @@ export async function markCapabilityMissing(
       capabilities: sql`coalesce(${walletConnections.capabilities}, '{}'::jsonb) || jsonb_build_object(${name}::text, false)`,
     })
     .where(eq(walletConnections.id, walletId));
+  // It answered before: this may be an outage of the extension rather than its end, so the next use asks again.
+  recheckLater(walletId, [name], Date.now());
   logger.info({ walletId, capability: name }, 'custody extension missing; falling back to the spec');
 }
 

@@ -68,3 +68,53 @@ describe('query strings with control characters', () => {
     expect(fine.status).toBe(200);
   });
 });
+
+describe('route parameters', () => {
+  const handler = vi.fn(async ({ params }: { params: Record<string, string | string[]> }) =>
+    Response.json({ walletId: params.walletId }),
+  );
+  const GET = withPermission('read', handler);
+  const call = (params: Record<string, string | string[]>) =>
+    GET(new Request('http://console.test/api/wallets/x'), { params: Promise.resolve(params) });
+
+  it.each([
+    ['a NUL', 'wal\u0000let'],
+    ['an escape character', 'wal\u001blet'],
+    ['a text-direction override', 'wal\u202elet'],
+    ['a slash', '../etc'],
+    ['a space', 'wallet 1'],
+    ['nothing', ''],
+    ['101 characters', 'w'.repeat(101)],
+  ])('answer 400 with a sentence, before the handler runs, for a walletId with %s', async (_, walletId) => {
+    handler.mockClear();
+    const response = await call({ walletId });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      statusCode: 400,
+      message: 'The walletId in the address is not a valid id (letters, digits, dashes and underscores).',
+    });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('names the segment that is wrong, a catch-all included', async () => {
+    const response = await call({ walletId: 'w-1', addressId: ['a', 'b'] });
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toContain('addressId');
+  });
+
+  it('hands a well-formed id to the handler', async () => {
+    handler.mockClear();
+    const response = await call({ walletId: '0b5a3c1e-9d2f-4e7a-8c61-2f0e5d4b3a21', addressId: 'addr_1' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ walletId: '0b5a3c1e-9d2f-4e7a-8c61-2f0e5d4b3a21' });
+    expect(handler).toHaveBeenCalledOnce();
+  });
+
+  it('refuses a text-direction override in the query string by name, like a control character', async () => {
+    const response = await GET(new Request('http://console.test/api/search?q=a%E2%80%AEb'), {
+      params: Promise.resolve({}),
+    });
+    expect(response.status).toBe(422);
+    expect((await response.json()).message).toMatch(/^q: Remove text-direction characters/);
+  });
+});

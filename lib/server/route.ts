@@ -1,6 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
-import { hasControlCharacters, jsonTextProblem } from '@/lib/validation/control-characters';
+import { jsonTextProblem, textProblem, withoutControlCharacters } from '@/lib/validation/control-characters';
+import { CUSTODY_ID } from '@/lib/validation/custody-ids';
 import { describeFailure, WALLET_NOT_CONNECTED } from './errors';
 import { type Actor, authorize } from './guard';
 import type { Action } from './permissions';
@@ -62,24 +63,31 @@ function guarded<Q>(
     const authz = await authorize(action);
     if (!authz.ok)
       return Response.json({ statusCode: authz.status, message: authz.error }, { status: authz.status });
-    const raw = Object.fromEntries(new URL(request.url).searchParams);
-    const unreadable = Object.entries(raw).find(
-      ([k, v]) => hasControlCharacters(k) || hasControlCharacters(v),
-    );
-    if (unreadable)
+    const params = (await context.params) ?? {};
+    // Every dynamic segment of these routes is a custody id (wallet, address, transaction): anything else, a
+    // NUL say, names nothing the console or the service holds, and would otherwise reach the database as is.
+    const badParam = Object.entries(params).find(([, v]) => typeof v !== 'string' || !CUSTODY_ID.test(v));
+    if (badParam)
       return Response.json(
-        { statusCode: 422, message: `${unreadable[0]}: Remove control characters` },
-        { status: 422 },
+        {
+          statusCode: 400,
+          message: `The ${badParam[0]} in the address is not a valid id (letters, digits, dashes and underscores).`,
+        },
+        { status: 400 },
       );
+    const raw = Object.fromEntries(new URL(request.url).searchParams);
+    for (const [key, value] of Object.entries(raw)) {
+      const problem = textProblem(key) ?? textProblem(value);
+      if (problem)
+        return Response.json(
+          { statusCode: 422, message: `${withoutControlCharacters(key)}: ${problem}` },
+          { status: 422 },
+        );
+    }
     const read = readQuery(raw);
     if (!read.ok) return Response.json({ statusCode: 422, message: read.message }, { status: 422 });
     try {
-      return await handler({
-        actor: authz.actor,
-        query: read.query,
-        request,
-        params: (await context.params) ?? {},
-      });
+      return await handler({ actor: authz.actor, query: read.query, request, params });
     } catch (error) {
       const { message, status } = describeFailure(
         error,

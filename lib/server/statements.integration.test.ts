@@ -166,6 +166,11 @@ describe('month-end statements with the sandbox', () => {
       symbols: ['USDC'],
     });
     const csv = statementCsv(usdc!);
+    // Number cells stay numbers: a withdrawal's negative net is written as a number a spreadsheet adds up.
+    const outgoing = usdc!.lines.find((l) => String(l.net).startsWith('-'));
+    expect(outgoing).toBeDefined();
+    expect(csv).toContain(`,${outgoing!.net},`);
+    expect(csv).not.toMatch(/'-\d/);
     const sha256 = await auditStatementFile(testDb.db, ACTOR, usdc!, csv);
     expect(sha256).toBe(sha256Hex(csv));
     const [entry] = await testDb.db

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { auditFilterOf, loadAuditSearchParams, serializeAuditFilters, serializeAuditSearch } from './audit';
+import {
+  auditDayProblems,
+  auditFilterOf,
+  loadAuditSearchParams,
+  serializeAuditFilters,
+  serializeAuditSearch,
+} from './audit';
 
 describe('audit log URL state', () => {
   it('reads filters and page, and writes the same query string back', () => {
@@ -29,5 +35,29 @@ describe('audit log URL state', () => {
       '/audit/export.csv?q=sign+in',
     );
     expect(serializeAuditSearch('/audit', { q: 'x', page: 1 })).toBe('/audit?q=x');
+  });
+});
+
+describe('auditDayProblems', () => {
+  it('names a day the calendar does not have, and a reversed period, at its field', () => {
+    expect(auditDayProblems(new URLSearchParams('from=2026-13-45'))).toEqual({
+      from: 'The From date is not a day of the calendar: write it YYYY-MM-DD.',
+    });
+    expect(auditDayProblems({ from: '2026-01-01', to: '2026-02-29' })).toEqual({
+      to: 'The To date is not a day of the calendar: write it YYYY-MM-DD.',
+    });
+    expect(auditDayProblems({ from: '2026-03-02', to: '2026-03-01' })).toEqual({
+      to: 'The To date is before the From date.',
+    });
+  });
+
+  it('takes good days and absent ones', () => {
+    expect(auditDayProblems(new URLSearchParams('from=2028-02-29&to=2028-03-01'))).toEqual({});
+    expect(auditDayProblems({ from: '', to: null })).toEqual({});
+    expect(auditDayProblems(new URLSearchParams('q=x'))).toEqual({});
+  });
+
+  it('drops a day the calendar does not have from the loaded filter', () => {
+    expect(auditFilterOf(loadAuditSearchParams({ from: '2026-02-30' }))).toEqual({ page: 1 });
   });
 });

@@ -3,12 +3,10 @@
 import { z } from 'zod';
 import { sinceProblem } from './resend-since';
 
-const custodyIdSchema = z
-  .string()
-  .trim()
-  .min(1, 'Missing id')
-  .max(100)
-  .regex(/^[\w-]+$/, 'Not a valid id');
+/** A custody id as a path segment: letters, digits, dashes and underscores, at most 100. */
+export const CUSTODY_ID = /^[\w-]{1,100}$/;
+
+const custodyIdSchema = z.string().trim().min(1, 'Missing id').max(100).regex(CUSTODY_ID, 'Not a valid id');
 
 /** One address of a wallet (removing a whitelisted address). */
 export const walletAddressSchema = z.object({ walletId: custodyIdSchema, addressId: custodyIdSchema });

@@ -1,6 +1,7 @@
 // Second factors and step-up: the schemas the security page, the sign-in form and the step-up dialog share
 // with their actions.
 import { z } from 'zod';
+import { plainText } from './text';
 
 const code = z
   .string()
@@ -8,12 +9,7 @@ const code = z
   .regex(/^\d{6}$/, 'Enter the 6-digit code');
 
 export const factorLabelSchema = z.object({
-  label: z
-    .string()
-    .trim()
-    .min(1, 'Name it')
-    .max(60, 'At most 60 characters')
-    .regex(/^[^\p{Cc}]*$/u, 'Remove control characters'),
+  label: plainText().trim().min(1, 'Name it').max(60, 'At most 60 characters'),
 });
 
 export const confirmTotpSchema = z.object({ factorId: z.uuid(), code });

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { SETTLEMENT_ORDERS } from '@/lib/custody/constants';
 import { checkEvmAddress } from './addresses';
-import { plainText } from './text';
+import { parseMetadata } from './control-characters';
+import { metadataText, plainText } from './text';
 
 /** One line per order, shown next to the choice. */
 
@@ -134,30 +135,19 @@ export const walletSettlementSchema = z.object({
   isActive: z.boolean(),
 });
 
-/** Optional metadata typed as JSON text: must be an object when given. */
-const metadataText = plainText({ multiline: true })
-  .trim()
-  .max(10_000)
-  .optional()
-  .superRefine((value, ctx) => {
-    if (!value) return;
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'Metadata must be a JSON object, e.g. {"desk": "otc"}' });
-    }
-  });
+/** Optional metadata typed as JSON text: an object when given, held to the shared metadata rules. */
+const metadataTextField = metadataText().trim().optional();
 
 /** The metadata field's text as the object the custody service takes (the schema has checked it). */
 export function metadataObject(text: string | undefined): Record<string, unknown> | undefined {
-  return text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+  const parsed = parseMetadata(text);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /** A new deposit (child) address for a customer: what the custody service's create-address call takes. */
 export const depositAddressFormSchema = z.object({
   name: plainText().trim().min(1, { message: 'Name the address, e.g. the customer it is for' }).max(100),
-  metadata: metadataText,
+  metadata: metadataTextField,
   disableAutoSweep: z.boolean(),
   enableGaslessWithdraw: z.boolean(),
 });
@@ -171,7 +161,7 @@ export const whitelistFormSchema = z.object({
       if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
     }),
   name: plainText().trim().max(100).optional(),
-  metadata: metadataText,
+  metadata: metadataTextField,
   disableAutoSweep: z.boolean(),
   enableGaslessWithdraw: z.boolean(),
   showPrivateKey: z.boolean(),

@@ -2,14 +2,7 @@
 // server page, the client controls and the CSV route), and the statement's shape. Amounts are decimal strings
 // formatted from base units on the server; nothing here does arithmetic on money.
 import { createLoader, createSerializer, parseAsString } from 'nuqs/server';
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function validDate(value: string): boolean {
-  if (!DATE.test(value)) return false;
-  const time = Date.parse(`${value}T00:00:00Z`);
-  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
-}
+import { isCalendarDay } from './calendar-day';
 
 /** The calendar month before `now`'s, in UTC: first and last day, inclusive. */
 export function lastCalendarMonth(now: Date): { from: string; to: string } {
@@ -44,7 +37,8 @@ export function statementPeriodOf(search: { from: string; to: string }, now: Dat
   if (!search.from && !search.to) return { ok: true, ...lastCalendarMonth(now) };
   const from = search.from || search.to;
   const to = search.to || search.from;
-  if (!validDate(from) || !validDate(to)) return { ok: false, error: 'Dates are written YYYY-MM-DD.' };
+  if (!isCalendarDay(from) || !isCalendarDay(to))
+    return { ok: false, error: 'Dates are written YYYY-MM-DD.' };
   if (from > to) return { ok: false, error: 'The period ends before it starts.' };
   const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
   if (days > 366) return { ok: false, error: 'A statement covers at most one year.' };

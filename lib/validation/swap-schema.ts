@@ -2,7 +2,7 @@
 // `validateSwap` in `swaps.ts`. A module of its own so that the form's page loads zod at its first validation.
 import { z } from 'zod';
 import { SWAP_ORDERS, type SwapFormValues } from './swaps';
-import { plainText } from './text';
+import { metadataText, plainText } from './text';
 
 /** What the form sends: raw text, checked against the source's balances by `validateSwap`. */
 export const swapFormSchema = z.object({
@@ -12,5 +12,5 @@ export const swapFormSchema = z.object({
   toAssetId: plainText().min(1, 'Choose the asset to receive.').max(100),
   amount: plainText().max(100),
   order: z.enum(SWAP_ORDERS, { message: 'Choose an order.' }),
-  metadata: plainText({ multiline: true }).max(10_000).optional(),
+  metadata: metadataText().optional(),
 }) satisfies z.ZodType<SwapFormValues, SwapFormValues>;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseMetadata } from './control-characters';
 import { swapFormSchema } from './swap-schema';
-import { expectedRate, expectedToAmount, parseMetadata, swapAmountLimit, validateSwap } from './swaps';
+import { expectedRate, expectedToAmount, swapAmountLimit, validateSwap } from './swaps';
 
 const assets = [
   { id: 'usdc', symbol: 'USDC', decimals: 6, balance: '100', priceUsd: '1' },

@@ -4,6 +4,7 @@ import { createLoader, parseAsString } from 'nuqs/server';
 import { SETTLEMENT_ORDERS } from '@/lib/custody/constants';
 import { formatAssetAmount } from '@/lib/format';
 import { checkAmount, decimalsMessage, exceedsBalance } from './amounts';
+import { parseMetadata } from './control-characters';
 
 export const SWAP_ORDERS = SETTLEMENT_ORDERS;
 type SwapOrder = (typeof SWAP_ORDERS)[number];
@@ -45,23 +46,6 @@ export interface SwapAsset {
 export type SwapValidation =
   | { ok: true; payload: SwapPayload }
   | { ok: false; error: string; fieldErrors: Record<string, string> };
-
-/** Parses the optional metadata text: a JSON object or nothing. */
-export function parseMetadata(
-  text: string | undefined,
-): { ok: true; value?: Record<string, unknown> } | { ok: false; message: string } {
-  const trimmed = (text ?? '').trim();
-  if (trimmed === '') return { ok: true };
-  let value: unknown;
-  try {
-    value = JSON.parse(trimmed);
-  } catch {
-    return { ok: false, message: 'Metadata must be valid JSON, e.g. {"invoice": "A-12"}.' };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    return { ok: false, message: 'Metadata must be a JSON object, e.g. {"invoice": "A-12"}.' };
-  return { ok: true, value: value as Record<string, unknown> };
-}
 
 /**
  * The limit an amount breaks, checked as the person types: more decimals than the asset has, or more than

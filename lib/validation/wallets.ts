@@ -1,6 +1,7 @@
 // Schemas shared by the wallet pages' forms, server actions and route handlers.
 import { z } from 'zod';
 import { type AddressFilters, parseAddressFilters } from './address-search';
+import { plainText } from './text';
 
 const walletIdSchema = z
   .string()
@@ -48,7 +49,7 @@ export const simulateDepositSchema = z.object({
     .min(1)
     .max(100)
     .regex(/^[A-Za-z0-9-]+$/),
-  assetId: z.string().trim().min(1, { message: 'Choose an asset' }).max(100),
+  assetId: plainText().trim().min(1, { message: 'Choose an asset' }).max(100),
   amount: z
     .string()
     .trim()

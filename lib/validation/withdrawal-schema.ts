@@ -2,7 +2,7 @@
 // meaning (decimals, addresses, balances) is `validateWithdrawal` in `withdrawals.ts`, which the schema of
 // the form runs too. A module of its own so that the form's page loads zod at its first validation.
 import { z } from 'zod';
-import { plainText } from './text';
+import { metadataText, plainText } from './text';
 import {
   MAX_RECIPIENTS,
   validateWithdrawal,
@@ -18,7 +18,7 @@ const withdrawalRowSchema = z.object({
   assetId: plainText().max(100),
   reference: plainText().max(200),
   note: plainText({ multiline: true }).max(1000),
-  metadata: plainText({ multiline: true }).max(5000, 'Keep metadata under 5,000 characters.'),
+  metadata: metadataText(),
 }) satisfies z.ZodType<WithdrawalFormRow, WithdrawalFormRow>;
 
 export const withdrawalFormSchema = z.object({

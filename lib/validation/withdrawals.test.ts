@@ -135,9 +135,9 @@ describe('validateWithdrawal', () => {
     expect(!result.ok && result.fieldErrors).toEqual({
       'rows.0.amount': 'The amount must be greater than 0.',
       'rows.1.assetId': 'This asset is not active on the wallet.',
-      'rows.2.metadata': 'Metadata must be a JSON object, e.g. {"invoice": "42"}.',
+      'rows.2.metadata': 'Metadata must be a JSON object, e.g. {"invoice": "A-12"}.',
       'rows.3.reference': 'Use up to 64 letters, digits and . _ : / # - for the reference.',
-      'rows.4.metadata': 'Metadata must be valid JSON, e.g. {"invoice": "42"}.',
+      'rows.4.metadata': 'Metadata must be valid JSON, e.g. {"invoice": "A-12"}.',
     });
   });
 

@@ -5,6 +5,7 @@ import { formatUnits } from 'viem';
 import { formatAssetAmount } from '@/lib/format';
 import { addressKey, checkRecipientAddress } from './addresses';
 import { checkAmount, decimalsMessage, exceedsBalance } from './amounts';
+import { parseMetadata } from './control-characters';
 
 /** The spec caps withdrawal batches at 20 items (Limits). */
 export const MAX_RECIPIENTS = 20;
@@ -132,23 +133,6 @@ export type WithdrawalValidation =
   | { ok: false; fieldErrors: Record<string, string>; error: string };
 
 export const REFERENCE = /^[A-Za-z0-9._:/#-]{1,64}$/;
-
-/** Parses the metadata field: empty, or a JSON object. */
-function parseMetadata(
-  text: string,
-): { ok: true; value?: Record<string, unknown> } | { ok: false; message: string } {
-  const trimmed = text.trim();
-  if (trimmed === '') return { ok: true };
-  let value: unknown;
-  try {
-    value = JSON.parse(trimmed);
-  } catch {
-    return { ok: false, message: 'Metadata must be valid JSON, e.g. {"invoice": "42"}.' };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, message: 'Metadata must be a JSON object, e.g. {"invoice": "42"}.' };
-  return { ok: true, value: value as Record<string, unknown> };
-}
 
 /** Groups of row indexes (0-based) that pay the same asset to the same address. */
 export function duplicateRecipients(rows: Array<{ address: string; assetId: string }>): number[][] {

@@ -5,6 +5,7 @@ import 'server-only';
 import { z } from 'zod';
 import type { ConsoleDb, UserRow } from '@/lib/db/schema';
 import { findUserById, lockedUntil, recordSignInAttempt } from '@/lib/server/users';
+import { plainText } from '@/lib/validation/text';
 import { createChallenge, dropChallenge, findChallenge, takeChallenge } from './challenges';
 import {
   type AuthenticationResponseJSON,
@@ -64,7 +65,7 @@ export const secondStepSchema = z.discriminatedUnion('method', [
     pendingId: z.string().uuid(),
     method: z.literal('enrol-passkey'),
     response: json<RegistrationResponseJSON>(),
-    label: z.string().trim().min(1).max(60).default('Passkey'),
+    label: plainText().trim().min(1).max(60).default('Passkey'),
   }),
 ]);
 export type SecondStepInput = z.output<typeof secondStepSchema>;

@@ -6,7 +6,7 @@ import { formatUnits } from 'viem';
 import { formatAssetAmount } from '@/lib/format';
 import { addressKey, checkRecipientAddress } from '@/lib/validation/addresses';
 import { checkAmount, exceedsBalance } from '@/lib/validation/amounts';
-import { hasControlCharacters } from '@/lib/validation/control-characters';
+import { textProblem } from '@/lib/validation/control-characters';
 import type { PayoutItemPayload } from '@/lib/validation/payouts';
 import { type AssetOption, REFERENCE, type SourceBalanceMap } from '@/lib/validation/withdrawals';
 import type { PayoutFileRow } from './file';
@@ -65,8 +65,8 @@ export function checkPayoutRows(rows: PayoutFileRow[], context: PayoutRowsContex
       else firstLineOf.set(reference, row.line);
     }
     if (row.label.length > MAX_LABEL) problems.push(`Keep the label under ${MAX_LABEL} characters.`);
-    if (hasControlCharacters(row.label) || hasControlCharacters(row.reference))
-      problems.push('Remove control characters from the reference and label.');
+    const textIssue = textProblem(row.label) ?? textProblem(row.reference);
+    if (textIssue) problems.push(`${textIssue} from the reference and label.`);
     if (asset && amount?.ok) {
       const entry = totals.get(asset.id) ?? { asset, units: 0n, indexes: [] };
       entry.units += amount.units;

@@ -16,6 +16,7 @@ import { TOKEN_HOLDER_REFUSAL } from '@/lib/approvals/service-tokens';
 import { alertOutbox, auditLog, operationRequests, serviceTokens } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { sandboxTransactions } from '@/lib/sandbox/db/schema';
+import { MAX_METADATA_DEPTH, parseMetadata } from '@/lib/validation/control-characters';
 import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import type { ApprovalEngine } from '../approvals';
@@ -487,6 +488,54 @@ describe('console API for systems', () => {
       'name',
       'network',
     ]);
+  });
+
+  it('holds metadata to the form’s own depth and text rules, named at the field, and sends nothing', async () => {
+    const { token } = await makeToken({ scopes: ['withdrawals:request', 'swaps:request'] });
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < MAX_METADATA_DEPTH + 1; i++) deep = { a: deep };
+    const form = parseMetadata(JSON.stringify(deep));
+    expect(form).toEqual({ ok: false, message: 'Metadata: nested more than 16 levels deep.' });
+    const before = await testDb.db.select({ id: operationRequests.id }).from(operationRequests);
+    const single = await call(routes.requestWithdrawal as Handler, token, {
+      params: { walletId: wallet.id },
+      body: { ...withdrawal('1'), metadata: deep },
+      key: 'metadata-depth-1',
+    });
+    expect(single.status).toBe(422);
+    expect(single.body.fieldErrors).toEqual({ metadata: !form.ok && form.message });
+    const batch = await call(routes.requestWithdrawal as Handler, token, {
+      params: { walletId: wallet.id },
+      body: { items: [withdrawal('1'), { ...withdrawal('2'), metadata: deep }] },
+      key: 'metadata-depth-2',
+    });
+    expect(batch.status).toBe(422);
+    expect(batch.body.fieldErrors).toEqual({ 'items.1.metadata': !form.ok && form.message });
+    const swap = await call(routes.requestSwap as Handler, token, {
+      params: { walletId: wallet.id },
+      body: {
+        addressId: wallet.addresses[0]!.id,
+        fromAssetId: usdc().id,
+        toAssetId: usdc().id,
+        amount: '1',
+        order: 'RECOMMENDED',
+        metadata: deep,
+      },
+      key: 'metadata-depth-3',
+    });
+    expect(swap.status).toBe(422);
+    expect(swap.body.fieldErrors.metadata).toBe(!form.ok && form.message);
+    // A NUL written as an escape is a NUL once the body is decoded.
+    const nul = await call(routes.requestWithdrawal as Handler, token, {
+      params: { walletId: wallet.id },
+      body: { ...withdrawal('1'), metadata: { invoice: 'A\u0000' } },
+      key: 'metadata-nul',
+    });
+    expect(nul.status).toBe(400);
+    expect(nul.body.message).toMatch(/remove control characters/);
+    expect(await testDb.db.select({ id: operationRequests.id }).from(operationRequests)).toHaveLength(
+      before.length,
+    );
   });
 
   it('serves an OpenAPI document that validates and lists every route of the API', async () => {

@@ -6,7 +6,7 @@ import { audit } from '@/lib/server/guard';
 import { logger } from '@/lib/server/logger';
 import { withPermission } from '@/lib/server/route';
 import { getDb } from '@/lib/server/runtime';
-import { auditFilterOf, loadAuditSearchParams } from '@/lib/validation/audit';
+import { auditDayProblems, auditFilterOf, loadAuditSearchParams } from '@/lib/validation/audit';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,6 +24,13 @@ const HEADER = [
 ];
 
 export const GET = withPermission('audit.view', async ({ actor, request }) => {
+  // A day the loader cannot read would be dropped, and the file would hold every entry instead of the period.
+  const problems = auditDayProblems(new URL(request.url).searchParams);
+  if (Object.keys(problems).length > 0)
+    return Response.json(
+      { statusCode: 400, message: Object.values(problems).join(' '), fieldErrors: problems },
+      { status: 400 },
+    );
   // Paging is the page's business: the file holds every matching entry.
   const { page: _page, ...filter } = auditFilterOf(loadAuditSearchParams(request));
   const db = await getDb();
