@@ -99,12 +99,12 @@ export function LiveEvents({ notifyWithdrawals = false }: LiveEventsProps) {
         // the person's own action out of sight.
         if (notifyRef.current && event.event === 'withdraw.success') {
           toast.success('Withdrawal settled', {
-            id: 'live-withdraw-success',
+            id: 'settled',
             description: `Reference ${event.reference}`,
           });
         } else if (notifyRef.current && event.event === 'withdraw.failed') {
           toast.error('Withdrawal failed', {
-            id: 'live-withdraw-failed',
+            id: 'failed',
             description: `Reference ${event.reference}`,
           });
         }
