@@ -26,25 +26,29 @@ count_vitest() { # file
   passed=$((passed + p)); failed=$((failed + f))
 }
 
+# The unit and database tests run beside the rest at a lower priority: the end-to-end tests leave part of the
+# machine idle while they wait on the browser and the server, and the unit tests take that share. Their output
+# is printed once they end.
+(
+  echo "== unit and contract tests (vitest, PGlite)"
+  # Without TEST_DATABASE_URL here, so the database tests run on PGlite whatever the environment says.
+  env -u TEST_DATABASE_URL nice -n 10 node_modules/.bin/vitest run --reporter=default --reporter=json \
+    --outputFile="$reports/vitest.json" || echo fail >> "$reports/vitest.status"
+  if [ -n "${TEST_DATABASE_URL:-}" ]; then
+    echo "== database tests against PostgreSQL"
+    nice -n 10 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$reports/vitest-pg.json" \
+      lib/server/audit.test.ts lib/server/users.test.ts lib/server/approvals lib/server/webhooks.test.ts \
+      lib/server/webhooks.integration.test.ts lib/sandbox \
+      lib/server/events.postgres.test.ts lib/db/connection.postgres.test.ts || echo fail >> "$reports/vitest.status"
+  fi
+) > "$reports/vitest.log" 2>&1 &
+unit=$!
+
 echo "== lint (biome, layer rules, unused exports, import cycles)"
 if ! { node_modules/.bin/biome check . && node scripts/check-layers.mjs && node_modules/.bin/knip --include exports,files && node_modules/.bin/madge --circular --extensions ts,tsx --ts-config tsconfig.json lib app components; }; then failed=$((failed + 1)); status=1; fi
 
 echo "== type-check (tsc --noEmit)"
 if ! node_modules/.bin/tsc --noEmit; then failed=$((failed + 1)); status=1; fi
-
-echo "== unit and contract tests (vitest, PGlite)"
-# Without TEST_DATABASE_URL here, so the database tests run on PGlite whatever the environment says.
-env -u TEST_DATABASE_URL node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$reports/vitest.json" || status=1
-count_vitest "$reports/vitest.json"
-
-if [ -n "${TEST_DATABASE_URL:-}" ]; then
-  echo "== database tests against PostgreSQL"
-  node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$reports/vitest-pg.json" \
-    lib/server/audit.test.ts lib/server/users.test.ts lib/server/approvals lib/server/webhooks.test.ts \
-    lib/server/webhooks.integration.test.ts lib/sandbox \
-    lib/server/events.postgres.test.ts lib/db/connection.postgres.test.ts || status=1
-  count_vitest "$reports/vitest-pg.json"
-fi
 
 echo "== production build"
 if node_modules/.bin/next build; then
@@ -62,6 +66,13 @@ if node_modules/.bin/next build; then
 else
   echo "build failed"; failed=$((failed + 1)); status=1
 fi
+
+echo "== unit and database tests (started first, beside the rest)"
+wait "$unit"
+cat "$reports/vitest.log"
+[ -f "$reports/vitest.status" ] && status=1
+count_vitest "$reports/vitest.json"
+[ -n "${TEST_DATABASE_URL:-}" ] && count_vitest "$reports/vitest-pg.json"
 
 [ "$failed" -gt 0 ] && status=1
 echo "$passed passed, $failed failed"
