@@ -25,7 +25,7 @@ test('support creates a deposit address for a customer; it is derived from the w
   await nameField.fill(name);
   await form.getByLabel('Metadata (JSON object, optional)').fill('{"customerId": ');
   await form.getByRole('button', { name: 'Create deposit address' }).click();
-  await expect(form.getByText('Metadata must be a JSON object')).toBeVisible();
+  await expect(form.getByText('Metadata must be valid JSON')).toBeVisible();
   await form.getByLabel('Metadata (JSON object, optional)').fill('{"customerId": "cus_e2e"}');
   await form.getByRole('button', { name: 'Create deposit address' }).click();
 
