@@ -24,6 +24,7 @@ import { trustRecipients } from './address-book';
 import { createTestDatabase, type TestDatabase } from './db';
 import { acceptFromMailbox } from './invitations';
 import { newPerson, signedIn as signedInAs, type TestPerson, withSecondFactor } from './people';
+import { random } from './random';
 import { testSandboxOptions } from './sandbox';
 import { provideTestServices, TEST_ENCRYPTION_KEY } from './services';
 
@@ -32,6 +33,21 @@ type Actor = { id: string; email: string; role: string };
 
 export const NOT_INDEPENDENT = /^Your decision cannot count as a second person’s: /;
 const FINAL = ['PENDING_APPROVAL', 'REJECTED', 'CANCELLED', 'EXPIRED'];
+
+/** An API token that may request withdrawals from one wallet, as the insider asks for one. */
+function tokenInput(name: string, walletId: string) {
+  return {
+    name,
+    scopes: ['withdrawals:request' as const],
+    walletIds: [walletId],
+    dailyCapUsd: '1000000',
+    minApprovals: 1,
+    allowedCidrs: '',
+    rateLimitPerMinute: 60,
+    webhookUrl: '',
+    expiresInDays: 30,
+  };
+}
 
 /** Sequences of the search over both files (seeds 1000 on), each of STEPS random steps. */
 export const SEQUENCES = Number(process.env.INDEPENDENCE_SEQUENCES ?? 200);
@@ -119,19 +135,7 @@ export async function openInsiderConsole(
     },
     async tokenThrough(by, approver, name) {
       actAs(by);
-      const id = requestIdOf(
-        await requestServiceTokenAction({
-          name,
-          scopes: ['withdrawals:request'],
-          walletIds: [wallet.id],
-          dailyCapUsd: '1000000',
-          minApprovals: 1,
-          allowedCidrs: '',
-          rateLimitPerMinute: 60,
-          webhookUrl: '',
-          expiresInDays: 30,
-        }),
-      );
+      const id = requestIdOf(await requestServiceTokenAction(tokenInput(name, wallet.id)));
       expect(await approve(approver, id)).toEqual({ ok: true, data: { status: 'SUCCESS' } });
       actAs(by);
       expect(await revealServiceTokenAction({ requestId: id })).toMatchObject({ ok: true });
@@ -146,18 +150,6 @@ export async function openInsiderConsole(
     },
   };
   return world;
-}
-
-/** Seeded generator (mulberry32): the same seed, the same sequence. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let r = s;
-    r = Math.imul(r ^ (r >>> 15), r | 1);
-    r ^= r + Math.imul(r ^ (r >>> 7), r | 61);
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const HARMLESS = ['userCreate', 'userRole', 'userEnable', 'userDisable', 'serviceTokenCreate'];
@@ -240,17 +232,7 @@ export async function searchSequences(
       } else if (roll < 0.33) {
         as(me);
         filed(
-          await requestServiceTokenAction({
-            name: `t-${crypto.randomUUID()}`,
-            scopes: ['withdrawals:request'],
-            walletIds: [wallet.id],
-            dailyCapUsd: '1000000',
-            minApprovals: 1,
-            allowedCidrs: '',
-            rateLimitPerMinute: 60,
-            webhookUrl: '',
-            expiresInDays: 30,
-          }),
+          await requestServiceTokenAction(tokenInput(`t-${crypto.randomUUID()}`, wallet.id)),
           'serviceTokenCreate',
           me.id,
         );

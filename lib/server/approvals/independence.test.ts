@@ -2,6 +2,7 @@
 // controller, cycles, and the shortcuts (who is not independent of a requester, the largest independent group)
 // against brute force on seeded random graphs.
 import { describe, expect, it } from 'vitest';
+import { random } from '@/test/random';
 import {
   allIndependent,
   type ControlGraph,
@@ -52,17 +53,6 @@ describe('the control closure', () => {
     expect(notIndependentOf(cyclic, 'p')).toEqual(new Set(['p', 'q']));
   });
 });
-
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let r = s;
-    r = Math.imul(r ^ (r >>> 15), r | 1);
-    r ^= r + Math.imul(r ^ (r >>> 7), r | 61);
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('the shortcuts agree with brute force', () => {
   it('on 300 seeded random graphs', () => {
