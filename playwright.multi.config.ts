@@ -81,7 +81,7 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   use: {
     baseURL: INSTANCE_A,
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true },
+    trace: process.env.CI ? 'off' : { mode: 'retain-on-failure', screenshots: false, snapshots: true },
     ...devices['Desktop Chrome'],
     launchOptions: chromiumLaunchOptions,
   },
