@@ -23,6 +23,7 @@ import { provideServices } from '@/lib/server/services';
 import { trustRecipients } from './address-book';
 import { createTestDatabase, type TestDatabase } from './db';
 import { acceptFromMailbox } from './invitations';
+import { masterWithdrawal } from './payloads';
 import { newPerson, signedIn as signedInAs, type TestPerson, withSecondFactor } from './people';
 import { random } from './random';
 import { testSandboxOptions } from './sandbox';
@@ -114,18 +115,7 @@ export async function openInsiderConsole(
     requestIdOf,
     statusOf: async (id) =>
       (await t.db.select().from(operationRequests).where(eq(operationRequests.id, id)))[0]?.status,
-    withdrawal: (amount = '0.01') => ({
-      source: { kind: 'master' as const },
-      items: [
-        {
-          assetId: usdc.id,
-          symbol: usdc.symbol,
-          decimals: usdc.decimals,
-          address: '0x00000000000000000000000000000000000000aa',
-          amount,
-        },
-      ],
-    }),
+    withdrawal: (amount = '0.01') => masterWithdrawal(usdc, amount),
     async addThrough(by, approver, role) {
       actAs(by);
       const email = unique(`by-${by.name}`);

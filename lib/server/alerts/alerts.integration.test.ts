@@ -15,6 +15,7 @@ import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sand
 import { ALERT_EVENTS } from '@/lib/validation/alerts';
 import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
+import { masterWithdrawal } from '@/test/payloads';
 import { createApprovalEngine, type EngineActor } from '../approvals/engine';
 import { endpointHealth } from '../webhook-health';
 import { failedDeliveriesSince } from '../webhooks';
@@ -162,18 +163,7 @@ let otherApprover: EngineActor;
 let viewer: EngineActor;
 let usdc: { id: string; decimals: number; symbol: string };
 
-const payload = (amount: string) => ({
-  source: { kind: 'master' as const },
-  items: [
-    {
-      assetId: usdc.id,
-      symbol: usdc.symbol,
-      decimals: usdc.decimals,
-      address: '0x00000000000000000000000000000000000000aa',
-      amount,
-    },
-  ],
-});
+const payload = (amount: string) => masterWithdrawal(usdc, amount);
 
 beforeAll(async () => {
   smtp = new SMTPServer({
