@@ -75,5 +75,7 @@ count_vitest "$reports/vitest.json"
 [ -n "${TEST_DATABASE_URL:-}" ] && count_vitest "$reports/vitest-pg.json"
 
 [ "$failed" -gt 0 ] && status=1
+node scripts/failures.mjs "$reports/playwright.json" "$reports/playwright-multi.json" "$reports/vitest.json" \
+  "$reports/vitest-pg.json" || true
 echo "$passed passed, $failed failed"
 exit "$status"
