@@ -54,6 +54,8 @@ function passOn(request: NextRequest, nonce: string, csp: string, requestId: str
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('x-request-id', requestId);
   requestHeaders.set('content-security-policy', csp);
+  // The console layout checks the page's permission and ids before streaming (lib/server/page-access.ts).
+  requestHeaders.set('x-pathname', request.nextUrl.pathname);
   return NextResponse.next({ request: { headers: requestHeaders } });
 }
 
@@ -167,11 +169,8 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
   return handler(request, event);
 }
 
+// Every request but static files, prefetches included: a request header must never switch off the headers, the
+// size and shape limits or the network allow-list.
 export const config = {
-  matcher: [
-    {
-      source: '/((?!_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)',
-      missing: [{ type: 'header', key: 'next-router-prefetch' }],
-    },
-  ],
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)'],
 };

@@ -1,4 +1,5 @@
-import { redirect } from 'next/navigation';
+import { headers } from 'next/headers';
+import { forbidden, notFound, redirect } from 'next/navigation';
 import { ApprovalsCount } from '@/components/approvals/approvals-count';
 import { CommandPalette } from '@/components/command-palette/command-palette';
 import { paletteCommandsFor } from '@/components/command-palette/palette-commands';
@@ -14,12 +15,19 @@ import { UserMenu } from '@/components/shell/user-menu';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { currentActor } from '@/lib/server/guard';
 import { navFor } from '@/lib/server/navigation';
+import { pageAccess } from '@/lib/server/page-access';
 import { can } from '@/lib/server/permissions';
 import { walletConnectionsOfRender } from '@/lib/server/wallets';
 
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
   const actor = await currentActor();
   if (!actor) redirect('/sign-in');
+  // Before anything streams, so the answer's status says it: 403 for a page this role may not open, 404 for an
+  // id that names nothing. The page checks again itself (client-side navigations skip this layout).
+  const pathname = (await headers()).get('x-pathname');
+  const access = pathname ? await pageAccess(pathname, actor) : null;
+  if (access === 'forbidden') forbidden();
+  if (access === 'not-found') notFound();
   const approvalsCount = can(actor.role, 'withdraw.approve')
     ? await (await getApprovalEngine()).countNeedingApproval(actor).catch(() => 0)
     : 0;

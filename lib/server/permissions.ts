@@ -92,3 +92,8 @@ export function can(role: Role | undefined | null, action: Action): boolean {
   if (!role) return false;
   return (PERMISSIONS[action] as readonly Role[]).includes(role);
 }
+
+/** The roles that hold an action, in the table's order. */
+export function rolesWith(action: Action): readonly Role[] {
+  return PERMISSIONS[action];
+}

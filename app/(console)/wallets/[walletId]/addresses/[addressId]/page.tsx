@@ -23,15 +23,11 @@ import { RemoveWhitelistedButton } from '@/components/wallets/remove-whitelisted
 import { RevealPrivateKeyDialog } from '@/components/wallets/reveal-private-key-dialog';
 import { ServiceError } from '@/components/wallets/service-error';
 import { SimulateDepositForm } from '@/components/wallets/simulate-deposit-form';
+import { addressOfRender } from '@/lib/server/page-access';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
 import { getRuntime } from '@/lib/server/runtime';
-import {
-  loadAddress,
-  loadAddressBalances,
-  loadAddressTransactions,
-  loadWalletView,
-} from '@/lib/server/wallet-views';
+import { loadAddressBalances, loadAddressTransactions, loadWalletView } from '@/lib/server/wallet-views';
 import { findWalletConnection } from '@/lib/server/wallets';
 import { serializeTransactionSearch } from '@/lib/validation/transactions';
 
@@ -56,7 +52,7 @@ export default async function AddressDetailPage({ params, searchParams }: PagePr
   // Balances and transactions stream in under their own skeletons; the address itself is needed first.
   const balances = loadAddressBalances(walletId, addressId, actor.requestId);
   const transactions = loadAddressTransactions(walletId, addressId, view, actor.requestId);
-  const result = await loadAddress(walletId, addressId, actor.requestId);
+  const result = await addressOfRender(walletId, addressId, actor.requestId);
   const back = `/wallets/${encodeURIComponent(walletId)}/addresses`;
 
   if (!result.ok) {
