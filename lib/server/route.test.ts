@@ -1,11 +1,15 @@
 // Route handlers' JSON bodies and query strings: each way a body can be wrong gets its status and a sentence.
 import { describe, expect, it, vi } from 'vitest';
 
+const audited = vi.hoisted(() => [] as Array<{ action: string; outcome: string; details: unknown }>);
 vi.mock('./guard', () => ({
   authorize: async () => ({
     ok: true,
     actor: { id: 'u', email: 'a@example.com', role: 'admin', requestId: 'r' },
   }),
+  audit: async (_actor: unknown, action: string, outcome: string, details: unknown) => {
+    audited.push({ action, outcome, details });
+  },
 }));
 
 const { readJsonBody, withPermission } = await import('./route');
@@ -62,6 +66,12 @@ describe('query strings with control characters', () => {
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({ statusCode: 422, message: 'q: Remove control characters' });
     expect(handler).not.toHaveBeenCalled();
+    // Audited as refused input: the parameter's name, never its value.
+    expect(audited.at(-1)).toEqual({
+      action: 'route read',
+      outcome: 'invalid',
+      details: { target: 'GET /api/search', input: { fields: ['q'] } },
+    });
     const fine = await GET(new Request('http://console.test/api/search?q=abc'), {
       params: Promise.resolve({}),
     });
@@ -94,6 +104,10 @@ describe('route parameters', () => {
       message: 'The walletId in the address is not a valid id (letters, digits, dashes and underscores).',
     });
     expect(handler).not.toHaveBeenCalled();
+    expect(audited.at(-1)).toMatchObject({
+      outcome: 'invalid',
+      details: { input: { fields: ['walletId'] } },
+    });
   });
 
   it('names the segment that is wrong, a catch-all included', async () => {

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { jsonTextProblem, textProblem, withoutControlCharacters } from '@/lib/validation/control-characters';
 import { CUSTODY_ID } from '@/lib/validation/custody-ids';
 import { describeFailure, WALLET_NOT_CONNECTED } from './errors';
-import { type Actor, authorize } from './guard';
+import { type Actor, audit, authorize } from './guard';
+import { logger } from './logger';
 import type { Action } from './permissions';
 
 export interface RouteContext<Q> {
@@ -19,7 +20,9 @@ type RouteHandler = (
 ) => Promise<Response>;
 
 type QueryParams = Record<string, string>;
-type ReadQuery<Q> = (raw: QueryParams) => { ok: true; query: Q } | { ok: false; message: string };
+type ReadQuery<Q> = (
+  raw: QueryParams,
+) => { ok: true; query: Q } | { ok: false; message: string; fields: string[] };
 
 /**
  * Wraps a route handler: session, permission and query validation first, then the handler;
@@ -50,9 +53,13 @@ export function withPermission<Q>(
       : {
           ok: false,
           message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          fields: [...new Set(parsed.error.issues.map((i) => i.path.join('.')))],
         };
   });
 }
+
+/** The statuses that refuse a request's input (a handler's own checks included), audited as such. */
+const INPUT_REFUSALS = new Set([400, 413, 422]);
 
 function guarded<Q>(
   action: Action,
@@ -64,36 +71,40 @@ function guarded<Q>(
     if (!authz.ok)
       return Response.json({ statusCode: authz.status, message: authz.error }, { status: authz.status });
     const params = (await context.params) ?? {};
+    const pathname = new URL(request.url).pathname;
+    // A refused input is audited like an action's: which parameters were wrong, never their values.
+    const auditRefusal = (fields: string[]) =>
+      audit(authz.actor, `route ${action}`, 'invalid', {
+        target: `${request.method} ${withoutControlCharacters(pathname).slice(0, 200)}`,
+        input: { fields: fields.map((f) => withoutControlCharacters(f).slice(0, 64)) },
+      }).catch((error) => logger.warn({ err: error }, 'a refused route input could not be audited'));
+    const refuse = async (status: number, message: string, fields: string[]) => {
+      await auditRefusal(fields);
+      return Response.json({ statusCode: status, message }, { status });
+    };
     // Every dynamic segment of these routes is a custody id (wallet, address, transaction): anything else, a
     // NUL say, names nothing the console or the service holds, and would otherwise reach the database as is.
     const badParam = Object.entries(params).find(([, v]) => typeof v !== 'string' || !CUSTODY_ID.test(v));
     if (badParam)
-      return Response.json(
-        {
-          statusCode: 400,
-          message: `The ${badParam[0]} in the address is not a valid id (letters, digits, dashes and underscores).`,
-        },
-        { status: 400 },
+      return refuse(
+        400,
+        `The ${badParam[0]} in the address is not a valid id (letters, digits, dashes and underscores).`,
+        [badParam[0]],
       );
     const raw = Object.fromEntries(new URL(request.url).searchParams);
     for (const [key, value] of Object.entries(raw)) {
       const problem = textProblem(key) ?? textProblem(value);
-      if (problem)
-        return Response.json(
-          { statusCode: 422, message: `${withoutControlCharacters(key)}: ${problem}` },
-          { status: 422 },
-        );
+      if (problem) return refuse(422, `${withoutControlCharacters(key)}: ${problem}`, [key]);
     }
     const read = readQuery(raw);
-    if (!read.ok) return Response.json({ statusCode: 422, message: read.message }, { status: 422 });
+    if (!read.ok) return refuse(422, read.message, read.fields);
     try {
-      return await handler({ actor: authz.actor, query: read.query, request, params });
+      const response = await handler({ actor: authz.actor, query: read.query, request, params });
+      // The handler's own refusals of its input (a period that does not exist, an id of the wrong kind).
+      if (INPUT_REFUSALS.has(response.status)) await auditRefusal([]);
+      return response;
     } catch (error) {
-      const { message, status } = describeFailure(
-        error,
-        authz.actor.requestId,
-        `route ${new URL(request.url).pathname}`,
-      );
+      const { message, status } = describeFailure(error, authz.actor.requestId, `route ${pathname}`);
       return Response.json({ statusCode: status, message }, { status });
     }
   };

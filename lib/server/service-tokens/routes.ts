@@ -4,6 +4,7 @@ import 'server-only';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { type OperationRequestRow, operationRequests } from '@/lib/db/schema';
+import { withoutControlCharacters } from '@/lib/validation/control-characters';
 import { swapFormSchema } from '@/lib/validation/swap-schema';
 import { transactionSearchSchema } from '@/lib/validation/transaction-search-schema';
 import { filtersOf } from '@/lib/validation/transactions';
@@ -182,6 +183,14 @@ export const requestSwap = withServiceToken({ scope: 'swaps:request' }, (ctx) =>
 );
 
 export const listWallets = withServiceToken({ scope: 'read' }, async (ctx) => {
+  // The list is not paged: a query (a page number, say) would be silently ignored, so it is refused instead.
+  const names = [...new URL(ctx.request.url).searchParams.keys()];
+  if (names.length > 0)
+    return apiError(
+      422,
+      'invalid_query',
+      `This route takes no query parameters; remove ${[...new Set(names)].map((n) => withoutControlCharacters(n).slice(0, 40)).join(', ')}.`,
+    );
   const rows = await listWalletConnections(ctx.db);
   // What a system needs to address a wallet; never the custody key's last characters or who connected it.
   return json({
