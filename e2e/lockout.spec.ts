@@ -1,6 +1,9 @@
 import { contextAs, expect, fillSignIn, formAlert, test, uniqueEmail } from './fixtures';
 import { addUserThroughQuorum } from './helpers/quorum';
 
+// Every journey signs in from 127.0.0.1, which may fail 20 times in 15 minutes (SIGN_IN_ADDRESS_FAILURES): the
+// five failures here and the few elsewhere (counted in the README, under Parts) stay well below it.
+
 test('five failed sign-ins lock the account, even against the right password', async ({ browser, page }) => {
   const { page: admin, context } = await contextAs(browser, 'admin');
   const email = uniqueEmail('lock');

@@ -186,11 +186,13 @@ export async function changePasswordAction(
   await changePassword(db, actor.id, parsed.data.newPassword);
   await audit(actor, 'user.change_password', 'success', { target: actor.email });
   // The password change ended the old session (its version moved on); start a new one. People with a second
-  // factor sign in again with the new password and their factor.
+  // factor sign in again with the new password and their factor, and so does anyone whose address has made too many
+  // failed sign-ins lately (sign-in answers them as locked until the window passes).
   try {
     await signIn('credentials', { email: user.email, password: parsed.data.newPassword, redirect: false });
   } catch (error) {
     if (error instanceof SecondFactorRequired) redirect('/sign-in');
+    if (error instanceof CredentialsSignin && error.code === 'locked') redirect('/sign-in');
     throw error;
   }
   redirect('/');

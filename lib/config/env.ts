@@ -93,6 +93,11 @@ const envSchema = z.object({
     .enum(['0', '1', 'true', 'false'], { message: 'TRUST_PROXY must be 1 or 0' })
     .default('0')
     .transform((v) => v === '1' || v === 'true'),
+  /**
+   * Failed sign-ins (wrong password, unknown email or wrong second factor) one client address may make in 15
+   * minutes; past it, every sign-in from there is answered as a locked account until the window passes.
+   */
+  SIGN_IN_ADDRESS_FAILURES: positiveInt('SIGN_IN_ADDRESS_FAILURES', 20),
   /** Where alert emails are sent from: smtp://user:password@host:587 or smtps://host:465; unset: no email channel. */
   SMTP_URL: z
     .string()

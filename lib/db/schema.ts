@@ -51,8 +51,16 @@ export const loginAttempts = pgTable(
     email: text('email').notNull(),
     succeeded: boolean('succeeded').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The sign-in's client address as the throttle counts it (lib/server/sign-in-throttle.ts: an IPv6 client by
+     * its /64); null for attempts not made at sign-in (a step-up in a session) or from an unknown address.
+     */
+    clientAddress: text('client_address'),
   },
-  (t) => [index('login_attempts_email_at').on(t.email, t.at)],
+  (t) => [
+    index('login_attempts_email_at').on(t.email, t.at),
+    index('login_attempts_client_address_at').on(t.clientAddress, t.at),
+  ],
 );
 
 export const auditLog = pgTable(

@@ -7,7 +7,7 @@ import { getConfig } from '@/lib/config';
 import type { Role, UserRow } from '@/lib/db/schema';
 import { signInSchema } from '@/lib/validation/users';
 import { appendAudit } from './audit';
-import { currentClientAddress, networkAllowed } from './client-address';
+import { clientAddressOf, currentClientAddress, networkAllowed } from './client-address';
 import { relyingParty } from './factors/relying-party';
 import { beginSecondStep, completeSecondStep, type PendingSignIn, secondStepSchema } from './factors/sign-in';
 import { requiresSecondFactor } from './factors/store';
@@ -16,6 +16,7 @@ import { currentDb as getDb } from './services';
 import { type ConsoleToken, SESSION_IDLE_MS, validateToken } from './session';
 import { decodeSessionToken, secureCookiesFor, sessionCookieName, sessionTokenOf } from './session-token';
 import { endSession, startSession } from './sessions';
+import type { SignInClient } from './sign-in-throttle';
 import { checkCredentials } from './users';
 
 declare module 'next-auth' {
@@ -111,13 +112,21 @@ const nextAuth = NextAuth(() => ({
         const db = await getDb();
         const config = getConfig();
         const base = { actorId: null, role: 'anonymous', action: 'auth.sign_in' };
+        // Failed attempts count per client address as well as per account (sign-in-throttle.ts).
+        const client: SignInClient = {
+          address: clientAddressOf(request.headers),
+          failureLimit: config.env.SIGN_IN_ADDRESS_FAILURES,
+        };
+        // A refusal because of the address names the address in the audit (the account's lockout needs no more).
+        const throttledInput = (refused: { addressThrottled?: true }) =>
+          refused.addressThrottled ? { addressThrottled: true, clientAddress: client.address } : {};
         // The second step: a pending sign-in (the password was right) and a code, a passkey or an enrolment.
         if (raw && typeof raw === 'object' && 'pendingId' in raw) {
           const step = secondStepSchema.safeParse(raw);
           if (!step.success) throw new InvalidCredentials();
           const rp = relyingParty(config.origin, request?.headers.get('origin'));
           const now = Date.now();
-          const done = await completeSecondStep(db, config.encryptionKey, rp, step.data, now);
+          const done = await completeSecondStep(db, config.encryptionKey, rp, step.data, now, client);
           if (!done.ok) {
             const who = done.user
               ? { actorId: done.user.id, role: done.user.role, actorEmail: done.user.email }
@@ -126,7 +135,7 @@ const nextAuth = NextAuth(() => ({
               ...base,
               ...who,
               outcome: done.reason === 'locked' ? 'locked' : 'failed',
-              input: { secondFactor: step.data.method },
+              input: { secondFactor: step.data.method, ...throttledInput(done) },
             });
             if (done.reason === 'locked') throw new LockedAccount();
             throw done.reason === 'expired' ? new ExpiredSignIn() : new WrongSecondFactor();
@@ -146,10 +155,15 @@ const nextAuth = NextAuth(() => ({
         if (!parsed.success) throw new InvalidCredentials();
         const result = await checkCredentials(db, parsed.data.email, parsed.data.password, new Date(), {
           secondStepDue: (user) => requiresSecondFactor(user.role),
+          client,
         });
         const attempt = { ...base, actorEmail: parsed.data.email };
         if (!result.ok) {
-          await appendAudit(db, { ...attempt, outcome: result.reason === 'locked' ? 'locked' : 'failed' });
+          await appendAudit(db, {
+            ...attempt,
+            outcome: result.reason === 'locked' ? 'locked' : 'failed',
+            input: throttledInput(result),
+          });
           throw result.reason === 'locked' ? new LockedAccount() : new InvalidCredentials();
         }
         const { user } = result;

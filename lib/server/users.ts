@@ -18,6 +18,7 @@ import { requiresSecondFactor } from './factors/store';
 import { burnPasswordCheck, generateOneTimePassword, hashPassword, verifyPassword } from './passwords';
 import { forgetSessionState } from './session';
 import { endUserSessions, type SessionEndReason } from './sessions';
+import { addressThrottled, type SignInClient, throttleKeyOf } from './sign-in-throttle';
 
 export const DEMO_PASSWORD = 'custody-demo';
 export const DEMO_USERS: { email: string; name: string; role: Role }[] = [
@@ -222,7 +223,14 @@ export async function lockCredentialsForReset(db: ConsoleDb, id: string, options
 export const setPasswordFromInvitation = (db: ConsoleDb, id: string, passwordHash: string) =>
   updateUser(db, id, { passwordHash, mustChangePassword: false }, 'password-changed');
 
-export type CredentialCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'locked' };
+export type CredentialCheck =
+  | { ok: true; user: UserRow }
+  | {
+      ok: false;
+      reason: 'invalid' | 'locked';
+      /** Set when the client's address is over its limit (sign-in-throttle.ts): for the audit, never the answer. */
+      addressThrottled?: true;
+    };
 
 /** When the account (known or not) is locked, the time it opens again; else null. */
 export async function lockedUntil(db: ConsoleDb, email: string, now: Date): Promise<Date | null> {
@@ -251,37 +259,72 @@ export async function lockedUntil(db: ConsoleDb, email: string, now: Date): Prom
 }
 
 /**
+ * Whether sign-in refuses this email from this client now: the account is locked, or the client's address has
+ * made all the failed attempts it may (sign-in-throttle.ts). Both are always looked up, so neither the answer nor
+ * the time it takes tells which one refused.
+ */
+export async function signInLocked(
+  db: ConsoleDb,
+  email: string,
+  client: SignInClient | undefined,
+  now: Date,
+): Promise<{ locked: boolean; addressThrottled: boolean }> {
+  const account = await lockedUntil(db, email, now);
+  const address = client
+    ? await addressThrottled(db, throttleKeyOf(client.address), client.failureLimit, now)
+    : false;
+  return { locked: Boolean(account) || address, addressThrottled: address };
+}
+
+function lockedAnswer(lock: { addressThrottled: boolean }): CredentialCheck {
+  return lock.addressThrottled
+    ? { ok: false, reason: 'locked', addressThrottled: true }
+    : { ok: false, reason: 'locked' };
+}
+
+/**
  * Checks an email and password. The answer never tells an unknown email from a wrong password:
- * both burn one hash comparison, both count towards the lockout.
+ * both burn one hash comparison, both count towards the lockout (the account's, and with `client` its address's).
  */
 export async function checkCredentials(
   db: ConsoleDb,
   rawEmail: string,
   password: string,
   now = new Date(),
-  options: { secondStepDue?: (user: UserRow) => boolean } = {},
+  options: { secondStepDue?: (user: UserRow) => boolean; client?: SignInClient } = {},
 ): Promise<CredentialCheck> {
   const email = rawEmail.trim().toLowerCase();
-  if (await lockedUntil(db, email, now)) return { ok: false, reason: 'locked' };
+  const before = await signInLocked(db, email, options.client, now);
+  if (before.locked) return lockedAnswer(before);
   const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
   const valid = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
   const succeeded = Boolean(user && valid && !user.disabledAt);
   // With a second factor still due, the success is recorded when that passes: a right password alone must not
   // wipe the count of wrong codes.
   if (!(succeeded && user && options.secondStepDue?.(user))) {
-    await db.insert(loginAttempts).values({ email, succeeded, at: now });
+    await recordSignInAttempt(db, email, succeeded, now, options.client?.address);
   }
   if (succeeded && user) return { ok: true, user };
-  if (await lockedUntil(db, email, now)) return { ok: false, reason: 'locked' };
+  const after = await signInLocked(db, email, options.client, now);
+  if (after.locked) return lockedAnswer(after);
   return { ok: false, reason: 'invalid' };
 }
 
-/** One sign-in attempt decided after the password (a second factor): counts towards the lockout like one. */
+/**
+ * One sign-in attempt decided after the password (a second factor), or a step-up's: counts towards the account's
+ * lockout like one, and towards its address's when the attempt was a sign-in from a known `clientAddress`.
+ */
 export async function recordSignInAttempt(
   db: ConsoleDb,
   rawEmail: string,
   succeeded: boolean,
   now = new Date(),
+  clientAddress?: string | null,
 ) {
-  await db.insert(loginAttempts).values({ email: rawEmail.trim().toLowerCase(), succeeded, at: now });
+  await db.insert(loginAttempts).values({
+    email: rawEmail.trim().toLowerCase(),
+    succeeded,
+    at: now,
+    clientAddress: throttleKeyOf(clientAddress),
+  });
 }

@@ -4,7 +4,8 @@ import 'server-only';
 // The step completes with a code, a passkey, or (with no factor yet) the enrolment of one.
 import { z } from 'zod';
 import type { ConsoleDb, UserRow } from '@/lib/db/schema';
-import { findUserById, lockedUntil, recordSignInAttempt } from '@/lib/server/users';
+import type { SignInClient } from '@/lib/server/sign-in-throttle';
+import { findUserById, recordSignInAttempt, signInLocked } from '@/lib/server/users';
 import { plainText } from '@/lib/validation/text';
 import { createChallenge, dropChallenge, findChallenge, takeChallenge } from './challenges';
 import {
@@ -72,7 +73,13 @@ export type SecondStepInput = z.output<typeof secondStepSchema>;
 
 export type SecondStepResult =
   | { ok: true; user: UserRow; method: SecondStepInput['method'] }
-  | { ok: false; reason: 'invalid' | 'locked' | 'expired'; user?: UserRow };
+  | {
+      ok: false;
+      reason: 'invalid' | 'locked' | 'expired';
+      user?: UserRow;
+      /** Locked because the client's address is over its limit (for the audit; the answer is the same). */
+      addressThrottled?: true;
+    };
 
 async function pendingUser(db: ConsoleDb, pendingId: string, now: number) {
   const pending = await findChallenge(db, pendingId, 'sign-in', now);
@@ -87,7 +94,8 @@ async function pendingUser(db: ConsoleDb, pendingId: string, now: number) {
 
 /**
  * Checks the second step. A wrong code or a failed passkey counts towards the account's lockout like a wrong
- * password; the pending sign-in survives it (the person types again) until it expires or the account locks.
+ * password, and with `client` towards its address's; the pending sign-in survives it (the person types again)
+ * until it expires or sign-in locks.
  */
 export async function completeSecondStep(
   db: ConsoleDb,
@@ -95,14 +103,24 @@ export async function completeSecondStep(
   rp: RelyingParty,
   input: SecondStepInput,
   now = Date.now(),
+  client?: SignInClient,
 ): Promise<SecondStepResult> {
   const found = await pendingUser(db, input.pendingId, now);
   if (!found) return { ok: false, reason: 'expired' };
   const { pending, user } = found;
-  if (await lockedUntil(db, user.email, new Date(now))) {
+  const locked = async (): Promise<SecondStepResult | null> => {
+    const lock = await signInLocked(db, user.email, client, new Date(now));
+    if (!lock.locked) return null;
     await dropChallenge(db, pending.id);
-    return { ok: false, reason: 'locked', user };
-  }
+    return {
+      ok: false,
+      reason: 'locked',
+      user,
+      ...(lock.addressThrottled ? { addressThrottled: true } : {}),
+    };
+  };
+  const before = await locked();
+  if (before) return before;
   const enrolled = (await confirmedFactorKinds(db, user.id)).size > 0;
   let passed = false;
   switch (input.method) {
@@ -128,15 +146,11 @@ export async function completeSecondStep(
     // One-time: a second tab racing with the same pending sign-in gets nothing.
     const taken = await takeChallenge(db, pending.id, 'sign-in', user.id, now);
     if (!taken) return { ok: false, reason: 'expired' };
-    await recordSignInAttempt(db, user.email, true, new Date(now));
+    await recordSignInAttempt(db, user.email, true, new Date(now), client?.address);
     return { ok: true, user, method: input.method };
   }
-  await recordSignInAttempt(db, user.email, false, new Date(now));
-  if (await lockedUntil(db, user.email, new Date(now))) {
-    await dropChallenge(db, pending.id);
-    return { ok: false, reason: 'locked', user };
-  }
-  return { ok: false, reason: 'invalid', user };
+  await recordSignInAttempt(db, user.email, false, new Date(now), client?.address);
+  return (await locked()) ?? { ok: false, reason: 'invalid', user };
 }
 
 /** The passkey request options for a pending sign-in (its own challenge); null when it is gone. */
