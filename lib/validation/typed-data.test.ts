@@ -16,6 +16,7 @@ import {
   MAX_TYPED_DATA_TYPES,
   PERMIT_TYPES,
   parseTypedDataText,
+  signerProblem,
   viemTypedData,
 } from './typed-data';
 
@@ -351,6 +352,89 @@ describe('checkTypedData: limits', () => {
     expect(!wideText.ok && wideText.fieldErrors.types).toBe(
       'Wide has 1,000 fields: a type may have at most 64.',
     );
+  });
+});
+
+describe("checkTypedData: a permit or authorization is the signing address's own", () => {
+  const other = privateKeyToAccount(`0x${'22'.repeat(32)}`).address;
+  const permit = () => {
+    const built = buildPermit(permitForm);
+    if (!built.ok) throw new Error(built.error);
+    return built.value;
+  };
+  const withOwner = (owner: string) => ({ ...permit(), message: { ...permit().message, owner } });
+
+  it('takes a permit whose owner is the signer, written checksummed or in lower case', () => {
+    expect(checkTypedData(withOwner(owner.address), { signer: owner.address }).ok).toBe(true);
+    expect(checkTypedData(withOwner(owner.address.toLowerCase()), { signer: owner.address }).ok).toBe(true);
+    expect(checkTypedData(withOwner(owner.address), { signer: owner.address.toLowerCase() }).ok).toBe(true);
+  });
+
+  it('refuses a permit whose owner is another address, at the message, naming both', () => {
+    const sentence = `The permit's owner ${other} is not the address that signs it (${owner.address}).`;
+    const check = checkTypedData(withOwner(other.toLowerCase()), { signer: owner.address.toLowerCase() });
+    expect(check).toEqual({ ok: false, error: sentence, fieldErrors: { message: sentence } });
+    expect(signerProblem(withOwner(other), owner.address)).toBe(sentence);
+    // Without a signing address (none chosen yet) the rule waits.
+    expect(checkTypedData(withOwner(other)).ok).toBe(true);
+  });
+
+  it("refuses an authorization whose from is another address, and DAI's permit whose holder is", () => {
+    const built = buildTransferWithAuthorization({
+      ...permitForm,
+      from: other,
+      to: spender,
+      validAfter: '0',
+      validBefore: inDays(1),
+      nonce: `0x${'ab'.repeat(32)}`,
+    });
+    if (!built.ok) throw new Error(built.error);
+    expect(checkTypedData(built.value, { signer: other }).ok).toBe(true);
+    const refused = checkTypedData(built.value, { signer: owner.address });
+    expect(!refused.ok && refused.fieldErrors.message).toBe(
+      `The authorization's from address ${other} is not the address that signs it (${owner.address}).`,
+    );
+    const dai = {
+      domain: { name: 'Dai', version: '1', chainId: 1, verifyingContract: usdc },
+      types: {
+        Permit: [
+          { name: 'holder', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'expiry', type: 'uint256' },
+          { name: 'allowed', type: 'bool' },
+        ],
+      },
+      message: { holder: other, spender, nonce: '0', expiry: inDays(1), allowed: true },
+    };
+    expect(checkTypedData(dai, { signer: other }).ok).toBe(true);
+    expect(signerProblem({ ...dai, primaryType: 'Permit' }, owner.address)).toBe(
+      `The permit's holder ${other} is not the address that signs it (${owner.address}).`,
+    );
+  });
+
+  it('leaves other typed data alone, even with an address field named owner', () => {
+    const vote = checkTypedData(
+      {
+        domain: { name: 'X', version: '1', chainId: 1, verifyingContract: usdc },
+        types: { Ballot: [{ name: 'owner', type: 'address' }] },
+        message: { owner: other },
+      },
+      { signer: owner.address },
+    );
+    expect(vote.ok).toBe(true);
+  });
+
+  it('holds the JSON editor to the rule when given the signing address', () => {
+    const doc = withOwner(other);
+    const text = {
+      domain: JSON.stringify(doc.domain),
+      types: JSON.stringify(doc.types),
+      message: JSON.stringify(doc.message),
+    };
+    expect(parseTypedDataText(text).ok).toBe(true);
+    const refused = parseTypedDataText(text, { signer: owner.address });
+    expect(!refused.ok && refused.fieldErrors.message).toMatch(/^The permit's owner 0x/);
   });
 });
 

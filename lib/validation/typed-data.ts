@@ -6,6 +6,7 @@ import {
   hashTypedData,
   size as hexSize,
   isAddress,
+  isAddressEqual,
   isHex,
   maxUint256,
   validateTypedData,
@@ -420,13 +421,45 @@ export function viemTypedData(doc: TypedDataDocument) {
   };
 }
 
-/** Checks a document already parsed from JSON: domain, types, and a message that agrees with the types. */
-export function checkTypedData(input: {
-  domain: unknown;
-  types: unknown;
-  message: unknown;
-  primaryType?: string | null;
-}): TypedDataCheck {
+/**
+ * The primary types whose signature a token checks against an address of the message: EIP-2612's owner (DAI's
+ * holder), EIP-3009's from. Signed by any other address the signature is never usable as meant, so a document
+ * naming someone else is a mistake or a trap (a spender collecting signatures to replay elsewhere).
+ */
+const SIGNED_BY: Record<string, { fields: string[]; what: string }> = {
+  Permit: { fields: ['owner', 'holder'], what: 'permit' },
+  TransferWithAuthorization: { fields: ['from'], what: 'authorization' },
+  ReceiveWithAuthorization: { fields: ['from'], what: 'authorization' },
+};
+
+/**
+ * Why the signing address may not sign this permit or authorization (its owner, holder or from is another
+ * address), or null: documents of other kinds, and a signer not yet known, are not this rule's concern.
+ */
+export function signerProblem(doc: TypedDataDocument, signer: string | null | undefined): string | null {
+  const rule = SIGNED_BY[doc.primaryType];
+  if (!rule || !signer || !isAddress(signer, { strict: false })) return null;
+  const field = doc.types[doc.primaryType]?.find((f) => f.type === 'address' && rule.fields.includes(f.name));
+  const owner = field ? doc.message[field.name] : undefined;
+  if (!field || typeof owner !== 'string' || !isAddress(owner, { strict: false })) return null;
+  if (isAddressEqual(getAddress(owner), getAddress(signer))) return null;
+  const who = field.name === 'from' ? 'from address' : field.name;
+  return `The ${rule.what}'s ${who} ${getAddress(owner)} is not the address that signs it (${getAddress(signer)}).`;
+}
+
+/**
+ * Checks a document already parsed from JSON: domain, types, and a message that agrees with the types. With
+ * the signing address, a permit or authorization must also be that address's own (`signerProblem`).
+ */
+export function checkTypedData(
+  input: {
+    domain: unknown;
+    types: unknown;
+    message: unknown;
+    primaryType?: string | null;
+  },
+  options: { signer?: string | null } = {},
+): TypedDataCheck {
   const fieldErrors: Record<string, string> = {};
   // Size first: nothing larger than the limit is walked. Too many types or fields is said as such, though.
   for (const part of ['domain', 'types', 'message'] as const)
@@ -469,6 +502,8 @@ export function checkTypedData(input: {
       fieldErrors,
     };
   const value: TypedDataDocument = { domain, types, primaryType, message };
+  const notTheSigner = signerProblem(value, options.signer);
+  if (notTheSigner) return { ok: false, error: notTheSigner, fieldErrors: { message: notTheSigner } };
   try {
     const typed = viemTypedData(value);
     // biome-ignore lint/suspicious/noExplicitAny: caller-defined EIP-712 types, checked above and by viem.
@@ -487,8 +522,11 @@ export function checkTypedData(input: {
   }
 }
 
-/** The editor's three JSON texts. */
-export function parseTypedDataText(text: { domain: string; types: string; message: string }): TypedDataCheck {
+/** The editor's three JSON texts; with the signing address, checked against it too (`checkTypedData`). */
+export function parseTypedDataText(
+  text: { domain: string; types: string; message: string },
+  options: { signer?: string | null } = {},
+): TypedDataCheck {
   const fieldErrors: Record<string, string> = {};
   // Pretty-printed text may be longer than its compact form; beyond twice the limit it is not read at all.
   for (const part of ['domain', 'types', 'message'] as const)
@@ -507,7 +545,10 @@ export function parseTypedDataText(text: { domain: string; types: string; messag
   // Accepts a whole eth_signTypedData_v4 object pasted into "types" too: {types, primaryType, ...}.
   const primaryType = typeof rawTypes.primaryType === 'string' ? rawTypes.primaryType : null;
   const typeMap = isPlainObject(rawTypes.types) ? rawTypes.types : rawTypes;
-  return checkTypedData({ domain: domain.value, types: typeMap, message: message.value, primaryType });
+  return checkTypedData(
+    { domain: domain.value, types: typeMap, message: message.value, primaryType },
+    options,
+  );
 }
 
 // --- the common kinds as forms -----------------------------------------------------------------------------
