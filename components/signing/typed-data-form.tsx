@@ -84,7 +84,8 @@ function buildDocument(values: TypedDataFormValues, signer: string, decimals: nu
       validBefore: unixSeconds(values.validBefore),
       nonce: values.authNonce,
     });
-  return parseTypedDataText(values);
+  // The server holds a pasted permit to the same rule: its owner must be the signing address.
+  return parseTypedDataText(values, { signer });
 }
 
 export function TypedDataForm({

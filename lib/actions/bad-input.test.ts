@@ -174,6 +174,75 @@ const validTypedData = () => ({
   primaryType: 'Vote',
   message: { choice: 1 },
 });
+/** The valid request's domain and signer with another document (the primary type left to inference). */
+const typedDocument = (doc: { types: unknown; message: unknown }) => ({
+  ...validTypedData(),
+  primaryType: undefined,
+  ...doc,
+});
+/** One type of `count` fields of one type and value. */
+const wideTypes = (count: number, type = 'uint8', value: unknown = 1) => ({
+  types: { Wide: Array.from({ length: count }, (_, i) => ({ name: `f${i}`, type })) },
+  message: Object.fromEntries(Array.from({ length: count }, (_, i) => [`f${i}`, value])),
+});
+/** A primary type referring to `count - 1` other types. */
+const manyTypes = (count: number) => ({
+  types: Object.fromEntries([
+    ['Root', Array.from({ length: count - 1 }, (_, i) => ({ name: `t${i}`, type: `T${i}` }))],
+    ...Array.from({ length: count - 1 }, (_, i) => [`T${i}`, [{ name: 'x', type: 'uint8' }]]),
+  ]),
+  message: Object.fromEntries(Array.from({ length: count - 1 }, (_, i) => [`t${i}`, { x: 1 }])),
+});
+/** `levels` struct types each holding the next, and a message that fills every level. */
+const nestedTypes = (levels: number) => {
+  const types: Record<string, unknown> = {};
+  for (let i = 0; i < levels; i++)
+    types[`L${i}`] = i === levels - 1 ? [{ name: 'x', type: 'uint8' }] : [{ name: 'n', type: `L${i + 1}` }];
+  let message: Record<string, unknown> = { x: 1 };
+  for (let i = 1; i < levels; i++) message = { n: message };
+  return { types, message };
+};
+const PERMIT_FIELDS = ['owner', 'spender', 'value', 'nonce', 'deadline'];
+/** An EIP-2612 permit the child address signs, with fields changed. */
+const permitOf = (changes: Record<string, unknown> = {}) => ({
+  ...validTypedData(),
+  types: {
+    Permit: PERMIT_FIELDS.map((name) => ({ name, type: /owner|spender/.test(name) ? 'address' : 'uint256' })),
+  },
+  primaryType: 'Permit',
+  message: {
+    owner: child().address,
+    spender: RECIPIENT,
+    value: '1',
+    nonce: '0',
+    deadline: '4102444800',
+    ...changes,
+  },
+});
+/** An EIP-3009 authorization from the child address, with fields changed. */
+const authorizationOf = (changes: Record<string, unknown> = {}) => ({
+  ...validTypedData(),
+  types: {
+    TransferWithAuthorization: [
+      { name: 'from', type: 'address' },
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+      { name: 'validAfter', type: 'uint256' },
+      { name: 'validBefore', type: 'uint256' },
+      { name: 'nonce', type: 'bytes32' },
+    ],
+  },
+  primaryType: 'TransferWithAuthorization',
+  message: {
+    from: child().address,
+    to: RECIPIENT,
+    value: '1',
+    validAfter: '0',
+    validBefore: '4102444800',
+    nonce: `0x${'ab'.repeat(32)}`,
+    ...changes,
+  },
+});
 const csvFile = (text: string) => Buffer.from(text).toString('base64');
 const validPayout = () => ({
   walletId: wallet.id,
@@ -507,6 +576,93 @@ for (const [label, action] of [
     [['unknown address id', 'addressId', '00000000-0000-4000-8000-000000000000']],
     true,
   );
+  // The document's limits (refused before any read) and a permit the signing address does not own (after
+  // reading the address from the custody service), each with its sentence at the JSON field it concerns.
+  const typedLimits: Array<[string, () => unknown, string, RegExp, boolean?]> = [
+    [
+      'a type of 65 fields',
+      () => typedDocument(wideTypes(65)),
+      'types',
+      /^Wide has 65 fields: a type may have at most 64\.$/,
+    ],
+    [
+      'a type of 1,000 fields',
+      () => typedDocument(wideTypes(1000)),
+      'types',
+      /^Wide has 1,000 fields: a type may have at most 64\.$/,
+    ],
+    [
+      '33 types',
+      () => typedDocument(manyTypes(33)),
+      'types',
+      /^Define at most 32 types \(this document has 33\)\.$/,
+    ],
+    [
+      'structs nested 9 levels',
+      () => typedDocument(nestedTypes(9)),
+      'message',
+      /^(n\.){7}n is a struct nested 9 levels deep: struct types may nest at most 8 levels\.$/,
+    ],
+    [
+      'an array of 257 items',
+      () =>
+        typedDocument({
+          types: { List: [{ name: 'items', type: 'uint8[]' }] },
+          message: { items: Array.from({ length: 257 }, () => 1) },
+        }),
+      'message',
+      /^items has 257 items: an array may have at most 256\.$/,
+    ],
+    [
+      'an array declaring 1,000 items',
+      () =>
+        typedDocument({ types: { List: [{ name: 'items', type: 'uint8[1000]' }] }, message: { items: [] } }),
+      'types',
+      /^List\.items declares 1,000 items \(uint8\[1000\]\): an array may have at most 256\.$/,
+    ],
+    [
+      'a string of 1,001 characters',
+      () =>
+        typedDocument({
+          types: { Note: [{ name: 'text', type: 'string' }] },
+          message: { text: 'x'.repeat(1001) },
+        }),
+      'message',
+      /^text is 1,001 characters long: a string may have at most 1,000\.$/,
+    ],
+    [
+      '4,097 bytes',
+      () =>
+        typedDocument({
+          types: { Blob: [{ name: 'data', type: 'bytes' }] },
+          message: { data: `0x${'ab'.repeat(4097)}` },
+        }),
+      'message',
+      /^data is 4,097 bytes long: bytes may have at most 4,096\.$/,
+    ],
+    [
+      'a message of 21,000 characters',
+      () => typedDocument(wideTypes(21, 'string', 'x'.repeat(1000))),
+      'message',
+      /^The message may have at most 20,000 characters \(written as compact JSON\)\.$/,
+    ],
+    [
+      'a permit of another owner',
+      () => permitOf({ owner: OUTSIDE_BOOK }),
+      'message',
+      /^The permit's owner 0x2222222222222222222222222222222222222222 is not the address that signs it \(0x[0-9a-fA-F]{40}\)\.$/,
+      true,
+    ],
+    [
+      'an authorization from another address',
+      () => authorizationOf({ from: OUTSIDE_BOOK }),
+      'message',
+      /^The authorization's from address 0x2222222222222222222222222222222222222222 is not the address that signs it \(0x[0-9a-fA-F]{40}\)\.$/,
+      true,
+    ],
+  ];
+  for (const [name, input, field, message, reads] of typedLimits)
+    cases.push({ name: `${label}: ${name}`, action, input, reads, expects: { field, message } });
 }
 
 for (const [label, action] of [
@@ -708,6 +864,13 @@ describe('bad input at the actions', () => {
       ['swap preview', swaps.previewSwapAction, validSwap()],
       ['contract preview', contracts.previewContractRequestAction, validContract()],
       ['typed data preview', signing.previewTypedDataAction, validTypedData()],
+      ['permit preview', signing.previewTypedDataAction, permitOf()],
+      [
+        'permit preview, owner in lower case',
+        signing.previewTypedDataAction,
+        permitOf({ owner: child().address.toLowerCase() }),
+      ],
+      ['authorization preview', signing.previewTypedDataAction, authorizationOf()],
       ['payout check', payouts.checkPayoutFileAction, validPayout()],
     ];
     for (const [name, action, input] of checks) {

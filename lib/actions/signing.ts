@@ -5,10 +5,13 @@ import type { CustodyClient } from '@/lib/custody';
 import { lookUpTypedAddress } from '@/lib/server/address-lookup';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import type { TypedDataPayload } from '@/lib/server/approvals/typed-data';
-import { checkTypedData, type TypedDataRequest } from '@/lib/validation/typed-data';
+import { checkTypedData, signerProblem, type TypedDataRequest } from '@/lib/validation/typed-data';
 import { typedDataRequestSchema } from '@/lib/validation/typed-data-schema';
 
-/** The types and message agreeing, then the signing address as the custody service has it. */
+/**
+ * The types and message agreeing (and within the limits), then the signing address as the custody service has
+ * it, which a permit or authorization must name as its owner: all before anything is stored or signed.
+ */
 async function checkedPayload(
   input: TypedDataRequest,
   custody: (walletId: string) => Promise<CustodyClient>,
@@ -21,6 +24,8 @@ async function checkedPayload(
     const error = 'Sign from a child address of this wallet.';
     throw new ActionRefusal(error, { addressId: error });
   }
+  const notTheSigner = signerProblem(typed.value, child.address);
+  if (notTheSigner) throw new ActionRefusal(notTheSigner, { message: notTheSigner });
   return { addressId: child.id, signer: child.address, ...typed.value };
 }
 

@@ -7,8 +7,16 @@ import {
   checkTypedData,
   describeTypedData,
   inferPrimaryType,
+  MAX_TYPED_DATA_ARRAY_ITEMS,
+  MAX_TYPED_DATA_BYTES,
+  MAX_TYPED_DATA_CHARS,
+  MAX_TYPED_DATA_DEPTH,
+  MAX_TYPED_DATA_FIELDS,
+  MAX_TYPED_DATA_STRING_CHARS,
+  MAX_TYPED_DATA_TYPES,
   PERMIT_TYPES,
   parseTypedDataText,
+  signerProblem,
   viemTypedData,
 } from './typed-data';
 
@@ -179,6 +187,254 @@ describe('checkTypedData: types and message agree', () => {
     const signature = await owner.signTypedData(typed);
     const { recoverTypedDataAddress } = await import('viem');
     expect(await recoverTypedDataAddress({ ...typed, signature })).toBe(owner.address);
+  });
+});
+
+describe('checkTypedData: limits', () => {
+  const domain = { name: 'Limits', version: '1', chainId: 1, verifyingContract: usdc };
+  const refusal = (check: ReturnType<typeof checkTypedData>, field: 'domain' | 'types' | 'message') => {
+    expect(check.ok).toBe(false);
+    return check.ok ? '' : (check.fieldErrors[field] ?? '');
+  };
+
+  const wide = (fields: number) => ({
+    types: { Wide: Array.from({ length: fields }, (_, i) => ({ name: `f${i}`, type: 'uint8' })) },
+    message: Object.fromEntries(Array.from({ length: fields }, (_, i) => [`f${i}`, 1])),
+  });
+  it(`takes a type of ${MAX_TYPED_DATA_FIELDS} fields and refuses one of 65 or 1,000`, () => {
+    expect(checkTypedData({ domain, ...wide(MAX_TYPED_DATA_FIELDS) }).ok).toBe(true);
+    expect(refusal(checkTypedData({ domain, ...wide(65) }), 'types')).toBe(
+      'Wide has 65 fields: a type may have at most 64.',
+    );
+    const thousand = checkTypedData({ domain, ...wide(1000) });
+    expect(refusal(thousand, 'types')).toBe('Wide has 1,000 fields: a type may have at most 64.');
+    expect(!thousand.ok && thousand.error).toBe('Wide has 1,000 fields: a type may have at most 64.');
+  });
+
+  /** A primary type referring to `count - 1` other types, one field each. */
+  const many = (count: number) => {
+    const types: Record<string, Array<{ name: string; type: string }>> = {
+      Root: Array.from({ length: count - 1 }, (_, i) => ({ name: `t${i}`, type: `T${i}` })),
+    };
+    for (let i = 0; i < count - 1; i++) types[`T${i}`] = [{ name: 'x', type: 'uint8' }];
+    const message = Object.fromEntries(Array.from({ length: count - 1 }, (_, i) => [`t${i}`, { x: 1 }]));
+    return { types, message };
+  };
+  it(`takes ${MAX_TYPED_DATA_TYPES} types and refuses 33`, () => {
+    expect(checkTypedData({ domain, ...many(MAX_TYPED_DATA_TYPES) }).ok).toBe(true);
+    expect(refusal(checkTypedData({ domain, ...many(33) }), 'types')).toBe(
+      'Define at most 32 types (this document has 33).',
+    );
+  });
+
+  /** `levels` struct types each holding the next: the primary type is the first level. */
+  const nested = (levels: number) => {
+    const types: Record<string, Array<{ name: string; type: string }>> = {};
+    for (let i = 0; i < levels; i++)
+      types[`L${i}`] = i === levels - 1 ? [{ name: 'x', type: 'uint8' }] : [{ name: 'n', type: `L${i + 1}` }];
+    let message: Record<string, unknown> = { x: 1 };
+    for (let i = 1; i < levels; i++) message = { n: message };
+    return { types, message };
+  };
+  it(`takes structs nested ${MAX_TYPED_DATA_DEPTH} levels deep and refuses 9`, () => {
+    expect(checkTypedData({ domain, ...nested(MAX_TYPED_DATA_DEPTH) }).ok).toBe(true);
+    expect(refusal(checkTypedData({ domain, ...nested(9) }), 'message')).toBe(
+      'n.n.n.n.n.n.n.n is a struct nested 9 levels deep: struct types may nest at most 8 levels.',
+    );
+  });
+
+  it('counts the depth in the message: a recursive type is taken while shallow, refused when deep', () => {
+    const types = {
+      Tree: [{ name: 'root', type: 'Node' }],
+      Node: [
+        { name: 'value', type: 'uint8' },
+        { name: 'children', type: 'Node[]' },
+      ],
+    };
+    const chain = (levels: number): Record<string, unknown> =>
+      levels === 1 ? { value: 1, children: [] } : { value: 1, children: [chain(levels - 1)] };
+    expect(checkTypedData({ domain, types, message: { root: chain(2) } }).ok).toBe(true);
+    expect(checkTypedData({ domain, types, message: { root: chain(7) } }).ok).toBe(true);
+    expect(refusal(checkTypedData({ domain, types, message: { root: chain(8) } }), 'message')).toMatch(
+      /^root(\.children\[0\]){7} is a struct nested 9 levels deep: struct types may nest at most 8 levels\.$/,
+    );
+  });
+
+  const list = { List: [{ name: 'items', type: 'uint8[]' }] };
+  const items = (n: number) => ({ items: Array.from({ length: n }, () => 1) });
+  it(`takes an array of ${MAX_TYPED_DATA_ARRAY_ITEMS} items and refuses 257, declared or sent`, () => {
+    expect(checkTypedData({ domain, types: list, message: items(MAX_TYPED_DATA_ARRAY_ITEMS) }).ok).toBe(true);
+    expect(refusal(checkTypedData({ domain, types: list, message: items(257) }), 'message')).toBe(
+      'items has 257 items: an array may have at most 256.',
+    );
+    expect(
+      checkTypedData({
+        domain,
+        types: { List: [{ name: 'items', type: 'uint8[256]' }] },
+        message: items(256),
+      }).ok,
+    ).toBe(true);
+    expect(
+      refusal(
+        checkTypedData({ domain, types: { List: [{ name: 'items', type: 'uint8[2][1000]' }] }, message: {} }),
+        'types',
+      ),
+    ).toBe('List.items declares 1,000 items (uint8[2][1000]): an array may have at most 256.');
+  });
+
+  const text = { Note: [{ name: 'text', type: 'string' }] };
+  it(`takes a string of ${MAX_TYPED_DATA_STRING_CHARS} characters and refuses 1,001`, () => {
+    const at = 'x'.repeat(MAX_TYPED_DATA_STRING_CHARS);
+    expect(checkTypedData({ domain, types: text, message: { text: at } }).ok).toBe(true);
+    expect(refusal(checkTypedData({ domain, types: text, message: { text: `${at}x` } }), 'message')).toBe(
+      'text is 1,001 characters long: a string may have at most 1,000.',
+    );
+  });
+
+  const blob = { Blob: [{ name: 'data', type: 'bytes' }] };
+  it(`takes ${MAX_TYPED_DATA_BYTES} bytes and refuses 4,097`, () => {
+    const at = `0x${'ab'.repeat(MAX_TYPED_DATA_BYTES)}`;
+    expect(checkTypedData({ domain, types: blob, message: { data: at } }).ok).toBe(true);
+    expect(refusal(checkTypedData({ domain, types: blob, message: { data: `${at}cd` } }), 'message')).toBe(
+      'data is 4,097 bytes long: bytes may have at most 4,096.',
+    );
+  });
+
+  /** Strings of at most 1,000 characters whose message is exactly `length` characters of compact JSON. */
+  const sized = (length: number) => {
+    const fields = Math.ceil(length / 1000) + 1;
+    const message: Record<string, string> = {};
+    for (let i = 0; i < fields; i++) message[`s${i}`] = '';
+    let missing = length - JSON.stringify(message).length;
+    for (let i = 0; i < fields && missing > 0; i++) {
+      const add = Math.min(MAX_TYPED_DATA_STRING_CHARS, missing);
+      message[`s${i}`] = 'x'.repeat(add);
+      missing -= add;
+    }
+    const types = { Big: Object.keys(message).map((name) => ({ name, type: 'string' })) };
+    return { types, message };
+  };
+  it(`takes a message of ${MAX_TYPED_DATA_CHARS} characters and refuses one more`, () => {
+    const at = sized(MAX_TYPED_DATA_CHARS);
+    expect(JSON.stringify(at.message)).toHaveLength(MAX_TYPED_DATA_CHARS);
+    expect(checkTypedData({ domain, ...at }).ok).toBe(true);
+    const over = sized(MAX_TYPED_DATA_CHARS + 1);
+    expect(refusal(checkTypedData({ domain, ...over }), 'message')).toBe(
+      'The message may have at most 20,000 characters (written as compact JSON).',
+    );
+  });
+
+  it('refuses oversized types and domain by the same measure, before reading them', () => {
+    const long = 'x'.repeat(MAX_TYPED_DATA_CHARS);
+    expect(
+      refusal(checkTypedData({ domain: { ...domain, name: long }, types: text, message: {} }), 'domain'),
+    ).toBe('The domain may have at most 20,000 characters (written as compact JSON).');
+    expect(refusal(checkTypedData({ domain, types: { [long]: [] }, message: {} }), 'types')).toBe(
+      'The types may have at most 20,000 characters (written as compact JSON).',
+    );
+  });
+
+  it('refuses the editor text twice the limit without parsing it, and compact text within it once parsed', () => {
+    const ok = { domain: JSON.stringify(domain), types: JSON.stringify(text) };
+    const spaced = JSON.stringify({ text: 'x' }).replace(':', `:${' '.repeat(2 * MAX_TYPED_DATA_CHARS)}`);
+    const unread = parseTypedDataText({ ...ok, message: spaced });
+    expect(!unread.ok && unread.fieldErrors.message).toBe(
+      'The message may have at most 20,000 characters (written as compact JSON).',
+    );
+    // Pretty-printed text over the limit whose compact form is within it is taken.
+    const pretty = JSON.stringify({ text: 'x' }).replace(':', `:${' '.repeat(MAX_TYPED_DATA_CHARS)}`);
+    expect(parseTypedDataText({ ...ok, message: pretty }).ok).toBe(true);
+    const wideText = parseTypedDataText({
+      domain: ok.domain,
+      types: JSON.stringify(wide(1000).types),
+      message: JSON.stringify(wide(1000).message),
+    });
+    expect(!wideText.ok && wideText.fieldErrors.types).toBe(
+      'Wide has 1,000 fields: a type may have at most 64.',
+    );
+  });
+});
+
+describe("checkTypedData: a permit or authorization is the signing address's own", () => {
+  const other = privateKeyToAccount(`0x${'22'.repeat(32)}`).address;
+  const permit = () => {
+    const built = buildPermit(permitForm);
+    if (!built.ok) throw new Error(built.error);
+    return built.value;
+  };
+  const withOwner = (owner: string) => ({ ...permit(), message: { ...permit().message, owner } });
+
+  it('takes a permit whose owner is the signer, written checksummed or in lower case', () => {
+    expect(checkTypedData(withOwner(owner.address), { signer: owner.address }).ok).toBe(true);
+    expect(checkTypedData(withOwner(owner.address.toLowerCase()), { signer: owner.address }).ok).toBe(true);
+    expect(checkTypedData(withOwner(owner.address), { signer: owner.address.toLowerCase() }).ok).toBe(true);
+  });
+
+  it('refuses a permit whose owner is another address, at the message, naming both', () => {
+    const sentence = `The permit's owner ${other} is not the address that signs it (${owner.address}).`;
+    const check = checkTypedData(withOwner(other.toLowerCase()), { signer: owner.address.toLowerCase() });
+    expect(check).toEqual({ ok: false, error: sentence, fieldErrors: { message: sentence } });
+    expect(signerProblem(withOwner(other), owner.address)).toBe(sentence);
+    // Without a signing address (none chosen yet) the rule waits.
+    expect(checkTypedData(withOwner(other)).ok).toBe(true);
+  });
+
+  it("refuses an authorization whose from is another address, and DAI's permit whose holder is", () => {
+    const built = buildTransferWithAuthorization({
+      ...permitForm,
+      from: other,
+      to: spender,
+      validAfter: '0',
+      validBefore: inDays(1),
+      nonce: `0x${'ab'.repeat(32)}`,
+    });
+    if (!built.ok) throw new Error(built.error);
+    expect(checkTypedData(built.value, { signer: other }).ok).toBe(true);
+    const refused = checkTypedData(built.value, { signer: owner.address });
+    expect(!refused.ok && refused.fieldErrors.message).toBe(
+      `The authorization's from address ${other} is not the address that signs it (${owner.address}).`,
+    );
+    const dai = {
+      domain: { name: 'Dai', version: '1', chainId: 1, verifyingContract: usdc },
+      types: {
+        Permit: [
+          { name: 'holder', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'expiry', type: 'uint256' },
+          { name: 'allowed', type: 'bool' },
+        ],
+      },
+      message: { holder: other, spender, nonce: '0', expiry: inDays(1), allowed: true },
+    };
+    expect(checkTypedData(dai, { signer: other }).ok).toBe(true);
+    expect(signerProblem({ ...dai, primaryType: 'Permit' }, owner.address)).toBe(
+      `The permit's holder ${other} is not the address that signs it (${owner.address}).`,
+    );
+  });
+
+  it('leaves other typed data alone, even with an address field named owner', () => {
+    const vote = checkTypedData(
+      {
+        domain: { name: 'X', version: '1', chainId: 1, verifyingContract: usdc },
+        types: { Ballot: [{ name: 'owner', type: 'address' }] },
+        message: { owner: other },
+      },
+      { signer: owner.address },
+    );
+    expect(vote.ok).toBe(true);
+  });
+
+  it('holds the JSON editor to the rule when given the signing address', () => {
+    const doc = withOwner(other);
+    const text = {
+      domain: JSON.stringify(doc.domain),
+      types: JSON.stringify(doc.types),
+      message: JSON.stringify(doc.message),
+    };
+    expect(parseTypedDataText(text).ok).toBe(true);
+    const refused = parseTypedDataText(text, { signer: owner.address });
+    expect(!refused.ok && refused.fieldErrors.message).toMatch(/^The permit's owner 0x/);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   hashTypedData,
   size as hexSize,
   isAddress,
+  isAddressEqual,
   isHex,
   maxUint256,
   validateTypedData,
@@ -113,6 +114,38 @@ const TRANSFER_WITH_AUTHORIZATION_TYPES: TypedTypes = {
 /** A permit whose deadline is further away than this gets a warning. */
 const LONG_DEADLINE_SECONDS = 30 * 24 * 3600;
 
+// Limits on a document, from the form and the action alike (checked after JSON decoding, like metadata's in
+// `control-characters.ts`): a permit has one type of five fields; these leave room for orders and batches while
+// a document of a thousand fields, thousands of array items or megabytes of text is refused before it is
+// hashed, stored, shown to approvers or sent to the custody service.
+/** The most types a document may define (EIP712Domain not counted). */
+export const MAX_TYPED_DATA_TYPES = 32;
+/** The most fields one type may have. */
+export const MAX_TYPED_DATA_FIELDS = 64;
+/** How deep struct values may nest in the message, the primary type's being the first level. */
+export const MAX_TYPED_DATA_DEPTH = 8;
+/** The most items an array may hold (and a fixed-size array may declare). */
+export const MAX_TYPED_DATA_ARRAY_ITEMS = 256;
+/** The most characters a string value may hold. */
+export const MAX_TYPED_DATA_STRING_CHARS = 1_000;
+/** The most bytes a `bytes` value may hold. */
+export const MAX_TYPED_DATA_BYTES = 4_096;
+/** The most characters the domain, the types or the message may each hold, written as compact JSON. */
+export const MAX_TYPED_DATA_CHARS = 20_000;
+
+const count = (n: number) => n.toLocaleString('en-US');
+const tooLong = (what: string) =>
+  `The ${what} may have at most ${count(MAX_TYPED_DATA_CHARS)} characters (written as compact JSON).`;
+
+/** Compact JSON length of a decoded value; a value that cannot be written back (too deep, say) is too long. */
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
 const INTEGER = /^(u?)int(\d*)$/;
 const FIXED_BYTES = /^bytes(\d+)$/;
 const ARRAY = /^(.+)\[(\d*)\]$/;
@@ -172,6 +205,7 @@ function checkValue(
   types: TypedTypes,
   path: string,
   errors: Record<string, string>,
+  depth: number,
 ): unknown {
   const array = ARRAY.exec(type);
   if (array) {
@@ -180,11 +214,16 @@ function checkValue(
       errors[path] = `${path} must be an array (${type}).`;
       return value;
     }
+    if (value.length > MAX_TYPED_DATA_ARRAY_ITEMS) {
+      errors[path] =
+        `${path} has ${count(value.length)} items: an array may have at most ${MAX_TYPED_DATA_ARRAY_ITEMS}.`;
+      return value;
+    }
     if (length && value.length !== Number(length)) {
       errors[path] = `${path} must have exactly ${length} items.`;
       return value;
     }
-    return value.map((v, i) => checkValue(inner, v, types, `${path}[${i}]`, errors));
+    return value.map((v, i) => checkValue(inner, v, types, `${path}[${i}]`, errors, depth));
   }
   const struct = types[type];
   if (struct) {
@@ -192,7 +231,13 @@ function checkValue(
       errors[path] = `${path} must be an object of type ${type}.`;
       return value;
     }
-    return checkStruct(struct, value, types, path, errors);
+    // Counted in the message, not the types: a recursive type (a tree of nodes) stays valid while it is shallow.
+    if (depth + 1 > MAX_TYPED_DATA_DEPTH) {
+      errors[path] =
+        `${path} is a struct nested ${depth + 1} levels deep: struct types may nest at most ${MAX_TYPED_DATA_DEPTH} levels.`;
+      return value;
+    }
+    return checkStruct(struct, value, types, path, errors, depth + 1);
   }
   const int = INTEGER.exec(type);
   if (int) {
@@ -221,11 +266,17 @@ function checkValue(
   }
   if (type === 'string') {
     if (typeof value !== 'string') errors[path] = `${path} must be a string.`;
+    else if (value.length > MAX_TYPED_DATA_STRING_CHARS)
+      errors[path] =
+        `${path} is ${count(value.length)} characters long: a string may have at most ${count(MAX_TYPED_DATA_STRING_CHARS)}.`;
     return value;
   }
   if (type === 'bytes') {
     if (typeof value !== 'string' || !isHex(value, { strict: true }) || value.length % 2 !== 0)
       errors[path] = `${path} must be hex bytes (0x...).`;
+    else if ((value.length - 2) / 2 > MAX_TYPED_DATA_BYTES)
+      errors[path] =
+        `${path} is ${count((value.length - 2) / 2)} bytes long: bytes may have at most ${count(MAX_TYPED_DATA_BYTES)}.`;
     return value;
   }
   const bytes = FIXED_BYTES.exec(type);
@@ -245,6 +296,7 @@ function checkStruct(
   types: TypedTypes,
   path: string,
   errors: Record<string, string>,
+  depth: number,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
@@ -253,7 +305,7 @@ function checkStruct(
       errors[at] = `${at} is missing (${field.type}).`;
       continue;
     }
-    out[field.name] = checkValue(field.type, value[field.name], types, at, errors);
+    out[field.name] = checkValue(field.type, value[field.name], types, at, errors, depth);
   }
   const known = new Set(fields.map((f) => f.name));
   for (const key of Object.keys(value))
@@ -262,10 +314,31 @@ function checkStruct(
   return out;
 }
 
+/** Too many types, or a type with too many fields: counted without reading the fields, so read first. */
+function typeCountProblems(raw: Record<string, unknown>): string[] {
+  // The domain's type follows from the domain object; viem adds it.
+  const names = Object.keys(raw).filter((name) => name !== 'EIP712Domain');
+  if (names.length > MAX_TYPED_DATA_TYPES)
+    return [`Define at most ${MAX_TYPED_DATA_TYPES} types (this document has ${count(names.length)}).`];
+  const problems: string[] = [];
+  for (const name of names) {
+    const fields = raw[name];
+    if (Array.isArray(fields) && fields.length > MAX_TYPED_DATA_FIELDS)
+      problems.push(
+        `${name} has ${count(fields.length)} fields: a type may have at most ${MAX_TYPED_DATA_FIELDS}.`,
+      );
+  }
+  return problems;
+}
+
 function checkTypes(raw: Record<string, unknown>, errors: string[]): TypedTypes | null {
   const types: TypedTypes = {};
+  const tooMany = typeCountProblems(raw);
+  if (tooMany.length) {
+    errors.push(...tooMany);
+    return null;
+  }
   for (const [name, fields] of Object.entries(raw)) {
-    // The domain's type follows from the domain object; viem adds it.
     if (name === 'EIP712Domain') continue;
     if (!IDENTIFIER.test(name)) errors.push(`"${name}" is not a valid type name.`);
     if (!Array.isArray(fields) || fields.length === 0) {
@@ -289,6 +362,11 @@ function checkTypes(raw: Record<string, unknown>, errors: string[]): TypedTypes 
       const base = baseType(f.type);
       if (!isPrimitive(base) && !types[base])
         errors.push(`${name}.${f.name} has type ${f.type}, which is neither an EIP-712 type nor defined.`);
+      const declared = Math.max(0, ...[...f.type.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
+      if (declared > MAX_TYPED_DATA_ARRAY_ITEMS)
+        errors.push(
+          `${name}.${f.name} declares ${count(declared)} items (${f.type}): an array may have at most ${MAX_TYPED_DATA_ARRAY_ITEMS}.`,
+        );
     }
   if (Object.keys(types).length === 0) errors.push('Define at least one type.');
   return errors.length ? null : types;
@@ -343,14 +421,54 @@ export function viemTypedData(doc: TypedDataDocument) {
   };
 }
 
-/** Checks a document already parsed from JSON: domain, types, and a message that agrees with the types. */
-export function checkTypedData(input: {
-  domain: unknown;
-  types: unknown;
-  message: unknown;
-  primaryType?: string | null;
-}): TypedDataCheck {
+/**
+ * The primary types whose signature a token checks against an address of the message: EIP-2612's owner (DAI's
+ * holder), EIP-3009's from. Signed by any other address the signature is never usable as meant, so a document
+ * naming someone else is a mistake or a trap (a spender collecting signatures to replay elsewhere).
+ */
+const SIGNED_BY: Record<string, { fields: string[]; what: string }> = {
+  Permit: { fields: ['owner', 'holder'], what: 'permit' },
+  TransferWithAuthorization: { fields: ['from'], what: 'authorization' },
+  ReceiveWithAuthorization: { fields: ['from'], what: 'authorization' },
+};
+
+/**
+ * Why the signing address may not sign this permit or authorization (its owner, holder or from is another
+ * address), or null: documents of other kinds, and a signer not yet known, are not this rule's concern.
+ */
+export function signerProblem(doc: TypedDataDocument, signer: string | null | undefined): string | null {
+  const rule = SIGNED_BY[doc.primaryType];
+  if (!rule || !signer || !isAddress(signer, { strict: false })) return null;
+  const field = doc.types[doc.primaryType]?.find((f) => f.type === 'address' && rule.fields.includes(f.name));
+  const owner = field ? doc.message[field.name] : undefined;
+  if (!field || typeof owner !== 'string' || !isAddress(owner, { strict: false })) return null;
+  if (isAddressEqual(getAddress(owner), getAddress(signer))) return null;
+  const who = field.name === 'from' ? 'from address' : field.name;
+  return `The ${rule.what}'s ${who} ${getAddress(owner)} is not the address that signs it (${getAddress(signer)}).`;
+}
+
+/**
+ * Checks a document already parsed from JSON: domain, types, and a message that agrees with the types. With
+ * the signing address, a permit or authorization must also be that address's own (`signerProblem`).
+ */
+export function checkTypedData(
+  input: {
+    domain: unknown;
+    types: unknown;
+    message: unknown;
+    primaryType?: string | null;
+  },
+  options: { signer?: string | null } = {},
+): TypedDataCheck {
   const fieldErrors: Record<string, string> = {};
+  // Size first: nothing larger than the limit is walked. Too many types or fields is said as such, though.
+  for (const part of ['domain', 'types', 'message'] as const)
+    if (jsonLength(input[part]) > MAX_TYPED_DATA_CHARS)
+      fieldErrors[part] =
+        (part === 'types' && isPlainObject(input.types) ? typeCountProblems(input.types) : []).join(' ') ||
+        tooLong(part);
+  if (Object.keys(fieldErrors).length)
+    return { ok: false, error: Object.values(fieldErrors)[0] ?? tooLong('typed data'), fieldErrors };
   const domainErrors: string[] = [];
   const typeErrors: string[] = [];
   const domain = isPlainObject(input.domain) ? checkDomain(input.domain, domainErrors) : null;
@@ -373,7 +491,7 @@ export function checkTypedData(input: {
   if (!isPlainObject(input.message)) fieldErrors.message = 'The message must be a JSON object.';
   else if (types && primaryType && types[primaryType]) {
     const errors: Record<string, string> = {};
-    message = checkStruct(types[primaryType] ?? [], input.message, types, '', errors);
+    message = checkStruct(types[primaryType] ?? [], input.message, types, '', errors, 1);
     const list = Object.values(errors);
     if (list.length) fieldErrors.message = list.slice(0, 5).join(' ') + (list.length > 5 ? ' …' : '');
   }
@@ -384,6 +502,8 @@ export function checkTypedData(input: {
       fieldErrors,
     };
   const value: TypedDataDocument = { domain, types, primaryType, message };
+  const notTheSigner = signerProblem(value, options.signer);
+  if (notTheSigner) return { ok: false, error: notTheSigner, fieldErrors: { message: notTheSigner } };
   try {
     const typed = viemTypedData(value);
     // biome-ignore lint/suspicious/noExplicitAny: caller-defined EIP-712 types, checked above and by viem.
@@ -402,9 +522,17 @@ export function checkTypedData(input: {
   }
 }
 
-/** The editor's three JSON texts. */
-export function parseTypedDataText(text: { domain: string; types: string; message: string }): TypedDataCheck {
+/** The editor's three JSON texts; with the signing address, checked against it too (`checkTypedData`). */
+export function parseTypedDataText(
+  text: { domain: string; types: string; message: string },
+  options: { signer?: string | null } = {},
+): TypedDataCheck {
   const fieldErrors: Record<string, string> = {};
+  // Pretty-printed text may be longer than its compact form; beyond twice the limit it is not read at all.
+  for (const part of ['domain', 'types', 'message'] as const)
+    if (text[part].trim().length > 2 * MAX_TYPED_DATA_CHARS) fieldErrors[part] = tooLong(part);
+  if (Object.keys(fieldErrors).length)
+    return { ok: false, error: Object.values(fieldErrors)[0] ?? tooLong('typed data'), fieldErrors };
   const domain = parseJson(text.domain, 'domain');
   const types = parseJson(text.types, 'types');
   const message = parseJson(text.message, 'message');
@@ -417,7 +545,10 @@ export function parseTypedDataText(text: { domain: string; types: string; messag
   // Accepts a whole eth_signTypedData_v4 object pasted into "types" too: {types, primaryType, ...}.
   const primaryType = typeof rawTypes.primaryType === 'string' ? rawTypes.primaryType : null;
   const typeMap = isPlainObject(rawTypes.types) ? rawTypes.types : rawTypes;
-  return checkTypedData({ domain: domain.value, types: typeMap, message: message.value, primaryType });
+  return checkTypedData(
+    { domain: domain.value, types: typeMap, message: message.value, primaryType },
+    options,
+  );
 }
 
 // --- the common kinds as forms -----------------------------------------------------------------------------
