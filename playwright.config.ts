@@ -58,6 +58,10 @@ export default defineConfig({
       SANDBOX_BLOCK_TIME_MS: '300',
       // Swap quotes expire soon, so a journey can approve after expiry (swap-approval.spec.ts).
       SANDBOX_QUOTE_TTL_MS: process.env.E2E_QUOTE_TTL_MS ?? '8000',
+      // Every journey signs in from 127.0.0.1, like an office behind one address: the address limit stays on,
+      // set well above the suite's deliberate failures and its retried demo codes (the limit itself is tested in
+      // lib/server/sign-in-throttle.test.ts).
+      SIGN_IN_ADDRESS_FAILURES: '60',
     },
   },
 });
