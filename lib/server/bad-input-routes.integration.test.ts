@@ -306,7 +306,7 @@ function apiCall(
   handler: Handler,
   pathname: string,
   params: Record<string, string>,
-  init: { method?: string; body?: string | Uint8Array; headers?: Record<string, string> } = {},
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
 ) {
   return () =>
     handler(
