@@ -1,9 +1,12 @@
 import 'server-only';
 // Reading a payout file: CSV with papaparse, XLSX with read-excel-file, both on the server. The first row names
-// the columns; each later row keeps its line number so a problem is shown next to the row it belongs to.
+// the columns; each later row keeps its line number so a problem is shown next to the row it belongs to. Every
+// read stays within PAYOUT_FILE_LIMITS (file-limits.ts): a workbook is unpacked and checked first (workbook.ts).
 import Papa from 'papaparse';
 import { readSheet } from 'read-excel-file/node';
 import { MAX_PAYOUT_FILE_BYTES, MAX_PAYOUT_ROWS, PAYOUT_FILE_TOO_LARGE } from '@/lib/validation/payouts';
+import { PAYOUT_FILE_LIMITS, type PayoutFileLimits, refusals, XLSX_UNREADABLE } from './file-limits';
+import { unpackWorkbook } from './workbook';
 
 /** One row as the file holds it, every cell as text. */
 export interface PayoutFileRow {
@@ -51,7 +54,10 @@ function columnsOf(
   return { ok: true, at };
 }
 
-function rowsOf(table: Array<{ line: number; cells: string[] }>): PayoutFileRead {
+/** A file's rows as read, each with its line, every cell as text. */
+type Table = Array<{ line: number; cells: string[] }>;
+
+function rowsOf(table: Table): PayoutFileRead {
   const [header, ...body] = table;
   if (!header) return { ok: false, error: 'The file is empty.' };
   const columns = columnsOf(header.cells);
@@ -79,6 +85,15 @@ function rowsOf(table: Array<{ line: number; cells: string[] }>): PayoutFileRead
   return { ok: true, rows };
 }
 
+/** Refuses a row wider, or a cell longer, than a payout file has before the rows are looked at. */
+function tableRows(table: Table, limits: PayoutFileLimits): PayoutFileRead {
+  if (table.some((row) => row.cells.length > limits.columns))
+    return { ok: false, error: refusals.columns(limits) };
+  const long = table.find((row) => row.cells.some((cell) => cell.length > limits.cellChars));
+  if (long) return { ok: false, error: refusals.cell(limits, long.line) };
+  return rowsOf(table);
+}
+
 function readCsv(bytes: Uint8Array): PayoutFileRead {
   let text: string;
   try {
@@ -90,7 +105,7 @@ function readCsv(bytes: Uint8Array): PayoutFileRead {
   const fatal = parsed.errors.find((e) => e.type === 'Quotes');
   if (fatal) return { ok: false, error: `Line ${(fatal.row ?? 0) + 1}: ${fatal.message}.` };
   // Papaparse's rows are records, not lines; a quoted cell may span lines, so lines are counted from the text.
-  const table: Array<{ line: number; cells: string[] }> = [];
+  const table: Table = [];
   let line = 1;
   for (const cells of parsed.data) {
     table.push({ line, cells: cells.map((c) => String(c ?? '')) });
@@ -112,29 +127,53 @@ function cellText(value: unknown): string {
   return String(value);
 }
 
-async function readXlsx(bytes: Uint8Array): Promise<PayoutFileRead> {
-  let data: unknown[][];
+/** The work's value, or 'late' once the deadline passes (the work itself is bounded by the other limits). */
+async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()));
+  });
   try {
-    data = (await readSheet(Buffer.from(bytes))) as unknown[][];
-  } catch {
-    return {
-      ok: false,
-      error: 'The XLSX file could not be read. Save it again from the spreadsheet and retry.',
-    };
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
-  return rowsOf(data.map((cells, i) => ({ line: i + 1, cells: cells.map(cellText) })));
+}
+
+async function readXlsx(bytes: Uint8Array, limits: PayoutFileLimits): Promise<PayoutFileRead> {
+  const deadline = Date.now() + limits.timeMs;
+  const unpacked = await unpackWorkbook(bytes, limits, deadline);
+  if (!unpacked.ok) return { ok: false, error: unpacked.error };
+  const reading = readSheet(unpacked.zip).then(
+    (data) => data as unknown[][],
+    () => null,
+  );
+  const data = await beforeDeadline(reading, deadline);
+  if (data === 'late') return { ok: false, error: refusals.time(limits) };
+  if (!data) return { ok: false, error: XLSX_UNREADABLE };
+  return tableRows(
+    data.map((cells, i) => ({ line: i + 1, cells: cells.map(cellText) })),
+    limits,
+  );
 }
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 
-/** Reads a payout file by its content (an XLSX file is a zip archive), refusing what is too large. */
-export async function readPayoutFile(fileName: string, bytes: Uint8Array): Promise<PayoutFileRead> {
+/**
+ * Reads a payout file by its content (an XLSX file is a zip archive), refusing what is too large or would cost
+ * more than `limits` to read.
+ */
+export async function readPayoutFile(
+  fileName: string,
+  bytes: Uint8Array,
+  limits: PayoutFileLimits = PAYOUT_FILE_LIMITS,
+): Promise<PayoutFileRead> {
   if (bytes.byteLength > MAX_PAYOUT_FILE_BYTES) return { ok: false, error: PAYOUT_FILE_TOO_LARGE };
   if (bytes.byteLength === 0) return { ok: false, error: 'The file is empty.' };
   const zipped = ZIP_MAGIC.every((b, i) => bytes[i] === b);
   if (/\.xlsx$/i.test(fileName) || zipped) {
     if (!zipped) return { ok: false, error: 'The file is named .xlsx but is not an Excel workbook.' };
-    return readXlsx(bytes);
+    return readXlsx(bytes, limits);
   }
   return readCsv(bytes);
 }
