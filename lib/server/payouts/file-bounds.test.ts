@@ -1,6 +1,6 @@
-// Reading a workbook costs bounded work: decompression bombs, lying zip headers, far rows and columns and giant
-// cells are refused with the sentence naming the limit, without inflating or parsing them in full, while other
-// work keeps running; good files read exactly as before. Every workbook is built here.
+// Reading a payout file costs bounded work: decompression bombs, lying zip headers, far rows and columns, giant
+// cells and endless CSV files are refused with the sentence naming the limit, without inflating or parsing them
+// in full, while other work keeps running; good files read exactly as before. Every workbook is built here.
 
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
@@ -275,6 +275,38 @@ describe('far rows, far columns and long cells', () => {
       timeMs: 0,
     });
     expect(read).toEqual({ ok: false, error: expect.stringContaining('took more than 0 seconds to read') });
+  });
+});
+
+describe('CSV files', () => {
+  it('refuses a million empty lines at the row limit', async () => {
+    const lines = new TextEncoder().encode(`address,amount,asset\n${'\n'.repeat(1_000_000)}`);
+    expect(await readPayoutFile('pay.csv', lines)).toEqual({
+      ok: false,
+      error: `The file has more than ${LIMITS.rows} rows; at most ${MAX_PAYOUT_ROWS} payments fit one payout. Split it into smaller files.`,
+    });
+  });
+
+  it('refuses a line of a million commas before parsing it, but reads commas inside quotes', async () => {
+    const wide = new TextEncoder().encode(`address,amount,asset\n${ALICE},1,USDC${','.repeat(1_000_000)}\n`);
+    expect(await readPayoutFile('pay.csv', wide)).toEqual({
+      ok: false,
+      error: `The file has cells beyond column ${LIMITS.columns}; a payout file needs five columns (address, amount, asset, reference, label).`,
+    });
+    const label = `"${'INV-1, '.repeat(60)}""final"""`;
+    const quoted = await readPayoutFile(
+      'pay.csv',
+      new TextEncoder().encode(`address,amount,asset,label\n${ALICE},1,USDC,${label}\n`),
+    );
+    expect(quoted.ok && quoted.rows[0]?.label).toBe(`${'INV-1, '.repeat(60)}"final"`);
+  });
+
+  it('refuses one cell that fills the file, naming its line', async () => {
+    const text = `address,amount,asset,label\n${ALICE},1,USDC,"${'x'.repeat(MAX_PAYOUT_FILE_BYTES - 200)}"\n`;
+    expect(await readPayoutFile('pay.csv', new TextEncoder().encode(text))).toEqual({
+      ok: false,
+      error: `Line 2 has a cell longer than ${LIMITS.cellChars} characters; no payout field is that long.`,
+    });
   });
 });
 

@@ -94,14 +94,58 @@ function tableRows(table: Table, limits: PayoutFileLimits): PayoutFileRead {
   return rowsOf(table);
 }
 
-function readCsv(bytes: Uint8Array): PayoutFileRead {
+/** Line breaks in the text (`\n`, or a lone `\r` in old Mac files), counted before papaparse splits it. */
+function lineBreaks(text: string): number {
+  let lf = 0;
+  let cr = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10) lf += 1;
+    else if (code === 13) cr += 1;
+  }
+  return Math.max(lf, cr);
+}
+
+/**
+ * Whether a record has more than `most` fields, quotes read as papaparse reads them (a quote opening a field runs
+ * to the next single quote): one pass over the text, so a 1 MB line of commas is refused before papaparse makes a
+ * million cells of it.
+ */
+function hasWideRecord(text: string, delimiter: string, most: number): boolean {
+  let fields = 1;
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] === '"') {
+      i += 1;
+      while (i < text.length && !(text[i] === '"' && text[i + 1] !== '"')) i += text[i] === '"' ? 2 : 1;
+      i += 1;
+    }
+    while (i < text.length && text[i] !== delimiter && text[i] !== '\n' && text[i] !== '\r') i += 1;
+    if (i >= text.length) break;
+    if (text[i] === delimiter) {
+      fields += 1;
+      if (fields > most) return true;
+    } else fields = 1;
+    i += 1;
+  }
+  return false;
+}
+
+/** Papaparse guesses the delimiter from the first ten records, once per candidate: it is given this much. */
+const DELIMITER_SAMPLE = 64 * 1024;
+
+function readCsv(bytes: Uint8Array, limits: PayoutFileLimits): PayoutFileRead {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
   } catch {
     return { ok: false, error: 'The CSV is not UTF-8 text. Save it as "CSV UTF-8" and upload it again.' };
   }
-  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: false });
+  // A million empty lines, or one line of a million commas, is refused before papaparse works through it.
+  if (lineBreaks(text) > limits.rows) return { ok: false, error: refusals.rows(limits) };
+  const { delimiter } = Papa.parse<string[]>(text.slice(0, DELIMITER_SAMPLE), { preview: 10 }).meta;
+  if (hasWideRecord(text, delimiter, limits.columns)) return { ok: false, error: refusals.columns(limits) };
+  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false, delimiter });
   const fatal = parsed.errors.find((e) => e.type === 'Quotes');
   if (fatal) return { ok: false, error: `Line ${(fatal.row ?? 0) + 1}: ${fatal.message}.` };
   // Papaparse's rows are records, not lines; a quoted cell may span lines, so lines are counted from the text.
@@ -111,7 +155,7 @@ function readCsv(bytes: Uint8Array): PayoutFileRead {
     table.push({ line, cells: cells.map((c) => String(c ?? '')) });
     line += 1 + cells.reduce((n, c) => n + (String(c).match(/\n/g)?.length ?? 0), 0);
   }
-  return rowsOf(table);
+  return tableRows(table, limits);
 }
 
 /** A number cell as the decimal people typed: never exponent notation, never a float's long tail. */
@@ -175,5 +219,5 @@ export async function readPayoutFile(
     if (!zipped) return { ok: false, error: 'The file is named .xlsx but is not an Excel workbook.' };
     return readXlsx(bytes, limits);
   }
-  return readCsv(bytes);
+  return readCsv(bytes, limits);
 }
