@@ -132,6 +132,26 @@ describe('a workbook built here', () => {
       rows: [{ line: 2, address: ALICE, amount: '1.5', asset: 'USDC', reference: '', label: 'Alice' }],
     });
   });
+
+  it('reads the same with its parts stored uncompressed, and checks them the same', async () => {
+    const stored = (rows: string) =>
+      zipOf(
+        [
+          WORKBOOK,
+          WORKBOOK_RELATIONS,
+          { name: 'xl/worksheets/sheet1.xml', text: SHEET_HEAD + rows + SHEET_TAIL },
+          sharedStrings('Alice'),
+        ].map((part) => ({ ...part, stored: true })),
+      );
+    expect(await readPayoutFile('pay.xlsx', stored(PAYMENT_ROWS))).toEqual({
+      ok: true,
+      rows: [{ line: 2, address: ALICE, amount: '1.5', asset: 'USDC', reference: '', label: 'Alice' }],
+    });
+    expect(await readPayoutFile('pay.xlsx', stored(`${PAYMENT_ROWS}<row r="99999"/>`))).toEqual({
+      ok: false,
+      error: expect.stringContaining(`more than ${LIMITS.rows} rows`),
+    });
+  });
 });
 
 describe('decompression bombs', () => {
