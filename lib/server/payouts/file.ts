@@ -1,9 +1,12 @@
 import 'server-only';
 // Reading a payout file: CSV with papaparse, XLSX with read-excel-file, both on the server. The first row names
-// the columns; each later row keeps its line number so a problem is shown next to the row it belongs to.
+// the columns; each later row keeps its line number so a problem is shown next to the row it belongs to. Every
+// read stays within PAYOUT_FILE_LIMITS (file-limits.ts): a workbook is unpacked and checked first (workbook.ts).
 import Papa from 'papaparse';
 import { readSheet } from 'read-excel-file/node';
 import { MAX_PAYOUT_FILE_BYTES, MAX_PAYOUT_ROWS, PAYOUT_FILE_TOO_LARGE } from '@/lib/validation/payouts';
+import { PAYOUT_FILE_LIMITS, type PayoutFileLimits, refusals, XLSX_UNREADABLE } from './file-limits';
+import { unpackWorkbook } from './workbook';
 
 /** One row as the file holds it, every cell as text. */
 export interface PayoutFileRow {
@@ -51,7 +54,10 @@ function columnsOf(
   return { ok: true, at };
 }
 
-function rowsOf(table: Array<{ line: number; cells: string[] }>): PayoutFileRead {
+/** A file's rows as read, each with its line, every cell as text. */
+type Table = Array<{ line: number; cells: string[] }>;
+
+function rowsOf(table: Table): PayoutFileRead {
   const [header, ...body] = table;
   if (!header) return { ok: false, error: 'The file is empty.' };
   const columns = columnsOf(header.cells);
@@ -79,24 +85,77 @@ function rowsOf(table: Array<{ line: number; cells: string[] }>): PayoutFileRead
   return { ok: true, rows };
 }
 
-function readCsv(bytes: Uint8Array): PayoutFileRead {
+/** Refuses a row wider, or a cell longer, than a payout file has before the rows are looked at. */
+function tableRows(table: Table, limits: PayoutFileLimits): PayoutFileRead {
+  if (table.some((row) => row.cells.length > limits.columns))
+    return { ok: false, error: refusals.columns(limits) };
+  const long = table.find((row) => row.cells.some((cell) => cell.length > limits.cellChars));
+  if (long) return { ok: false, error: refusals.cell(limits, long.line) };
+  return rowsOf(table);
+}
+
+/** Line breaks in the text (`\n`, or a lone `\r` in old Mac files), counted before papaparse splits it. */
+function lineBreaks(text: string): number {
+  let lf = 0;
+  let cr = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10) lf += 1;
+    else if (code === 13) cr += 1;
+  }
+  return Math.max(lf, cr);
+}
+
+/**
+ * Whether a record has more than `most` fields, quotes read as papaparse reads them (a quote opening a field runs
+ * to the next single quote): one pass over the text, so a 1 MB line of commas is refused before papaparse makes a
+ * million cells of it.
+ */
+function hasWideRecord(text: string, delimiter: string, most: number): boolean {
+  let fields = 1;
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] === '"') {
+      i += 1;
+      while (i < text.length && !(text[i] === '"' && text[i + 1] !== '"')) i += text[i] === '"' ? 2 : 1;
+      i += 1;
+    }
+    while (i < text.length && text[i] !== delimiter && text[i] !== '\n' && text[i] !== '\r') i += 1;
+    if (i >= text.length) break;
+    if (text[i] === delimiter) {
+      fields += 1;
+      if (fields > most) return true;
+    } else fields = 1;
+    i += 1;
+  }
+  return false;
+}
+
+/** Papaparse guesses the delimiter from the first ten records, once per candidate: it is given this much. */
+const DELIMITER_SAMPLE = 64 * 1024;
+
+function readCsv(bytes: Uint8Array, limits: PayoutFileLimits): PayoutFileRead {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
   } catch {
     return { ok: false, error: 'The CSV is not UTF-8 text. Save it as "CSV UTF-8" and upload it again.' };
   }
-  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: false });
+  // A million empty lines, or one line of a million commas, is refused before papaparse works through it.
+  if (lineBreaks(text) > limits.rows) return { ok: false, error: refusals.rows(limits) };
+  const { delimiter } = Papa.parse<string[]>(text.slice(0, DELIMITER_SAMPLE), { preview: 10 }).meta;
+  if (hasWideRecord(text, delimiter, limits.columns)) return { ok: false, error: refusals.columns(limits) };
+  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false, delimiter });
   const fatal = parsed.errors.find((e) => e.type === 'Quotes');
   if (fatal) return { ok: false, error: `Line ${(fatal.row ?? 0) + 1}: ${fatal.message}.` };
   // Papaparse's rows are records, not lines; a quoted cell may span lines, so lines are counted from the text.
-  const table: Array<{ line: number; cells: string[] }> = [];
+  const table: Table = [];
   let line = 1;
   for (const cells of parsed.data) {
     table.push({ line, cells: cells.map((c) => String(c ?? '')) });
     line += 1 + cells.reduce((n, c) => n + (String(c).match(/\n/g)?.length ?? 0), 0);
   }
-  return rowsOf(table);
+  return tableRows(table, limits);
 }
 
 /** A number cell as the decimal people typed: never exponent notation, never a float's long tail. */
@@ -112,29 +171,53 @@ function cellText(value: unknown): string {
   return String(value);
 }
 
-async function readXlsx(bytes: Uint8Array): Promise<PayoutFileRead> {
-  let data: unknown[][];
+/** The work's value, or 'late' once the deadline passes (the work itself is bounded by the other limits). */
+async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()));
+  });
   try {
-    data = (await readSheet(Buffer.from(bytes))) as unknown[][];
-  } catch {
-    return {
-      ok: false,
-      error: 'The XLSX file could not be read. Save it again from the spreadsheet and retry.',
-    };
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
-  return rowsOf(data.map((cells, i) => ({ line: i + 1, cells: cells.map(cellText) })));
+}
+
+async function readXlsx(bytes: Uint8Array, limits: PayoutFileLimits): Promise<PayoutFileRead> {
+  const deadline = Date.now() + limits.timeMs;
+  const unpacked = await unpackWorkbook(bytes, limits, deadline);
+  if (!unpacked.ok) return { ok: false, error: unpacked.error };
+  const reading = readSheet(unpacked.zip).then(
+    (data) => data as unknown[][],
+    () => null,
+  );
+  const data = await beforeDeadline(reading, deadline);
+  if (data === 'late') return { ok: false, error: refusals.time(limits) };
+  if (!data) return { ok: false, error: XLSX_UNREADABLE };
+  return tableRows(
+    data.map((cells, i) => ({ line: i + 1, cells: cells.map(cellText) })),
+    limits,
+  );
 }
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 
-/** Reads a payout file by its content (an XLSX file is a zip archive), refusing what is too large. */
-export async function readPayoutFile(fileName: string, bytes: Uint8Array): Promise<PayoutFileRead> {
+/**
+ * Reads a payout file by its content (an XLSX file is a zip archive), refusing what is too large or would cost
+ * more than `limits` to read.
+ */
+export async function readPayoutFile(
+  fileName: string,
+  bytes: Uint8Array,
+  limits: PayoutFileLimits = PAYOUT_FILE_LIMITS,
+): Promise<PayoutFileRead> {
   if (bytes.byteLength > MAX_PAYOUT_FILE_BYTES) return { ok: false, error: PAYOUT_FILE_TOO_LARGE };
   if (bytes.byteLength === 0) return { ok: false, error: 'The file is empty.' };
   const zipped = ZIP_MAGIC.every((b, i) => bytes[i] === b);
   if (/\.xlsx$/i.test(fileName) || zipped) {
     if (!zipped) return { ok: false, error: 'The file is named .xlsx but is not an Excel workbook.' };
-    return readXlsx(bytes);
+    return readXlsx(bytes, limits);
   }
-  return readCsv(bytes);
+  return readCsv(bytes, limits);
 }
