@@ -23,6 +23,8 @@ async function expectFitsThePhone(page: Page) {
 }
 
 test('on a phone every page has a menu, fits the screen and hydrates cleanly', async ({ browser }) => {
+  // Seven pages, each with two axe passes (drawer open and closed): longer than one journey.
+  test.setTimeout(240_000);
   const { page, context } = await contextAs(browser, 'admin');
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
