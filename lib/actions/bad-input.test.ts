@@ -8,11 +8,12 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, operationRequests } from '@/lib/db/schema';
-import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
-import { type ConsoleServices, provideServices } from '@/lib/server/services';
+import type { Sandbox, SandboxCredentials } from '@/lib/sandbox';
+import { provideServices } from '@/lib/server/services';
 import { trustRecipients } from '@/test/address-book';
+import { type CountingConsole, openCountingConsole } from '@/test/counting-console';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
-import { TEST_SANDBOX_BASE_URL, testSandboxOptions } from '@/test/sandbox';
+import { TEST_SANDBOX_BASE_URL } from '@/test/sandbox';
 
 const state = vi.hoisted(() => ({
   user: null as null | {
@@ -30,7 +31,6 @@ vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const { createUser } = await import('@/lib/server/users');
 const { startSession } = await import('@/lib/server/sessions');
-const { connectSandboxWallets, createCustodyConnections } = await import('@/lib/server/wallets');
 const withdrawals = await import('./withdrawals');
 const swaps = await import('./swaps');
 const settlement = await import('./settlement');
@@ -51,36 +51,11 @@ let sandbox: Sandbox;
 let wallet: SandboxCredentials['wallets'][number];
 let actorId: string;
 /** Every request the console sends the sandbox, as the sandbox receives it. */
-const requests: Array<{ method: string; url: string }> = [];
+let requests: CountingConsole['requests'];
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  sandbox = await createSandbox(testSandboxOptions(t.handle, dataDir));
-  const counting: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    requests.push({ method: request.method, url: request.url });
-    return sandbox.fetch(input, init);
-  };
-  const observed = new Proxy(sandbox, {
-    get: (target, key) => (key === 'fetch' ? counting : Reflect.get(target, key)),
-  });
-  const base = {
-    config: {
-      encryptionKey: Buffer.alloc(32, 5),
-      sandboxMode: true,
-      env: {
-        CUSTODY_READ_BUDGET_MS: 8000,
-        CUSTODY_WRITE_TIMEOUT_MS: 15000,
-        UNKNOWN_OUTCOME_WINDOW_MS: 600_000,
-      },
-    },
-    database: t.handle,
-    sandbox: observed,
-  } as unknown as ConsoleServices;
-  const services = { ...base, custody: createCustodyConnections(base) };
-  provideServices(services);
-  await connectSandboxWallets(services);
-  [wallet] = (await sandbox.credentials()).wallets as [SandboxCredentials['wallets'][number]];
+  ({ sandbox, wallet, requests } = await openCountingConsole(t, dataDir));
   // The valid inputs pay an address book entry past its cooling-off (the destination policy).
   await trustRecipients(t.db, wallet.id, [RECIPIENT]);
   const created = await createUser(t.db, {
@@ -93,7 +68,7 @@ beforeAll(async () => {
   // A fresh second factor: the changes that ask for it again reach their own checks.
   const session = await startSession(t.db, { userId: actorId, stepUpAt: Date.now() });
   state.user = { ...created.user, mustChangePassword: false, sessionId: session.id };
-});
+}, 120_000);
 
 afterAll(async () => {
   provideServices(undefined);

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, serviceTokens } from '@/lib/db/schema';
-import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
-import { type ConsoleServices, provideServices } from '@/lib/server/services';
+import type { Sandbox, SandboxCredentials } from '@/lib/sandbox';
+import { provideServices } from '@/lib/server/services';
+import { type CountingConsole, openCountingConsole } from '@/test/counting-console';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
-import { testSandboxOptions } from '@/test/sandbox';
 
 const state = vi.hoisted(() => ({
   user: null as null | {
@@ -28,7 +28,6 @@ vi.mock('@/lib/server/auth', () => ({ auth: async () => (state.user ? { user: st
 
 const { createUser } = await import('@/lib/server/users');
 const { startSession } = await import('@/lib/server/sessions');
-const { connectSandboxWallets, createCustodyConnections } = await import('@/lib/server/wallets');
 const { issueToken, tokenActorId } = await import('@/lib/server/service-tokens/tokens');
 const api = await import('@/lib/server/service-tokens/routes');
 
@@ -161,36 +160,11 @@ let viewer: NonNullable<typeof state.user>;
 let token: string;
 let tokenId: string;
 /** Every request the console sends the sandbox, as the sandbox receives it. */
-const requests: Array<{ method: string; url: string }> = [];
+let requests: CountingConsole['requests'];
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  sandbox = await createSandbox(testSandboxOptions(t.handle, dataDir));
-  const counting: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    requests.push({ method: request.method, url: request.url });
-    return sandbox.fetch(input, init);
-  };
-  const observed = new Proxy(sandbox, {
-    get: (target, key) => (key === 'fetch' ? counting : Reflect.get(target, key)),
-  });
-  const base = {
-    config: {
-      encryptionKey: Buffer.alloc(32, 6),
-      sandboxMode: true,
-      env: {
-        CUSTODY_READ_BUDGET_MS: 8000,
-        CUSTODY_WRITE_TIMEOUT_MS: 15000,
-        UNKNOWN_OUTCOME_WINDOW_MS: 600_000,
-      },
-    },
-    database: t.handle,
-    sandbox: observed,
-  } as unknown as ConsoleServices;
-  const services = { ...base, custody: createCustodyConnections(base) };
-  provideServices(services);
-  await connectSandboxWallets(services);
-  [wallet] = (await sandbox.credentials()).wallets as [SandboxCredentials['wallets'][number]];
+  ({ sandbox, wallet, requests } = await openCountingConsole(t, dataDir));
   const created = await createUser(t.db, { email: 'routes-admin@example.com', name: 'Admin', role: 'admin' });
   if (!created.ok) throw new Error(created.error);
   adminId = created.user.id;
