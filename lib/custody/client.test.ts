@@ -320,6 +320,18 @@ const endpoints: EndpointCase[] = [
     answer: f.envelope([f.rule()]),
   },
   {
+    name: 'extension addresses.removeWhitelisted',
+    invoke: (c) => c.addresses.removeWhitelisted({ walletId: W, addressId: A }),
+    method: 'DELETE',
+    // Blockradar's documented path (Unwhitelist address), not `.../addresses/{addressId}/whitelist`.
+    url: `/v1/wallets/${W}/addresses/whitelist/${A}`,
+    idempotent: false,
+    answer: f.envelope(
+      f.address({ type: 'EXTERNAL', isActive: false }),
+      'Address unwhitelisted successfully',
+    ),
+  },
+  {
     name: 'extension beneficiaries.list',
     invoke: (c) => c.beneficiaries.list({ walletId: W, limit: 5 }),
     method: 'GET',
@@ -330,10 +342,10 @@ const endpoints: EndpointCase[] = [
 ];
 
 describe('endpoints', () => {
-  it('covers #1 to #23 and the five extensions', () => {
+  it('covers #1 to #23 and six extensions', () => {
     const numbers = endpoints.map((e) => /^#(\d+)/.exec(e.name)?.[1]).filter(Boolean);
     expect(numbers.map(Number)).toEqual(Array.from({ length: 23 }, (_, i) => i + 1));
-    expect(endpoints.filter((e) => e.name.startsWith('extension'))).toHaveLength(5);
+    expect(endpoints.filter((e) => e.name.startsWith('extension'))).toHaveLength(6);
   });
 
   it.each(endpoints)('$name sends the right request and returns the message', async (endpoint) => {

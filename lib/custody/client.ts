@@ -300,14 +300,15 @@ export function createCustodyClient(options: TransportOptions) {
         );
       },
       /**
-       * Extension `DELETE /v1/wallets/{walletId}/addresses/{addressId}/whitelist`: removes a whitelisted address.
-       * Not retried automatically: a repeat after a lost answer would be refused as unknown.
+       * `DELETE /v1/wallets/{walletId}/addresses/whitelist/{addressId}`: removes a whitelisted address. Blockradar
+       * documents it ("Unwhitelist address"), the spec's 23 do not, so the console lives without it. Not retried
+       * automatically: a repeat after a lost answer would be refused as unknown.
        */
       async removeWhitelisted({ walletId, addressId }: AddressParams) {
         return single(
           await transport.request({
             method: 'DELETE',
-            path: path`/v1/wallets/${walletId}/addresses/${addressId}/whitelist`,
+            path: path`/v1/wallets/${walletId}/addresses/whitelist/${addressId}`,
             schema: responses.address,
             idempotent: false,
           }),

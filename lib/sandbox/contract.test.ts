@@ -474,15 +474,19 @@ describe('whitelist, beneficiaries and auto-settlement', () => {
         S.envelope(z.array(S.address)),
       ).data.map((a) => a.address);
     expect(await listed()).toContain(address);
+    // Blockradar's documented path (Unwhitelist address).
     const removed = ok(
-      await api('DELETE', `/v1/wallets/${w.id}/addresses/${added.id}/whitelist`),
+      await api('DELETE', `/v1/wallets/${w.id}/addresses/whitelist/${added.id}`),
       S.envelope(S.address),
-      'Address removed from whitelist successfully',
+      'Address unwhitelisted successfully',
     );
     expect(removed.data).toMatchObject({ id: added.id, isActive: false });
     expect(await listed()).not.toContain(address);
     const read = ok(await api('GET', `/v1/wallets/${w.id}/addresses/${added.id}`), S.envelope(S.address));
     expect(read.data.isActive).toBe(false);
+    fail(await api('DELETE', `/v1/wallets/${w.id}/addresses/whitelist/${added.id}`), 404);
+    fail(await api('DELETE', `/v1/wallets/${w.id}/addresses/whitelist/${funded(w, 0).id}`), 422, /external/);
+    // The old path stays as an alias, with the same rules.
     fail(await api('DELETE', `/v1/wallets/${w.id}/addresses/${added.id}/whitelist`), 404);
     fail(await api('DELETE', `/v1/wallets/${w.id}/addresses/${funded(w, 0).id}/whitelist`), 422, /external/);
     const again = ok(
@@ -491,6 +495,16 @@ describe('whitelist, beneficiaries and auto-settlement', () => {
     );
     expect(again.data).toMatchObject({ id: added.id, isActive: true });
     expect(await listed()).toContain(address);
+    const viaAlias = ok(
+      await api('DELETE', `/v1/wallets/${w.id}/addresses/${added.id}/whitelist`),
+      S.envelope(S.address),
+      'Address unwhitelisted successfully',
+    );
+    expect(viaAlias.data).toMatchObject({ id: added.id, isActive: false });
+    ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address, name: 'Vendor B' } }),
+      S.envelope(S.address),
+    );
   });
 
   it('#7 deletes a beneficiary, leaving the others listed', async () => {

@@ -6,6 +6,8 @@
 const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; pattern: string }> = [
   { method: 'GET', pattern: '/v1/wallets/:walletId/addresses' },
   { method: 'POST', pattern: '/v1/wallets/:walletId/addresses' },
+  // Unwhitelisting: Blockradar documents it, but it is not among the spec's 23. The second path is the old alias.
+  { method: 'DELETE', pattern: '/v1/wallets/:walletId/addresses/whitelist/:addressId' },
   { method: 'DELETE', pattern: '/v1/wallets/:walletId/addresses/:addressId/whitelist' },
   { method: 'POST', pattern: '/v1/wallets/:walletId/addresses/:addressId/swaps/quote' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/transactions' },

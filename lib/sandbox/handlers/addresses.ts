@@ -1,6 +1,7 @@
 import 'server-only';
-// Addresses: #5 one address, #6 whitelisting an external address; extensions: the wallet's address list and
-// new deposit (child) addresses, derived from the wallet's HD account.
+// Addresses: #5 one address, #6 whitelisting an external address; extensions: unwhitelisting (Blockradar's
+// documented path, plus the old one as an alias), the wallet's address list and new deposit (child) addresses,
+// derived from the wallet's HD account.
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { isHex } from 'viem';
@@ -76,19 +77,17 @@ export const addressEndpoints = [
   }),
   endpoint({
     method: 'DELETE',
-    pattern: '/v1/wallets/:walletId/addresses/:addressId/whitelist',
-    summary: 'Extension: remove a whitelisted (external) address',
+    pattern: '/v1/wallets/:walletId/addresses/whitelist/:addressId',
+    summary: "Extension: remove a whitelisted (external) address (Blockradar's Unwhitelist address)",
     response: { data: schemas.address },
-    async handle({ core }, { wallet, params }) {
-      const row = addressOf(core, wallet, params.addressId);
-      if (row.type !== 'EXTERNAL') throw invalid('Only whitelisted (external) addresses can be removed');
-      if (!row.isActive) throw notFound('Address');
-      const removed = await setWhitelisted(core, row, false);
-      return {
-        data: addressApi(core.catalog, removed),
-        message: 'Address removed from whitelist successfully',
-      };
-    },
+    handle: ({ core }, { wallet, params }) => unwhitelist(core, wallet, params.addressId),
+  }),
+  endpoint({
+    method: 'DELETE',
+    pattern: '/v1/wallets/:walletId/addresses/:addressId/whitelist',
+    summary: 'Extension: remove a whitelisted (external) address (old path, kept as an alias)',
+    response: { data: schemas.address },
+    handle: ({ core }, { wallet, params }) => unwhitelist(core, wallet, params.addressId),
   }),
   endpoint({
     method: 'POST',
@@ -167,6 +166,16 @@ function nextChildIndex(rows: ReadonlyArray<{ addressIndex: number | null }>, wa
 /** The child at `index` of the master's HD account: m/44'/60'/n'/0/0 gives m/44'/60'/n'/0/index. */
 function siblingPath(masterPath: string, index: number): string {
   return `${masterPath.slice(0, masterPath.lastIndexOf('/'))}/${index}`;
+}
+
+/** Unwhitelists an external address: it leaves the list, its row and history stay. */
+async function unwhitelist(core: SandboxCore, wallet: WalletRow, addressId: string | undefined) {
+  const row = addressOf(core, wallet, addressId);
+  if (row.type !== 'EXTERNAL') throw invalid('Only whitelisted (external) addresses can be removed');
+  if (!row.isActive) throw notFound('Address');
+  const removed = await setWhitelisted(core, row, false);
+  // Blockradar's documented answer to DELETE .../addresses/whitelist/{addressId}.
+  return { data: addressApi(core.catalog, removed), message: 'Address unwhitelisted successfully' };
 }
 
 /** Removes a whitelisted address from the wallet's list, or brings it back; its row and history stay. */
