@@ -29,7 +29,9 @@ export default defineConfig({
     // `*.postgres.test.ts` needs a PostgreSQL server (separate connections, pg_terminate_backend).
     exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? [] : ['**/*.postgres.test.ts'])],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Set-up opens a PGlite database and often a seeded sandbox: a few seconds alone, far longer when the unit tests
+    // run niced beside the browser suite on a busy machine. A hook that hangs still fails, after two minutes.
+    hookTimeout: 120_000,
     pool: 'forks',
     // Vitest's default is one worker fewer than the CPUs: a single worker on a 2-core machine, where the
     // database tests (PGlite runs in the worker's own thread) leave the second core idle.
