@@ -14,6 +14,7 @@ import { trustRecipients } from '@/test/address-book';
 import { type CountingConsole, openCountingConsole } from '@/test/counting-console';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { TEST_SANDBOX_BASE_URL } from '@/test/sandbox';
+import { oneCellBombWorkbook } from '@/test/workbooks';
 
 const state = vi.hoisted(() => ({
   user: null as null | {
@@ -31,6 +32,7 @@ vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const { createUser } = await import('@/lib/server/users');
 const { startSession } = await import('@/lib/server/sessions');
+const { loadWalletView } = await import('@/lib/server/wallet-views');
 const withdrawals = await import('./withdrawals');
 const swaps = await import('./swaps');
 const settlement = await import('./settlement');
@@ -68,6 +70,7 @@ beforeAll(async () => {
   // A fresh second factor: the changes that ask for it again reach their own checks.
   const session = await startSession(t.db, { userId: actorId, stepUpAt: Date.now() });
   state.user = { ...created.user, mustChangePassword: false, sessionId: session.id };
+  workbookBomb = Buffer.from(await oneCellBombWorkbook()).toString('base64');
 }, 120_000);
 
 afterAll(async () => {
@@ -219,6 +222,8 @@ const authorizationOf = (changes: Record<string, unknown> = {}) => ({
   },
 });
 const csvFile = (text: string) => Buffer.from(text).toString('base64');
+/** A payout workbook of about 100 KB whose one label cell unpacks to 100 MB, as the form sends it (base64). */
+let workbookBomb = '';
 const validPayout = () => ({
   walletId: wallet.id,
   source: 'master',
@@ -654,6 +659,9 @@ for (const [label, action] of [
     ['a header only', 'content', () => csvFile('address,amount,asset\n')],
     ['named .xlsx but text', 'fileName', 'payroll.xlsx'],
   ]);
+  add(label, action, () => ({ ...validPayout(), fileName: 'payroll.xlsx' }), [
+    ['a workbook whose one cell unpacks to 100 MB', 'content', () => workbookBomb],
+  ]);
   add(
     label,
     action,
@@ -852,6 +860,18 @@ describe('bad input at the actions', () => {
       const result = await action(input);
       expect({ name, ...result }).toMatchObject({ name, ok: true });
     }
+  });
+
+  it("refuses a workbook bomb at the payout check, naming the limit, while another person's wallet read is answered", async () => {
+    const sent = requests.length;
+    const [check, read] = await Promise.all([
+      payouts.checkPayoutFileAction({ ...validPayout(), fileName: 'payroll.xlsx', content: workbookBomb }),
+      loadWalletView(wallet.id, null),
+    ]);
+    expect(read.ok).toBe(true);
+    expect(check.ok).toBe(false);
+    expect(JSON.stringify(check)).toContain('unpacks to more than');
+    expect(requests.slice(sent).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('creates a deposit address once, or says plainly that a service with the spec alone has no such call', async () => {
