@@ -161,7 +161,12 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
   const refused = networkRefusal(request) ?? (await actionRefusal(request));
   if (refused) return refused;
   // Route handlers under /api and the sandbox check the session (or API key) themselves: no session work here.
-  if (SELF_GUARDED_PREFIXES.some((p) => request.nextUrl.pathname.startsWith(p))) {
+  // Nor for a router prefetch (a page shows a score of links, each prefetched): it gets the headers and limits
+  // above, and its render checks the session itself; the navigation that follows refreshes the session.
+  if (
+    SELF_GUARDED_PREFIXES.some((p) => request.nextUrl.pathname.startsWith(p)) ||
+    request.headers.has('next-router-prefetch')
+  ) {
     const { nonce, requestId, csp } = requestContext(request);
     return securityHeaders(request, passOn(request, nonce, csp, requestId), csp, requestId);
   }
