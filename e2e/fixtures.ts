@@ -17,6 +17,8 @@ export type DemoRole = keyof typeof DEMO;
 
 /** Waits until nothing on the page is fading: no finite animation running, no toast leaving or held back. */
 async function pageAtRest(page: Page) {
+  // A page's title streams in with its metadata and is swapped on a client-side navigation: wait until it is set.
+  await page.waitForFunction(() => document.title.trim() !== '', undefined, { timeout: 15_000 });
   // A toast or dialog still fading in has, for that moment, too little contrast: check the page at rest.
   await page.waitForFunction(() =>
     document
