@@ -69,7 +69,7 @@ beforeAll(async () => {
   people.admin = await signedIn('admin@example.com', 'admin');
   people.admin2 = await signedIn('admin2@example.com', 'admin');
   people.finance = await signedIn('finance@example.com', 'finance');
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   provideServices(undefined);

@@ -83,7 +83,7 @@ beforeAll(async () => {
   // Withdrawals in these tests pay an address book entry past its cooling-off (the destination policy).
   for (const w of (await sandbox.credentials()).wallets)
     await trustRecipients(t.db, w.id, ['0x00000000000000000000000000000000000000aa']);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   provideServices(undefined);

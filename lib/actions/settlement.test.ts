@@ -69,7 +69,7 @@ beforeAll(async () => {
   admin = await signedInAdmin('settlement-admin@example.com');
   admin2 = await signedInAdmin('settlement-admin2@example.com');
   state.user = admin;
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   provideServices(undefined);

@@ -18,7 +18,7 @@ async function call(method: string, path: string, apiKey: string, body?: unknown
 
 beforeAll(async () => {
   box = await createTestSandbox({ seed: 'retry-test' });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await box?.close();

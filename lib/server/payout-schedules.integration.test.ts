@@ -126,7 +126,7 @@ beforeAll(async () => {
   approver = await addUser('schedule-approver@example.com', 'finance');
   admin = await addUser('schedule-admin@example.com', 'admin');
   support = await addUser('schedule-support@example.com', 'support');
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await sandbox?.stop();

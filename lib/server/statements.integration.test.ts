@@ -102,7 +102,7 @@ beforeAll(async () => {
   );
   withdrawalId = withdrawal.data.id;
   await sandbox.drain();
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await sandbox?.stop();

@@ -222,7 +222,7 @@ beforeAll(async () => {
   finance2 = await addTestUser(database.db, 'finance2@example.com', 'finance');
   await addEntry('Payee', PAYEE);
   advance(25 * HOUR);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   (await import('../services')).provideServices(undefined);

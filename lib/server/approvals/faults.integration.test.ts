@@ -167,7 +167,7 @@ beforeAll(async () => {
     wallet.id,
     Array.from({ length: 0xef }, (_, i) => `0x${(0x11 + i).toString(16).padStart(40, '0')}`),
   );
-}, 60_000);
+}, 120_000);
 
 afterEach(() => {
   proxy.setFault(null);

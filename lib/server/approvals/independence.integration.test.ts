@@ -41,7 +41,7 @@ beforeAll(async () => {
   world = await openInsiderConsole((p) => {
     state.user = p;
   }, 'independence-test');
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await world?.close();

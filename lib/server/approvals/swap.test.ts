@@ -62,7 +62,7 @@ beforeAll(async () => {
   admin = await addUser('admin@example.com', 'admin');
   finance = await addUser('finance@example.com', 'finance');
   finance2 = await addUser('finance2@example.com', 'finance');
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await sandbox?.stop();

@@ -98,7 +98,7 @@ beforeAll(async () => {
   // The token's withdrawals pay an address book entry past its cooling-off (the destination policy).
   for (const w of [wallet, other])
     await trustRecipients(testDb.db, w.id, ['0x000000000000000000000000000000000000dEaD']);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   (await import('../services')).provideServices(undefined);

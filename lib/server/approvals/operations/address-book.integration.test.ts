@@ -94,7 +94,7 @@ beforeAll(async () => {
     apiKeyLast4: 'abcd',
     createdBy: 'admin@example.com',
   });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await sandbox?.stop();

@@ -136,7 +136,7 @@ beforeAll(async () => {
   // The second admin's approval is the gate under test here, for destinations outside the book too: the
   // destination policy, a gate of its own (destination-policy.integration.test.ts), is off.
   await setDestinationPolicy(database.db, false);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await sandbox?.stop();

@@ -102,7 +102,7 @@ beforeAll(async () => {
   );
   failedWithdrawalId = ((await made.json()) as { data: { id: string } }).data.id;
   await sandbox.drain();
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await sandbox?.stop();
