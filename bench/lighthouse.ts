@@ -10,12 +10,12 @@ import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import { demoTotpSecret } from '@/lib/server/factors/demo';
 import { totpCodeAt } from '@/lib/server/factors/totp';
-import { chromiumLaunchOptions } from '../e2e/browser';
+import { chromiumLaunchOptions, FULL_CHROMIUM } from '../e2e/browser';
 import { buildMissing, median, sandboxWallets, startServer } from './server';
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const REPORTS = process.env.BENCH_LIGHTHOUSE_REPORTS;
-const CHROMIUM = chromiumLaunchOptions.executablePath;
+const CHROMIUM = FULL_CHROMIUM;
 const CHROMIUM_FLAGS = ['--headless=new', ...chromiumLaunchOptions.args];
 const BUDGET = { score: 95, lcpMs: 2500, tbtMs: 150 };
 // Approvals need withdraw.approve: a finance demo user, whose sign-in asks for a code after the password.

@@ -354,6 +354,9 @@ test('USDC transfers split into calls under the threshold are summed: the batch 
   await expect(admin.getByText(dollars(first + second), { exact: true }).first()).toBeVisible();
   await expect(admin.getByText(PENDING)).toBeVisible();
   await expect(admin.getByText('Approvals 0 of 2')).toBeVisible();
+  // Checked as loaded: after the client-side navigation from the builder, the new title can come in late.
+  await admin.reload();
+  await expect(admin.getByText('Approvals 0 of 2')).toBeVisible();
   await expectAccessible(admin);
   expect(await sentUnder(admin, requestId)).toEqual([]);
   await adminContext.close();
