@@ -112,7 +112,10 @@ async function debitWithGas(
   amount: bigint,
   native: AssetRow,
   fee: bigint,
+  gasPayer?: string,
 ) {
+  if (gasPayer && gasPayer.toLowerCase() !== holder.toLowerCase())
+    return debitSponsored(core, q, holder, asset, amount, native, fee, gasPayer);
   const needNative = asset.id === native.id ? amount + fee : fee;
   const haveNative = await core.balance(q, native.id, holder);
   if (asset.id !== native.id) {
@@ -134,6 +137,33 @@ async function debitWithGas(
   await core.adjust(q, native.id, holder, -needNative);
 }
 
+/** A gasless withdrawal: the holder (a child address) pays the amount, the master wallet pays the gas. */
+async function debitSponsored(
+  core: SandboxCore,
+  q: AnyDb,
+  holder: string,
+  asset: AssetRow,
+  amount: bigint,
+  native: AssetRow,
+  fee: bigint,
+  gasPayer: string,
+) {
+  const have = await core.balance(q, asset.id, holder);
+  if (have < amount) {
+    throw new SettlementFailure(
+      `Insufficient balance: ${formatUnits(have, asset.decimals)} ${asset.symbol} available, ${formatUnits(amount, asset.decimals)} ${asset.symbol} required`,
+    );
+  }
+  const payerNative = await core.balance(q, native.id, gasPayer);
+  if (payerNative < fee) {
+    throw new SettlementFailure(
+      `The master wallet cannot pay the gas for this gasless withdrawal: ${formatUnits(payerNative, 18)} ${native.symbol} available, ${formatUnits(fee, 18)} ${native.symbol} required`,
+    );
+  }
+  await core.adjust(q, asset.id, holder, -amount);
+  await core.adjust(q, native.id, gasPayer, -fee);
+}
+
 /** Runs the plan against the ledger in one database transaction; a failure leaves the ledger untouched. */
 async function include(core: SandboxCore, row: TransactionRow, plan: Plan): Promise<void> {
   const wallet = core.catalog.wallets.get(row.walletId);
@@ -152,7 +182,7 @@ async function include(core: SandboxCore, row: TransactionRow, plan: Plan): Prom
           const asset = assetOf(core, plan.assetId);
           const amount = BigInt(plan.amount);
           gasUsed = BigInt(plan.gasUsed);
-          await debitWithGas(core, q, plan.from, asset, amount, native, gasUsed * gasPrice);
+          await debitWithGas(core, q, plan.from, asset, amount, native, gasUsed * gasPrice, plan.gasPayer);
           await core.adjust(q, asset.id, plan.to, amount);
           const holder = holderFor(core, row, plan.from);
           hash = holder?.derivationPath

@@ -74,7 +74,16 @@ export interface CoreOptions {
 
 /** Plans run when a transaction is included in a block; stored with the row, never served. */
 export type Plan =
-  | { kind: 'transfer'; from: string; to: string; assetId: string; amount: string; gasUsed: string }
+  | {
+      kind: 'transfer';
+      from: string;
+      to: string;
+      assetId: string;
+      amount: string;
+      gasUsed: string;
+      /** Who pays the network fee when it is not `from`: the master wallet, for a gasless child withdrawal. */
+      gasPayer?: string;
+    }
   | { kind: 'deposit'; to: string; assetId: string; amount: string; sweep: 'pending' | 'skip' | 'done' }
   | {
       kind: 'swap';

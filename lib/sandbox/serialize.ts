@@ -119,6 +119,16 @@ export function beneficiaryApi(row: BeneficiaryRow) {
   };
 }
 
+/**
+ * `feeMetadata` of a gasless child withdrawal: the master wallet pays the network fee (`gasFee`), not the
+ * child address that sends the asset. The spec leaves the shape of `feeMetadata` open.
+ */
+interface GasSponsorship {
+  gasless: true;
+  feePaidBy: 'MASTER_WALLET';
+  feePayerAddress: string;
+}
+
 /** Fields of a Transaction kept in the `body` column (everything not needed for filtering). */
 export interface TransactionBody {
   confirmed: boolean;
@@ -133,7 +143,7 @@ export interface TransactionBody {
   toWalletId: string | null;
   fee: null;
   feeHash: null;
-  feeMetadata: null;
+  feeMetadata: GasSponsorship | null;
   gasFee: string | null;
   gasPrice: string | null;
   gasUsed: number | string | null;

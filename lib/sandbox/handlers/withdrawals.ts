@@ -3,7 +3,7 @@ import 'server-only';
 import { formatUnits, zeroAddress } from 'viem';
 import { z } from 'zod';
 import { schemas, withdrawBodyInput, withdrawNetworkFeeBodyInput } from '@/lib/custody/schemas';
-import { HttpError, invalid, type WalletRow } from '../context';
+import { type AddressConfigurations, HttpError, invalid, type WalletRow } from '../context';
 import { ARRIVAL_SECONDS_PER_OPERATION, GAS, type Holder, type Plan, type SandboxCore } from '../core';
 import { parseAmount, usdValue } from '../money';
 import * as req from '../requests';
@@ -16,6 +16,15 @@ function checkWithdrawal(core: SandboxCore, wallet: WalletRow, item: req.Withdra
   const amount = parseAmount(item.amount, asset.decimals, asset.symbol);
   if (!amount.ok) throw invalid(amount.message);
   return { asset, to, amount: amount.value };
+}
+
+/**
+ * The master wallet's address when it pays the network fee: a withdrawal from a child address created with
+ * `enableGaslessWithdraw` (Blockradar: the master wallet pays the gas for the child's withdrawals).
+ */
+function gasPayerOf(holder: Holder): string | undefined {
+  const config = holder.child?.configurations as AddressConfigurations | undefined;
+  return config?.enableGaslessWithdraw ? holder.wallet.address : undefined;
 }
 
 async function createWithdrawals(
@@ -33,12 +42,15 @@ async function createWithdrawals(
     }
   });
   if (!holder.derivationPath) core.account(holder);
+  const gasPayer = gasPayerOf(holder);
   const rows = await core.db.transaction(async (q) => {
     const out = [];
     for (const { item, asset, to, amount } of checked) {
       const body = core.newBody(holder.wallet, asset, amount);
       body.note = item.note ?? null;
       body.metadata = item.metadata ?? null;
+      if (gasPayer)
+        body.feeMetadata = { gasless: true, feePaidBy: 'MASTER_WALLET', feePayerAddress: gasPayer };
       const recipient = core.catalog.ownerOf(holder.chain.id, to);
       out.push(
         await core.insertTransaction(q, {
@@ -60,6 +72,7 @@ async function createWithdrawals(
             assetId: asset.id,
             amount: amount.toString(),
             gasUsed: (asset.address === zeroAddress ? GAS.nativeTransfer : GAS.tokenTransfer).toString(),
+            ...(gasPayer ? { gasPayer } : {}),
           } satisfies Plan,
         }),
       );
