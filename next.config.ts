@@ -37,6 +37,10 @@ const nextConfig: NextConfig = {
       ...OUTSIDE_PROXY.map((source) => ({ source, headers: [STATIC_POLICY] })),
     ];
   },
+  // Metadata (every page's title) arrives with the page, never streamed after it: every title here is a constant,
+  // so blocking on it costs nothing, and a client-side navigation never shows a page without its title while the
+  // rest of its stream is still open.
+  htmlLimitedBots: /.*/,
   // Type-checking runs once, in `npm test` (tsc --noEmit), not again inside every build.
   typescript: { ignoreBuildErrors: true },
 };

@@ -128,5 +128,52 @@ export function uniqueEmail(prefix: string) {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;
 }
 
-export const test = base;
+/**
+ * Waits until React has hydrated every control the page shows: until then a click on a button does nothing and a
+ * typed value can be lost, while the page already looks ready. (React keeps each hydrated element's props on
+ * it; a page with no controls, or no React at all, is ready at once.)
+ */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(
+    () =>
+      // Not hidden inputs: a server action's form carries some React leaves as they were sent.
+      [...document.querySelectorAll('button, input:not([type="hidden"]), select, textarea, a[href]')].every(
+        (control) => Object.keys(control).some((key) => key.startsWith('__reactProps$')),
+      ),
+    undefined,
+    { polling: 100, timeout: 30_000 },
+  );
+}
+
+/** Every page a journey opens waits, after each `goto` and `reload`, until it has hydrated. */
+function waitingForHydration(page: Page): Page {
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args) => {
+    const response = await goto(...args);
+    await hydrated(page);
+    return response;
+  };
+  page.reload = async (...args) => {
+    const response = await reload(...args);
+    await hydrated(page);
+    return response;
+  };
+  return page;
+}
+
+function contextsWaitingForHydration(browser: Browser): Browser {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => waitingForHydration(await newPage());
+    return context;
+  };
+  return browser;
+}
+
+export const test = base.extend<object, { browser: Browser }>({
+  browser: [async ({ browser }, use) => use(contextsWaitingForHydration(browser)), { scope: 'worker' }],
+});
 export { expect };
