@@ -28,7 +28,8 @@ export default defineConfig({
     include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
     // `*.postgres.test.ts` needs a PostgreSQL server (separate connections, pg_terminate_backend).
     exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? [] : ['**/*.postgres.test.ts'])],
-    testTimeout: 30_000,
+    // A test that spawns processes or opens a second database waits its turn for CPU beside the browser suite.
+    testTimeout: 90_000,
     // Set-up opens a PGlite database and often a seeded sandbox: a few seconds alone, far longer when the unit tests
     // run niced beside the browser suite on a busy machine. A hook that hangs still fails, after two minutes.
     hookTimeout: 120_000,
