@@ -104,6 +104,16 @@ function assetOf(core: SandboxCore, id: string): AssetRow {
   return asset;
 }
 
+/** Refuses the settlement when `holder` holds less than `amount` of a (non-gas) asset. */
+async function requireBalance(core: SandboxCore, q: AnyDb, holder: string, asset: AssetRow, amount: bigint) {
+  const have = await core.balance(q, asset.id, holder);
+  if (have < amount) {
+    throw new SettlementFailure(
+      `Insufficient balance: ${formatUnits(have, asset.decimals)} ${asset.symbol} available, ${formatUnits(amount, asset.decimals)} ${asset.symbol} required`,
+    );
+  }
+}
+
 async function debitWithGas(
   core: SandboxCore,
   q: AnyDb,
@@ -119,12 +129,7 @@ async function debitWithGas(
   const needNative = asset.id === native.id ? amount + fee : fee;
   const haveNative = await core.balance(q, native.id, holder);
   if (asset.id !== native.id) {
-    const have = await core.balance(q, asset.id, holder);
-    if (have < amount) {
-      throw new SettlementFailure(
-        `Insufficient balance: ${formatUnits(have, asset.decimals)} ${asset.symbol} available, ${formatUnits(amount, asset.decimals)} ${asset.symbol} required`,
-      );
-    }
+    await requireBalance(core, q, holder, asset, amount);
   }
   if (haveNative < needNative) {
     throw new SettlementFailure(
@@ -148,12 +153,7 @@ async function debitSponsored(
   fee: bigint,
   gasPayer: string,
 ) {
-  const have = await core.balance(q, asset.id, holder);
-  if (have < amount) {
-    throw new SettlementFailure(
-      `Insufficient balance: ${formatUnits(have, asset.decimals)} ${asset.symbol} available, ${formatUnits(amount, asset.decimals)} ${asset.symbol} required`,
-    );
-  }
+  await requireBalance(core, q, holder, asset, amount);
   const payerNative = await core.balance(q, native.id, gasPayer);
   if (payerNative < fee) {
     throw new SettlementFailure(
