@@ -133,7 +133,7 @@ export function uniqueEmail(prefix: string) {
  * typed value can be lost, while the page already looks ready. (React keeps each hydrated element's props on
  * it; a page with no controls, or no React at all, is ready at once.)
  */
-export async function hydrated(page: Page) {
+async function hydrated(page: Page) {
   await page.waitForFunction(
     () =>
       // Not hidden inputs: a server action's form carries some React leaves as they were sent.

@@ -87,6 +87,9 @@ async function startReceiver(): Promise<Receiver> {
       res.writeHead(200).end('ok');
     });
   });
+  // Idle kept-alive connections stay open past any pause in a test (Node closes them after 5 s): a delivery sent on
+  // one just as the receiver closed it would fail with a reset, and the sandbox here does not retry.
+  server.keepAliveTimeout = 180_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook/T000/B000/secret`;
   return receiver;
