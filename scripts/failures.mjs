@@ -29,16 +29,22 @@ function playwright(report, out) {
   for (const error of report.errors ?? []) out.push(`Playwright: ${firstLine(error.message)}`);
 }
 
+// Vitest 4.1 reports a test or hook that ran past its timeout with the message of its placeholder error.
+const vitestMessage = (text) => {
+  const line = firstLine(text);
+  return line === 'Error: STACK_TRACE_ERROR' ? 'timed out (Vitest reports it as STACK_TRACE_ERROR)' : line;
+};
+
 function vitest(report, out) {
   for (const file of report.testResults ?? []) {
     const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
     for (const test of failedTests) {
       out.push(
-        `${file.name.replace(`${process.cwd()}/`, '')} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
+        `${file.name.replace(`${process.cwd()}/`, '')} › ${test.fullName}: ${vitestMessage(test.failureMessages?.[0])}`,
       );
     }
     if (failedTests.length === 0 && file.status === 'failed') {
-      out.push(`${file.name.replace(`${process.cwd()}/`, '')}: ${firstLine(file.message)}`);
+      out.push(`${file.name.replace(`${process.cwd()}/`, '')}: ${vitestMessage(file.message)}`);
     }
   }
 }

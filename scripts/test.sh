@@ -10,6 +10,7 @@ reports=$(mktemp -d)
 passed=0
 failed=0
 status=0
+failed_steps=()
 
 count_playwright() { # file
   if [ -f "$1" ]; then
@@ -49,15 +50,15 @@ count_vitest() { # file
 unit=$!
 
 echo "== lint (biome, layer rules, unused exports, import cycles)"
-if ! { node_modules/.bin/biome check . && node scripts/check-layers.mjs && node_modules/.bin/knip --include exports,files && node_modules/.bin/madge --circular --extensions ts,tsx --ts-config tsconfig.json lib app components; }; then failed=$((failed + 1)); status=1; fi
+if ! { node_modules/.bin/biome check . && node scripts/check-layers.mjs && node_modules/.bin/knip --include exports,files && node_modules/.bin/madge --circular --extensions ts,tsx --ts-config tsconfig.json lib app components; }; then failed=$((failed + 1)); status=1; failed_steps+=("lint"); fi
 
 echo "== type-check (tsc --noEmit)"
-if ! node_modules/.bin/tsc --noEmit; then failed=$((failed + 1)); status=1; fi
+if ! node_modules/.bin/tsc --noEmit; then failed=$((failed + 1)); status=1; failed_steps+=("type-check"); fi
 
 echo "== production build"
 if node_modules/.bin/next build; then
   echo "== first-load JavaScript per route against its budget and ceiling (npm run check:bundle)"
-  if ! node_modules/.bin/tsx scripts/check-bundle-size.ts; then failed=$((failed + 1)); status=1; fi
+  if ! node_modules/.bin/tsx scripts/check-bundle-size.ts; then failed=$((failed + 1)); status=1; failed_steps+=("bundle size"); fi
   echo "== end-to-end tests (Playwright, Chromium)"
   PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" node_modules/.bin/playwright test --reporter=list,json || status=1
   count_playwright "$reports/playwright.json"
@@ -68,7 +69,7 @@ if node_modules/.bin/next build; then
     count_playwright "$reports/playwright-multi.json"
   fi
 else
-  echo "build failed"; failed=$((failed + 1)); status=1
+  echo "build failed"; failed=$((failed + 1)); status=1; failed_steps+=("production build")
 fi
 
 echo "== unit and database tests (started first, beside the rest)"
@@ -81,5 +82,6 @@ count_vitest "$reports/vitest.json"
 [ "$failed" -gt 0 ] && status=1
 node scripts/failures.mjs "$reports/playwright.json" "$reports/playwright-multi.json" "$reports/vitest.json" \
   "$reports/vitest-pg.json" || true
+[ ${#failed_steps[@]} -gt 0 ] && echo "== failed steps: ${failed_steps[*]} (their output is above)"
 echo "$passed passed, $failed failed"
 exit "$status"
