@@ -257,6 +257,20 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
   },
   {
     method: 'GET',
+    path: '/v1/wallets/{walletId}/balance',
+    docs: section('Wallet Management › Get Balance'),
+    sandbox: true,
+    note: 'One asset (`?assetId=`); the console reads every balance at once instead.',
+  },
+  {
+    method: 'GET',
+    path: '/v1/wallets/{walletId}/addresses/{addressId}/balance',
+    docs: `${REFERENCE}/addresses/get-balance`,
+    sandbox: true,
+    note: 'One asset (`?assetId=`); the console reads every balance at once instead.',
+  },
+  {
+    method: 'GET',
     path: '/v1/wallets/{walletId}/transactions',
     docs: section('Transactions › Get Transactions'),
     client: 'wallets.listTransactions',

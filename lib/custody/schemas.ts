@@ -323,8 +323,9 @@ function buildSchemas(mode: SchemaMode) {
   });
 
   /**
-   * One asset's balance from the balances extension (`GET /v1/wallets/{walletId}/balances` and the child
-   * address form). Not in the spec, so always tolerant: only what the console reads is required.
+   * One asset's balance from the balances extension (`GET /v1/wallets/{walletId}/balances`, the child address
+   * form, and the single-asset `.../balance?assetId=`). Not in the spec, so always tolerant: only what the
+   * console reads is required.
    */
   const assetBalance = openWith({
     asset: openWith({
@@ -337,6 +338,9 @@ function buildSchemas(mode: SchemaMode) {
         name: z.string().nullable().optional(),
         address: z.string().nullable().optional(),
       }),
+      // The wallet-asset entry's own timestamps, as the wallet read (#4) gives them; absent in older answers.
+      createdAt: z.string().optional(),
+      updatedAt: z.string().optional(),
     }),
     balance: z.union([z.string(), z.number()]).transform(String),
     convertedBalance: z.union([z.string(), z.number()]).nullable().optional(),

@@ -1359,3 +1359,49 @@ describe('single-object bodies, as clients of the real service send them (#12 to
     fail(await api('POST', `/v1/wallets/${w.id}/contracts/read`, { body: { method: 'symbol' } }), 400);
   });
 });
+
+describe("Blockradar's documented endpoints beyond the spec's 23", () => {
+  it('reads the balance of one asset, of the master wallet and of a child, by either asset id', async () => {
+    const usdc = asset(w, 'USDC');
+    const all = ok(
+      await api('GET', `/v1/wallets/${w.id}/balances`),
+      S.envelope(z.array(S.assetBalance)),
+      'Wallet balances fetched successfully',
+    );
+    const listed = all.data.find((b) => b.asset.id === usdc.id)!;
+    expect(listed.asset).toMatchObject({ createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(Date.parse(listed.asset.createdAt!)).not.toBeNaN();
+    for (const id of [usdc.id, usdc.assetId]) {
+      const one = ok(
+        await api('GET', `/v1/wallets/${w.id}/balance?assetId=${id}`),
+        S.envelope(S.assetBalance),
+        'Wallet balance fetched successfully',
+      );
+      expect(one.data).toEqual(listed);
+    }
+    expect(BigInt(Math.round(Number(listed.balance) * 1e6))).toBe(await readBalance(w, 'USDC', w.address));
+
+    const child = funded(w, 2);
+    const childOne = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses/${child.id}/balance?assetId=${usdc.id}`),
+      S.envelope(S.assetBalance),
+      'Address balance fetched successfully',
+    );
+    expect(childOne.data.asset.asset.symbol).toBe('USDC');
+    expect(BigInt(Math.round(Number(childOne.data.balance) * 1e6))).toBe(
+      await readBalance(w, 'USDC', child.address),
+    );
+    expect(childOne.data.balance).not.toBe(listed.balance);
+
+    fail(await api('GET', `/v1/wallets/${w.id}/balance`), 422, /assetId is required/);
+    fail(
+      await api('GET', `/v1/wallets/${w.id}/balance?assetId=${asset(other, 'USDC').id}`),
+      422,
+      /not an asset/,
+    );
+    fail(
+      await api('GET', `/v1/wallets/${w.id}/addresses/${other.addresses[0]!.id}/balance?assetId=${usdc.id}`),
+      404,
+    );
+  });
+});
