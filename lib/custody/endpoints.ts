@@ -270,6 +270,20 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
     note: 'One asset (`?assetId=`); the console reads every balance at once instead.',
   },
   {
+    method: 'POST',
+    path: '/v1/wallets/{walletId}/addresses/{addressId}/withdraw/sign',
+    docs: `${REFERENCE}/withdraw/child-address-sign-only`,
+    sandbox: true,
+    note: 'The console signs withdrawals from the master wallet only (#14).',
+  },
+  {
+    method: 'POST',
+    path: '/v1/wallets/{walletId}/addresses/{addressId}/withdraw/network-fee',
+    docs: `${REFERENCE}/withdraw/child-address-network-fee`,
+    sandbox: true,
+    note: "The console estimates a child address's withdrawal with #15; this form shows the payer's native balance.",
+  },
+  {
     method: 'GET',
     path: '/v1/wallets/{walletId}/transactions',
     docs: section('Transactions › Get Transactions'),

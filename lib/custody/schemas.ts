@@ -399,6 +399,9 @@ function buildSchemas(mode: SchemaMode) {
     nativeBalance: decimal,
     nativeBalanceInUSD: decimal,
     networkFee: decimal,
+    // Beyond the spec's single form; Blockradar's answers carry them. Optional: older answers do not.
+    networkFeeInUSD: decimal.optional(),
+    estimatedArrivalTime: z.number().optional(),
   });
   const withdrawNetworkFeeBatch = obj({
     fees: z.array(
@@ -408,6 +411,8 @@ function buildSchemas(mode: SchemaMode) {
         address: z.string(),
         amount: decimal,
         networkFee: decimal,
+        // Beyond the spec's batch item; optional, as in #19's items it is a given.
+        networkFeeInUSD: decimal.optional(),
         transactionFee: decimal,
         estimatedArrivalTime: z.number(),
       }),

@@ -1404,4 +1404,90 @@ describe("Blockradar's documented endpoints beyond the spec's 23", () => {
       404,
     );
   });
+
+  it('signs withdrawals from a child address: they recover to the child, and nothing is broadcast', async () => {
+    const child = funded(w, 1);
+    const url = `/v1/wallets/${w.id}/addresses/${child.id}/withdraw/sign`;
+    const before = await readBalance(w, 'USDC', RECIPIENT);
+    const batch = ok(
+      await api('POST', url, {
+        body: {
+          assets: [
+            { id: asset(w, 'USDC').id, address: RECIPIENT, amount: '1.5', reference: 'child-sign-1' },
+            { id: asset(w, 'USDC').id, address: 'nowhere', amount: '1' },
+          ],
+        },
+      }),
+      S.envelope(S.withdrawSignResult),
+      'Batch withdrawal signed (1/2 successful)',
+    );
+    expect(batch.data.errors).toEqual([expect.objectContaining({ index: 1 })]);
+    const signed = batch.data.success[0]!.signedTransaction as TransactionSerialized;
+    expect(await recoverTransactionAddress({ serializedTransaction: signed })).toBe(child.address);
+    const record = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${batch.data.success[0]!.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(record.data).toMatchObject({
+      type: 'SIGNED',
+      status: 'SUCCESS',
+      reference: 'child-sign-1',
+      addressId: child.id,
+      senderAddress: child.address,
+    });
+    const single = ok(
+      await api('POST', url, { body: { assetId: asset(w, 'USDC').id, address: RECIPIENT, amount: '2' } }),
+      S.envelope(S.transaction),
+      'Withdrawal signed successfully',
+    );
+    expect(single.data.senderAddress).toBe(child.address);
+    await sandbox.drain();
+    expect(await readBalance(w, 'USDC', RECIPIENT)).toBe(before);
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${external(w).id}/withdraw/sign`, {
+        body: { assetId: asset(w, 'USDC').id, address: RECIPIENT, amount: '1' },
+      }),
+      422,
+      /external/,
+    );
+  });
+
+  it("estimates withdrawal fees from a child address with the payer's native balance, in USD and arrival time", async () => {
+    const child = funded(w, 0);
+    const item = { id: asset(w, 'USDC').id, address: RECIPIENT, amount: '5' };
+    const url = `/v1/wallets/${w.id}/addresses/${child.id}/withdraw/network-fee`;
+    const single = ok(
+      await api('POST', url, { body: { assets: [item] } }),
+      S.envelope(S.withdrawNetworkFeeSingle),
+      'Network fee fetched successfully',
+    );
+    // 65,000 gas at 2 gwei, at 3,000 USD per ETH.
+    expect(single.data).toMatchObject({
+      networkFee: '0.00013',
+      networkFeeInUSD: '0.39',
+      estimatedArrivalTime: 30,
+    });
+    const childEth = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses/${child.id}/balance?assetId=${asset(w, 'ETH').id}`),
+      S.envelope(S.assetBalance),
+    );
+    expect(single.data.nativeBalance).toBe(childEth.data.balance);
+    const master = ok(
+      await api('POST', `/v1/wallets/${w.id}/withdraw/network-fee`, { body: { assets: [item] } }),
+      S.envelope(S.withdrawNetworkFeeSingle),
+    );
+    expect(master.data).toMatchObject({ networkFeeInUSD: '0.39', estimatedArrivalTime: 30 });
+    expect(master.data.nativeBalance).not.toBe(single.data.nativeBalance);
+
+    const batch = ok(
+      await api('POST', url, {
+        body: { assets: [item, { ...item, id: asset(w, 'ETH').id }, { ...item, amount: '-1' }] },
+      }),
+      S.envelope(S.withdrawNetworkFeeBatch),
+      'Network fee fetched successfully',
+    );
+    expect(batch.data.fees.map((f) => f.networkFeeInUSD)).toEqual(['0.39', '0.12']);
+    expect(batch.data).toMatchObject({ totalNetworkFee: '0.000172', estimatedArrivalTime: 60 });
+    expect(batch.data.errors).toEqual([expect.objectContaining({ index: 2 })]);
+  });
 });
