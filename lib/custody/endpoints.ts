@@ -319,6 +319,20 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
     sandbox: true,
   },
   {
+    method: 'POST',
+    path: '/v1/wallets/{walletId}/swaps/quote',
+    docs: `${REFERENCE}/swap/master-wallet-get-quote`,
+    sandbox: true,
+    note: 'The console swaps from child addresses only (#20).',
+  },
+  {
+    method: 'POST',
+    path: '/v1/wallets/{walletId}/swaps/execute',
+    docs: `${REFERENCE}/swap/master-wallet-execute`,
+    sandbox: true,
+    note: 'The console swaps from child addresses only (#20).',
+  },
+  {
     method: 'DELETE',
     path: '/v1/wallets/{walletId}/addresses/{addressId}/whitelist',
     docs: NOT_DOCUMENTED,

@@ -379,7 +379,10 @@ function buildSchemas(mode: SchemaMode) {
     errors: batchErrors,
   });
 
-  /** Extension: a swap quote from a child address (the service's price, minimum and expiry). */
+  /**
+   * Extension: a swap quote from a child address or the master wallet (the service's price, minimum and
+   * expiry). The asset ids are the ones the caller sent (wallet-asset ids, as a client holds them).
+   */
   const swapQuote = obj({
     fromAssetId: z.string(),
     toAssetId: z.string(),
@@ -388,9 +391,16 @@ function buildSchemas(mode: SchemaMode) {
     minAmount: decimal,
     rate: decimal,
     slippage: decimal,
+    // Price impact in percent and what it costs; Blockradar's quotes carry them, older answers may not.
+    impact: decimal.optional(),
+    impactInUSD: decimal.optional(),
     order: z.string().optional(),
     networkFee: decimal,
     networkFeeInUSD: decimal.optional(),
+    // The native balance that pays the network fee, so a caller can tell the swap will not stall on gas.
+    nativeBalance: decimal.optional(),
+    nativeBalanceInUSD: decimal.optional(),
+    transactionFee: decimal.optional(),
     estimatedArrivalTime: z.number().optional(),
     expiresAt: z.string(),
   });

@@ -1408,6 +1408,8 @@ describe("Blockradar's documented endpoints beyond the spec's 23", () => {
   it('signs withdrawals from a child address: they recover to the child, and nothing is broadcast', async () => {
     const child = funded(w, 1);
     const url = `/v1/wallets/${w.id}/addresses/${child.id}/withdraw/sign`;
+    // Earlier tests' withdrawals settle first, so any later change could only come from these signatures.
+    await sandbox.drain();
     const before = await readBalance(w, 'USDC', RECIPIENT);
     const batch = ok(
       await api('POST', url, {
@@ -1489,5 +1491,96 @@ describe("Blockradar's documented endpoints beyond the spec's 23", () => {
     expect(batch.data.fees.map((f) => f.networkFeeInUSD)).toEqual(['0.39', '0.12']);
     expect(batch.data).toMatchObject({ totalNetworkFee: '0.000172', estimatedArrivalTime: 60 });
     expect(batch.data.errors).toEqual([expect.objectContaining({ index: 2 })]);
+  });
+
+  it("quotes a swap with its impact, the payer's native balance and the ids as sent", async () => {
+    const child = funded(w, 0);
+    const usdc = asset(w, 'USDC');
+    const usdt = asset(w, 'USDT');
+    const body = { amount: '100', fromAssetId: usdc.id, toAssetId: usdt.id, order: 'RECOMMENDED' };
+    const quote = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${child.id}/swaps/quote`, { body }),
+      S.envelope(S.swapQuote),
+      'Swap quote fetched successfully',
+    ).data;
+    // 30 bps of spread for RECOMMENDED: 0.3 % of 100 USD.
+    expect(quote).toMatchObject({
+      fromAssetId: usdc.id,
+      toAssetId: usdt.id,
+      toAmount: '99.7',
+      impact: '0.3',
+      impactInUSD: '0.3',
+      transactionFee: '0',
+    });
+    const childEth = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses/${child.id}/balance?assetId=${asset(w, 'ETH').id}`),
+      S.envelope(S.assetBalance),
+    );
+    expect(quote.nativeBalance).toBe(childEth.data.balance);
+    expect(quote.nativeBalanceInUSD).toBe(childEth.data.convertedBalance);
+    const byAssetIds = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${child.id}/swaps/quote`, {
+        body: { ...body, fromAssetId: usdc.assetId, toAssetId: usdt.assetId, order: 'NO_SLIPPAGE' },
+      }),
+      S.envelope(S.swapQuote),
+    ).data;
+    expect(byAssetIds).toMatchObject({
+      fromAssetId: usdc.assetId,
+      toAssetId: usdt.assetId,
+      impact: '0',
+      impactInUSD: '0',
+    });
+  });
+
+  it('quotes and executes a swap from the master wallet; it settles on the master address', async () => {
+    const usdc = asset(w, 'USDC');
+    const usdt = asset(w, 'USDT');
+    const body = { amount: '50', fromAssetId: usdc.id, toAssetId: usdt.id, order: 'CHEAPEST' };
+    const quote = ok(
+      await api('POST', `/v1/wallets/${w.id}/swaps/quote`, { body }),
+      S.envelope(S.swapQuote),
+      'Swap quote fetched successfully',
+    ).data;
+    // 20 bps of spread for CHEAPEST.
+    expect(quote).toMatchObject({ toAmount: '49.9', impact: '0.2', impactInUSD: '0.1' });
+    const masterEth = ok(
+      await api('GET', `/v1/wallets/${w.id}/balance?assetId=${asset(w, 'ETH').id}`),
+      S.envelope(S.assetBalance),
+    );
+    expect(quote.nativeBalance).toBe(masterEth.data.balance);
+
+    const usdtBefore = await readBalance(w, 'USDT', w.address);
+    const usdcBefore = await readBalance(w, 'USDC', w.address);
+    const res = ok(
+      await api('POST', `/v1/wallets/${w.id}/swaps/execute`, {
+        body: { ...body, reference: 'master-swap-1', metadata: { desk: 'treasury' } },
+      }),
+      S.envelope(S.transaction),
+      'Swap transaction created successfully',
+    );
+    expect(res.data).toMatchObject({
+      type: 'SWAP',
+      status: 'PENDING',
+      reference: 'master-swap-1',
+      addressId: null,
+      senderAddress: w.address,
+      toAmount: quote.toAmount,
+      metadata: { desk: 'treasury' },
+    });
+    await sandbox.drain();
+    const settled = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(settled.data.status).toBe('SUCCESS');
+    expect(await readBalance(w, 'USDT', w.address)).toBe(usdtBefore + 49_900_000n);
+    expect(await readBalance(w, 'USDC', w.address)).toBe(usdcBefore - 50_000_000n);
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/swaps/execute`, {
+        body: { ...body, toAssetId: usdc.id },
+      }),
+      422,
+      /different/,
+    );
   });
 });

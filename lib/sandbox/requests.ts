@@ -116,12 +116,15 @@ export const swapBody = z.object({
   order: text.optional(),
 });
 
+export type SwapBody = z.infer<typeof swapBody>;
+
 export const swapQuoteBody = z.object({
   amount: numeric,
   fromAssetId: text,
   toAssetId: text,
   order: text.optional(),
 });
+export type SwapQuoteBody = z.infer<typeof swapQuoteBody>;
 
 export const typedDataBody = z.object({
   domain: z.record(z.string(), z.unknown()),
