@@ -228,6 +228,20 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
     sandbox: true,
   },
   {
+    method: 'PATCH',
+    path: '/v1/wallets/{walletId}',
+    docs: section('Wallet Management › Update Wallet'),
+    sandbox: true,
+    note: 'Name and description; the console does not rename wallets.',
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/wallets/{walletId}/addresses/{addressId}',
+    docs: section('Address Operations › Update Address'),
+    sandbox: true,
+    note: 'Name, metadata, disableAutoSweep and enableGaslessWithdraw; the console does not edit addresses.',
+  },
+  {
     method: 'GET',
     path: '/v1/wallets/{walletId}/addresses',
     docs: `${REFERENCE}/addresses/get-addresses`,

@@ -727,6 +727,20 @@ export const createAddressInput = z.object({
   showPrivateKey: z.boolean().optional(),
 });
 
+/** Body of the extension `PATCH /v1/wallets/{walletId}`: what of the wallet a caller may change. */
+export const updateWalletInput = z.object({
+  name: z.string().trim().min(1, 'Required').optional(),
+  description: z.string().optional(),
+});
+
+/** Body of the extension `PATCH /v1/wallets/{walletId}/addresses/{addressId}`. */
+export const updateAddressInput = z.object({
+  name: z.string().optional(),
+  metadata: metadataInput.optional(),
+  disableAutoSweep: z.boolean().optional(),
+  enableGaslessWithdraw: z.boolean().optional(),
+});
+
 /** Body of #20. */
 export const swapInput = z.object({
   amount: positiveAmount,

@@ -1583,4 +1583,100 @@ describe("Blockradar's documented endpoints beyond the spec's 23", () => {
       /different/,
     );
   });
+
+  it('renames the wallet and changes its description; an empty update is refused', async () => {
+    const url = `/v1/wallets/${w.id}`;
+    const before = ok(await api('GET', url), S.envelope(S.wallet)).data;
+    const res = ok(
+      await api('PATCH', url, { body: { name: 'Treasury (renamed)', description: 'Payouts desk' } }),
+      S.envelope(S.wallet),
+      'Wallet updated successfully',
+    );
+    expect(res.data).toMatchObject({ id: w.id, name: 'Treasury (renamed)', description: 'Payouts desk' });
+    expect(res.data).not.toHaveProperty('privateKey');
+    expect(Date.parse(res.data.updatedAt)).toBeGreaterThanOrEqual(Date.parse(before.updatedAt));
+    const read = ok(await api('GET', url), S.envelope(S.wallet)).data;
+    expect(read).toMatchObject({ name: 'Treasury (renamed)', description: 'Payouts desk' });
+    // The key still authenticates against the updated wallet.
+    expect(read.assets.map((a) => a.id).sort()).toEqual(before.assets.map((a) => a.id).sort());
+    fail(await api('PATCH', url, { body: {} }), 422, /Nothing to update/);
+    fail(await api('PATCH', url, { body: { name: '  ' } }), 422, /name/);
+    fail(await api('PATCH', url, { body: { name: 7 } }), 400);
+    fail(await api('PATCH', `/v1/wallets/${other.id}`, { body: { name: 'x' } }), 403);
+    const restored = ok(
+      await api('PATCH', url, { body: { name: before.name, description: before.description } }),
+      S.envelope(S.wallet),
+    );
+    expect(restored.data.name).toBe(before.name);
+  });
+
+  it("updates an address's name, metadata, sweep and gasless settings; deposits and fees follow them", async () => {
+    const created = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses`, { body: { name: 'to update' } }),
+      S.envelope(S.address),
+    ).data;
+    expect(created.configurations).toMatchObject({ disableAutoSweep: false, enableGaslessWithdraw: false });
+    const url = `/v1/wallets/${w.id}/addresses/${created.id}`;
+    const res = ok(
+      await api('PATCH', url, {
+        body: {
+          name: 'Customer 42',
+          metadata: { customerId: 42 },
+          disableAutoSweep: true,
+          enableGaslessWithdraw: true,
+        },
+      }),
+      S.envelope(S.address),
+      'Address updated successfully',
+    );
+    expect(res.data).toMatchObject({ id: created.id, name: 'Customer 42', metadata: { customerId: 42 } });
+    expect(res.data.configurations).toMatchObject({
+      disableAutoSweep: true,
+      enableGaslessWithdraw: true,
+      aml: created.configurations.aml,
+    });
+    const read = ok(await api('GET', url), S.envelope(S.address)).data;
+    expect(read).toEqual(res.data);
+
+    // A field left out keeps its value.
+    const renamed = ok(await api('PATCH', url, { body: { name: 'Customer 42b' } }), S.envelope(S.address));
+    expect(renamed.data).toMatchObject({ name: 'Customer 42b', metadata: { customerId: 42 } });
+    expect(renamed.data.configurations.disableAutoSweep).toBe(true);
+
+    // Sweeping is off now: the deposit stays on the address.
+    const usdt = asset(w, 'USDT');
+    const deposit = ok(
+      await api('POST', '/control/deposits', {
+        body: { addressId: created.id, assetId: usdt.id, amount: '12' },
+      }),
+      S.envelope(S.transaction),
+    );
+    await sandbox.drain();
+    const settled = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${deposit.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(settled.data).toMatchObject({ status: 'SUCCESS', assetSwept: false });
+    expect(await readBalance(w, 'USDT', created.address)).toBe(12_000_000n);
+
+    // Gasless: the master wallet pays the fee, so the estimate shows its native balance.
+    const fee = ok(
+      await api('POST', `${url}/withdraw/network-fee`, {
+        body: { assetId: usdt.id, address: RECIPIENT, amount: '1' },
+      }),
+      S.envelope(S.withdrawNetworkFeeSingle),
+    );
+    const masterEth = ok(
+      await api('GET', `/v1/wallets/${w.id}/balance?assetId=${asset(w, 'ETH').id}`),
+      S.envelope(S.assetBalance),
+    );
+    expect(fee.data.nativeBalance).toBe(masterEth.data.balance);
+
+    fail(await api('PATCH', url, { body: {} }), 422, /Nothing to update/);
+    fail(await api('PATCH', url, { body: { disableAutoSweep: 'yes' } }), 400);
+    fail(
+      await api('PATCH', `/v1/wallets/${w.id}/addresses/${other.addresses[0]!.id}`, { body: { name: 'x' } }),
+      404,
+    );
+  });
 });

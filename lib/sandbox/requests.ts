@@ -26,6 +26,15 @@ export const createAddressBody = z.object({
   showPrivateKey: z.boolean().optional(),
 });
 
+export const walletUpdateBody = z.object({ name: text.optional(), description: text.optional() });
+
+export const addressUpdateBody = z.object({
+  name: text.nullable().optional(),
+  metadata,
+  disableAutoSweep: z.boolean().optional(),
+  enableGaslessWithdraw: z.boolean().optional(),
+});
+
 export const autoSettlementPatchBody = z.object({ isActive: z.boolean() });
 
 const ruleSource = z.object({
