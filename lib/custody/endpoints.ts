@@ -347,6 +347,27 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
     note: 'The console swaps from child addresses only (#20).',
   },
   {
+    method: 'POST',
+    path: '/v1/wallets/{walletId}/contracts/write',
+    docs: `${REFERENCE}/smart-contract/master-wallet-write`,
+    sandbox: true,
+    note: 'The console writes to contracts from child addresses only (#16).',
+  },
+  {
+    method: 'POST',
+    path: '/v1/wallets/{walletId}/addresses/{addressId}/contracts/read',
+    docs: `${REFERENCE}/smart-contract/child-address-read`,
+    sandbox: true,
+    note: 'The console reads contracts through the master wallet (#18).',
+  },
+  {
+    method: 'POST',
+    path: '/v1/wallets/{walletId}/addresses/{addressId}/contracts/network-fee',
+    docs: `${REFERENCE}/smart-contract/child-address-network-fee`,
+    sandbox: true,
+    note: "Shows the child address's native balance, which pays for its calls; the console estimates with #19.",
+  },
+  {
     method: 'DELETE',
     path: '/v1/wallets/{walletId}/addresses/{addressId}/whitelist',
     docs: NOT_DOCUMENTED,

@@ -1679,4 +1679,110 @@ describe("Blockradar's documented endpoints beyond the spec's 23", () => {
       404,
     );
   });
+
+  it('writes to a contract from the master wallet, with the two-factor code, through the ledger', async () => {
+    const url = `/v1/wallets/${w.id}/contracts/write`;
+    const transfer = {
+      address: asset(w, 'USDC').address,
+      method: 'transfer',
+      abi,
+      parameters: [RECIPIENT, '3000000'],
+    };
+    fail(await api('POST', url, { body: { calls: [transfer] } }), 403, /two-factor/i);
+    await sandbox.drain();
+    const masterBefore = await readBalance(w, 'USDC', w.address);
+    const recipientBefore = await readBalance(w, 'USDC', RECIPIENT);
+    const res = ok(
+      await api('POST', url, {
+        body: { calls: [{ ...transfer, reference: 'master-cw-1' }], code: sandbox.totpCode() },
+      }),
+      S.envelope(S.transaction),
+      'Contract write initiated successfully',
+    );
+    expect(res.data).toMatchObject({
+      type: 'CUSTOM_SMART_CONTRACT',
+      status: 'PENDING',
+      reference: 'master-cw-1',
+      addressId: null,
+      senderAddress: w.address,
+    });
+    await sandbox.drain();
+    const settled = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(settled.data.status).toBe('SUCCESS');
+    expect(await readBalance(w, 'USDC', w.address)).toBe(masterBefore - 3_000_000n);
+    expect(await readBalance(w, 'USDC', RECIPIENT)).toBe(recipientBefore + 3_000_000n);
+    const batch = ok(
+      await api('POST', url, {
+        body: {
+          calls: [transfer, { ...transfer, method: 'symbol', parameters: [] }],
+          code: sandbox.totpCode(),
+        },
+      }),
+      S.envelope(S.contractWriteBatch),
+      'Batch contract write initiated successfully',
+    );
+    expect(batch.data.success).toHaveLength(1);
+    expect(batch.data.errors).toEqual([
+      expect.objectContaining({ index: 1, message: expect.stringMatching(/does not change state/) }),
+    ]);
+  });
+
+  it('reads contracts and estimates their fees from a child address, as that address (msg.sender, gas payer)', async () => {
+    const child = funded(w, 0);
+    const usdc = asset(w, 'USDC');
+    const base = `/v1/wallets/${w.id}/addresses/${child.id}/contracts`;
+    const call = (method: string, parameters: unknown[] = []) => ({
+      address: usdc.address,
+      method,
+      abi,
+      parameters,
+    });
+    const read = ok(
+      await api('POST', `${base}/read`, { body: { calls: [call('balanceOf', [child.address])] } }),
+      S.envelope(S.contractReadSingle),
+      'Contract read successfully',
+    );
+    expect(BigInt(read.data)).toBe(await readBalance(w, 'USDC', child.address));
+    const batch = ok(
+      await api('POST', `${base}/read`, { body: { calls: [call('decimals'), call('nothing')] } }),
+      S.envelope(S.contractReadBatch),
+      'Batch contract read completed (1/2 successful)',
+    );
+    expect(batch.data.success).toEqual([{ index: 0, method: 'decimals', data: '6' }]);
+
+    const childEth = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses/${child.id}/balance?assetId=${asset(w, 'ETH').id}`),
+      S.envelope(S.assetBalance),
+    );
+    const fee = ok(
+      await api('POST', `${base}/network-fee`, { body: { calls: [call('transfer', [RECIPIENT, '1'])] } }),
+      S.envelope(S.contractNetworkFeeSingle),
+      'Network fee retrieved successfully',
+    );
+    expect(fee.data).toEqual({ balance: childEth.data.balance, fee: '0.00013' });
+    const masterFee = ok(
+      await api('POST', `/v1/wallets/${w.id}/contracts/network-fee`, {
+        body: { calls: [call('transfer', [RECIPIENT, '1'])] },
+      }),
+      S.envelope(S.contractNetworkFeeSingle),
+    );
+    expect(masterFee.data.balance).not.toBe(fee.data.balance);
+    const fees = ok(
+      await api('POST', `${base}/network-fee`, {
+        body: { calls: [call('approve', [RECIPIENT, '1']), call('transfer', ['0x12', '1'])] },
+      }),
+      S.envelope(S.contractNetworkFeeBatch),
+      'Batch network fee retrieved (1/2 successful)',
+    );
+    expect(fees.data.fees[0]).toMatchObject({ index: 0, nativeBalance: childEth.data.balance });
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${other.addresses[0]!.id}/contracts/read`, {
+        body: { calls: [call('decimals')] },
+      }),
+      404,
+    );
+  });
 });

@@ -115,6 +115,7 @@ export const callsBody = z.preprocess(
   },
   z.object({ calls: z.array(callItem), code: text.optional() }),
 );
+export type CallsBody = z.infer<typeof callsBody>;
 
 export const swapBody = z.object({
   amount: numeric,
