@@ -1785,4 +1785,26 @@ describe("Blockradar's documented endpoints beyond the spec's 23", () => {
       404,
     );
   });
+
+  it('a withdrawal of several items creates every transaction and answers with the first (spec #12)', async () => {
+    const usdc = asset(w, 'USDC');
+    const res = ok(
+      await api('POST', `/v1/wallets/${w.id}/withdraw`, {
+        body: {
+          assets: [
+            { id: usdc.id, address: RECIPIENT, amount: '1', reference: 'multi-a' },
+            { id: usdc.id, address: RECIPIENT, amount: '2', reference: 'multi-b' },
+          ],
+        },
+      }),
+      S.envelope(S.transaction),
+      'Withdrawal request initiated successfully',
+    );
+    expect(res.data).toMatchObject({ reference: 'multi-a', amount: '1' });
+    const second = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions?reference=multi-b`),
+      S.pagedEnvelope(S.transaction),
+    );
+    expect(second.data.map((t) => [t.type, t.amount])).toEqual([['WITHDRAW', '2']]);
+  });
 });
