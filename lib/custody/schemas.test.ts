@@ -136,6 +136,35 @@ describe.each(modes)('%s schemas accept spec-shaped resources', (_mode, s) => {
     });
     expect(() => s.withdrawSignResult.parse({ success: [], errors: ['boom'] })).toThrow();
   });
+
+  it('parses swap quotes and fee estimates with and without the fields newer answers add', () => {
+    const quote = {
+      fromAssetId: f.TX_ID,
+      toAssetId: f.TX_ID,
+      amount: '100',
+      toAmount: '99.7',
+      minAmount: '99.2',
+      rate: '0.997',
+      slippage: '0.5',
+      networkFee: '0.0003',
+      expiresAt: '2026-01-01T00:00:00.000Z',
+    };
+    expect(s.swapQuote.parse(quote)).toEqual(quote);
+    const newer = {
+      ...quote,
+      impact: '0.3',
+      impactInUSD: '0.3',
+      nativeBalance: '1.5',
+      nativeBalanceInUSD: '4500',
+      transactionFee: '0',
+    };
+    expect(s.swapQuote.parse(newer)).toEqual(newer);
+    const fee = { nativeBalance: '1', nativeBalanceInUSD: '3000', networkFee: '0.00013' };
+    expect(s.withdrawNetworkFeeSingle.parse(fee)).toEqual(fee);
+    const newerFee = { ...fee, networkFeeInUSD: '0.39', estimatedArrivalTime: 30 };
+    expect(s.withdrawNetworkFeeSingle.parse(newerFee)).toEqual(newerFee);
+    expect(() => s.withdrawNetworkFeeSingle.parse({ ...fee, estimatedArrivalTime: '30' })).toThrow();
+  });
 });
 
 describe('single or batch form is told from the shape of data', () => {

@@ -323,8 +323,9 @@ function buildSchemas(mode: SchemaMode) {
   });
 
   /**
-   * One asset's balance from the balances extension (`GET /v1/wallets/{walletId}/balances` and the child
-   * address form). Not in the spec, so always tolerant: only what the console reads is required.
+   * One asset's balance from the balances extension (`GET /v1/wallets/{walletId}/balances`, the child address
+   * form, and the single-asset `.../balance?assetId=`). Not in the spec, so always tolerant: only what the
+   * console reads is required.
    */
   const assetBalance = openWith({
     asset: openWith({
@@ -337,6 +338,9 @@ function buildSchemas(mode: SchemaMode) {
         name: z.string().nullable().optional(),
         address: z.string().nullable().optional(),
       }),
+      // The wallet-asset entry's own timestamps, as the wallet read (#4) gives them; absent in older answers.
+      createdAt: z.string().optional(),
+      updatedAt: z.string().optional(),
     }),
     balance: z.union([z.string(), z.number()]).transform(String),
     convertedBalance: z.union([z.string(), z.number()]).nullable().optional(),
@@ -375,7 +379,10 @@ function buildSchemas(mode: SchemaMode) {
     errors: batchErrors,
   });
 
-  /** Extension: a swap quote from a child address (the service's price, minimum and expiry). */
+  /**
+   * Extension: a swap quote from a child address or the master wallet (the service's price, minimum and
+   * expiry). The asset ids are the ones the caller sent (wallet-asset ids, as a client holds them).
+   */
   const swapQuote = obj({
     fromAssetId: z.string(),
     toAssetId: z.string(),
@@ -384,9 +391,16 @@ function buildSchemas(mode: SchemaMode) {
     minAmount: decimal,
     rate: decimal,
     slippage: decimal,
+    // Price impact in percent and what it costs; Blockradar's quotes carry them, older answers may not.
+    impact: decimal.optional(),
+    impactInUSD: decimal.optional(),
     order: z.string().optional(),
     networkFee: decimal,
     networkFeeInUSD: decimal.optional(),
+    // The native balance that pays the network fee, so a caller can tell the swap will not stall on gas.
+    nativeBalance: decimal.optional(),
+    nativeBalanceInUSD: decimal.optional(),
+    transactionFee: decimal.optional(),
     estimatedArrivalTime: z.number().optional(),
     expiresAt: z.string(),
   });
@@ -395,6 +409,9 @@ function buildSchemas(mode: SchemaMode) {
     nativeBalance: decimal,
     nativeBalanceInUSD: decimal,
     networkFee: decimal,
+    // Beyond the spec's single form; Blockradar's answers carry them. Optional: older answers do not.
+    networkFeeInUSD: decimal.optional(),
+    estimatedArrivalTime: z.number().optional(),
   });
   const withdrawNetworkFeeBatch = obj({
     fees: z.array(
@@ -404,6 +421,8 @@ function buildSchemas(mode: SchemaMode) {
         address: z.string(),
         amount: decimal,
         networkFee: decimal,
+        // Beyond the spec's batch item; optional, as in #19's items it is a given.
+        networkFeeInUSD: decimal.optional(),
         transactionFee: decimal,
         estimatedArrivalTime: z.number(),
       }),
@@ -706,6 +725,20 @@ export const createAddressInput = z.object({
   disableAutoSweep: z.boolean().optional(),
   enableGaslessWithdraw: z.boolean().optional(),
   showPrivateKey: z.boolean().optional(),
+});
+
+/** Body of the extension `PATCH /v1/wallets/{walletId}`: what of the wallet a caller may change. */
+export const updateWalletInput = z.object({
+  name: z.string().trim().min(1, 'Required').optional(),
+  description: z.string().optional(),
+});
+
+/** Body of the extension `PATCH /v1/wallets/{walletId}/addresses/{addressId}`. */
+export const updateAddressInput = z.object({
+  name: z.string().optional(),
+  metadata: metadataInput.optional(),
+  disableAutoSweep: z.boolean().optional(),
+  enableGaslessWithdraw: z.boolean().optional(),
 });
 
 /** Body of #20. */

@@ -1359,3 +1359,452 @@ describe('single-object bodies, as clients of the real service send them (#12 to
     fail(await api('POST', `/v1/wallets/${w.id}/contracts/read`, { body: { method: 'symbol' } }), 400);
   });
 });
+
+describe("Blockradar's documented endpoints beyond the spec's 23", () => {
+  it('reads the balance of one asset, of the master wallet and of a child, by either asset id', async () => {
+    const usdc = asset(w, 'USDC');
+    const all = ok(
+      await api('GET', `/v1/wallets/${w.id}/balances`),
+      S.envelope(z.array(S.assetBalance)),
+      'Wallet balances fetched successfully',
+    );
+    const listed = all.data.find((b) => b.asset.id === usdc.id)!;
+    expect(listed.asset).toMatchObject({ createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(Date.parse(listed.asset.createdAt!)).not.toBeNaN();
+    for (const id of [usdc.id, usdc.assetId]) {
+      const one = ok(
+        await api('GET', `/v1/wallets/${w.id}/balance?assetId=${id}`),
+        S.envelope(S.assetBalance),
+        'Wallet balance fetched successfully',
+      );
+      expect(one.data).toEqual(listed);
+    }
+    expect(BigInt(Math.round(Number(listed.balance) * 1e6))).toBe(await readBalance(w, 'USDC', w.address));
+
+    const child = funded(w, 2);
+    const childOne = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses/${child.id}/balance?assetId=${usdc.id}`),
+      S.envelope(S.assetBalance),
+      'Address balance fetched successfully',
+    );
+    expect(childOne.data.asset.asset.symbol).toBe('USDC');
+    expect(BigInt(Math.round(Number(childOne.data.balance) * 1e6))).toBe(
+      await readBalance(w, 'USDC', child.address),
+    );
+    expect(childOne.data.balance).not.toBe(listed.balance);
+
+    fail(await api('GET', `/v1/wallets/${w.id}/balance`), 422, /assetId is required/);
+    fail(
+      await api('GET', `/v1/wallets/${w.id}/balance?assetId=${asset(other, 'USDC').id}`),
+      422,
+      /not an asset/,
+    );
+    fail(
+      await api('GET', `/v1/wallets/${w.id}/addresses/${other.addresses[0]!.id}/balance?assetId=${usdc.id}`),
+      404,
+    );
+  });
+
+  it('signs withdrawals from a child address: they recover to the child, and nothing is broadcast', async () => {
+    const child = funded(w, 1);
+    const url = `/v1/wallets/${w.id}/addresses/${child.id}/withdraw/sign`;
+    // Earlier tests' withdrawals settle first, so any later change could only come from these signatures.
+    await sandbox.drain();
+    const before = await readBalance(w, 'USDC', RECIPIENT);
+    const batch = ok(
+      await api('POST', url, {
+        body: {
+          assets: [
+            { id: asset(w, 'USDC').id, address: RECIPIENT, amount: '1.5', reference: 'child-sign-1' },
+            { id: asset(w, 'USDC').id, address: 'nowhere', amount: '1' },
+          ],
+        },
+      }),
+      S.envelope(S.withdrawSignResult),
+      'Batch withdrawal signed (1/2 successful)',
+    );
+    expect(batch.data.errors).toEqual([expect.objectContaining({ index: 1 })]);
+    const signed = batch.data.success[0]!.signedTransaction as TransactionSerialized;
+    expect(await recoverTransactionAddress({ serializedTransaction: signed })).toBe(child.address);
+    const record = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${batch.data.success[0]!.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(record.data).toMatchObject({
+      type: 'SIGNED',
+      status: 'SUCCESS',
+      reference: 'child-sign-1',
+      addressId: child.id,
+      senderAddress: child.address,
+    });
+    const single = ok(
+      await api('POST', url, { body: { assetId: asset(w, 'USDC').id, address: RECIPIENT, amount: '2' } }),
+      S.envelope(S.transaction),
+      'Withdrawal signed successfully',
+    );
+    expect(single.data.senderAddress).toBe(child.address);
+    await sandbox.drain();
+    expect(await readBalance(w, 'USDC', RECIPIENT)).toBe(before);
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${external(w).id}/withdraw/sign`, {
+        body: { assetId: asset(w, 'USDC').id, address: RECIPIENT, amount: '1' },
+      }),
+      422,
+      /external/,
+    );
+  });
+
+  it("estimates withdrawal fees from a child address with the payer's native balance, in USD and arrival time", async () => {
+    const child = funded(w, 0);
+    const item = { id: asset(w, 'USDC').id, address: RECIPIENT, amount: '5' };
+    const url = `/v1/wallets/${w.id}/addresses/${child.id}/withdraw/network-fee`;
+    const single = ok(
+      await api('POST', url, { body: { assets: [item] } }),
+      S.envelope(S.withdrawNetworkFeeSingle),
+      'Network fee fetched successfully',
+    );
+    // 65,000 gas at 2 gwei, at 3,000 USD per ETH.
+    expect(single.data).toMatchObject({
+      networkFee: '0.00013',
+      networkFeeInUSD: '0.39',
+      estimatedArrivalTime: 30,
+    });
+    const childEth = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses/${child.id}/balance?assetId=${asset(w, 'ETH').id}`),
+      S.envelope(S.assetBalance),
+    );
+    expect(single.data.nativeBalance).toBe(childEth.data.balance);
+    const master = ok(
+      await api('POST', `/v1/wallets/${w.id}/withdraw/network-fee`, { body: { assets: [item] } }),
+      S.envelope(S.withdrawNetworkFeeSingle),
+    );
+    expect(master.data).toMatchObject({ networkFeeInUSD: '0.39', estimatedArrivalTime: 30 });
+    expect(master.data.nativeBalance).not.toBe(single.data.nativeBalance);
+
+    const batch = ok(
+      await api('POST', url, {
+        body: { assets: [item, { ...item, id: asset(w, 'ETH').id }, { ...item, amount: '-1' }] },
+      }),
+      S.envelope(S.withdrawNetworkFeeBatch),
+      'Network fee fetched successfully',
+    );
+    expect(batch.data.fees.map((f) => f.networkFeeInUSD)).toEqual(['0.39', '0.12']);
+    expect(batch.data).toMatchObject({ totalNetworkFee: '0.000172', estimatedArrivalTime: 60 });
+    expect(batch.data.errors).toEqual([expect.objectContaining({ index: 2 })]);
+  });
+
+  it("quotes a swap with its impact, the payer's native balance and the ids as sent", async () => {
+    const child = funded(w, 0);
+    const usdc = asset(w, 'USDC');
+    const usdt = asset(w, 'USDT');
+    const body = { amount: '100', fromAssetId: usdc.id, toAssetId: usdt.id, order: 'RECOMMENDED' };
+    const quote = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${child.id}/swaps/quote`, { body }),
+      S.envelope(S.swapQuote),
+      'Swap quote fetched successfully',
+    ).data;
+    // 30 bps of spread for RECOMMENDED: 0.3 % of 100 USD.
+    expect(quote).toMatchObject({
+      fromAssetId: usdc.id,
+      toAssetId: usdt.id,
+      toAmount: '99.7',
+      impact: '0.3',
+      impactInUSD: '0.3',
+      transactionFee: '0',
+    });
+    const childEth = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses/${child.id}/balance?assetId=${asset(w, 'ETH').id}`),
+      S.envelope(S.assetBalance),
+    );
+    expect(quote.nativeBalance).toBe(childEth.data.balance);
+    expect(quote.nativeBalanceInUSD).toBe(childEth.data.convertedBalance);
+    const byAssetIds = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${child.id}/swaps/quote`, {
+        body: { ...body, fromAssetId: usdc.assetId, toAssetId: usdt.assetId, order: 'NO_SLIPPAGE' },
+      }),
+      S.envelope(S.swapQuote),
+    ).data;
+    expect(byAssetIds).toMatchObject({
+      fromAssetId: usdc.assetId,
+      toAssetId: usdt.assetId,
+      impact: '0',
+      impactInUSD: '0',
+    });
+  });
+
+  it('quotes and executes a swap from the master wallet; it settles on the master address', async () => {
+    const usdc = asset(w, 'USDC');
+    const usdt = asset(w, 'USDT');
+    const body = { amount: '50', fromAssetId: usdc.id, toAssetId: usdt.id, order: 'CHEAPEST' };
+    const quote = ok(
+      await api('POST', `/v1/wallets/${w.id}/swaps/quote`, { body }),
+      S.envelope(S.swapQuote),
+      'Swap quote fetched successfully',
+    ).data;
+    // 20 bps of spread for CHEAPEST.
+    expect(quote).toMatchObject({ toAmount: '49.9', impact: '0.2', impactInUSD: '0.1' });
+    const masterEth = ok(
+      await api('GET', `/v1/wallets/${w.id}/balance?assetId=${asset(w, 'ETH').id}`),
+      S.envelope(S.assetBalance),
+    );
+    expect(quote.nativeBalance).toBe(masterEth.data.balance);
+
+    const usdtBefore = await readBalance(w, 'USDT', w.address);
+    const usdcBefore = await readBalance(w, 'USDC', w.address);
+    const res = ok(
+      await api('POST', `/v1/wallets/${w.id}/swaps/execute`, {
+        body: { ...body, reference: 'master-swap-1', metadata: { desk: 'treasury' } },
+      }),
+      S.envelope(S.transaction),
+      'Swap transaction created successfully',
+    );
+    expect(res.data).toMatchObject({
+      type: 'SWAP',
+      status: 'PENDING',
+      reference: 'master-swap-1',
+      addressId: null,
+      senderAddress: w.address,
+      toAmount: quote.toAmount,
+      metadata: { desk: 'treasury' },
+    });
+    await sandbox.drain();
+    const settled = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(settled.data.status).toBe('SUCCESS');
+    expect(await readBalance(w, 'USDT', w.address)).toBe(usdtBefore + 49_900_000n);
+    expect(await readBalance(w, 'USDC', w.address)).toBe(usdcBefore - 50_000_000n);
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/swaps/execute`, {
+        body: { ...body, toAssetId: usdc.id },
+      }),
+      422,
+      /different/,
+    );
+  });
+
+  it('renames the wallet and changes its description; an empty update is refused', async () => {
+    const url = `/v1/wallets/${w.id}`;
+    const before = ok(await api('GET', url), S.envelope(S.wallet)).data;
+    const res = ok(
+      await api('PATCH', url, { body: { name: 'Treasury (renamed)', description: 'Payouts desk' } }),
+      S.envelope(S.wallet),
+      'Wallet updated successfully',
+    );
+    expect(res.data).toMatchObject({ id: w.id, name: 'Treasury (renamed)', description: 'Payouts desk' });
+    expect(res.data).not.toHaveProperty('privateKey');
+    expect(Date.parse(res.data.updatedAt)).toBeGreaterThanOrEqual(Date.parse(before.updatedAt));
+    const read = ok(await api('GET', url), S.envelope(S.wallet)).data;
+    expect(read).toMatchObject({ name: 'Treasury (renamed)', description: 'Payouts desk' });
+    // The key still authenticates against the updated wallet.
+    expect(read.assets.map((a) => a.id).sort()).toEqual(before.assets.map((a) => a.id).sort());
+    fail(await api('PATCH', url, { body: {} }), 422, /Nothing to update/);
+    fail(await api('PATCH', url, { body: { name: '  ' } }), 422, /name/);
+    fail(await api('PATCH', url, { body: { name: 7 } }), 400);
+    fail(await api('PATCH', `/v1/wallets/${other.id}`, { body: { name: 'x' } }), 403);
+    const restored = ok(
+      await api('PATCH', url, { body: { name: before.name, description: before.description } }),
+      S.envelope(S.wallet),
+    );
+    expect(restored.data.name).toBe(before.name);
+  });
+
+  it("updates an address's name, metadata, sweep and gasless settings; deposits and fees follow them", async () => {
+    const created = ok(
+      await api('POST', `/v1/wallets/${w.id}/addresses`, { body: { name: 'to update' } }),
+      S.envelope(S.address),
+    ).data;
+    expect(created.configurations).toMatchObject({ disableAutoSweep: false, enableGaslessWithdraw: false });
+    const url = `/v1/wallets/${w.id}/addresses/${created.id}`;
+    const res = ok(
+      await api('PATCH', url, {
+        body: {
+          name: 'Customer 42',
+          metadata: { customerId: 42 },
+          disableAutoSweep: true,
+          enableGaslessWithdraw: true,
+        },
+      }),
+      S.envelope(S.address),
+      'Address updated successfully',
+    );
+    expect(res.data).toMatchObject({ id: created.id, name: 'Customer 42', metadata: { customerId: 42 } });
+    expect(res.data.configurations).toMatchObject({
+      disableAutoSweep: true,
+      enableGaslessWithdraw: true,
+      aml: created.configurations.aml,
+    });
+    const read = ok(await api('GET', url), S.envelope(S.address)).data;
+    expect(read).toEqual(res.data);
+
+    // A field left out keeps its value.
+    const renamed = ok(await api('PATCH', url, { body: { name: 'Customer 42b' } }), S.envelope(S.address));
+    expect(renamed.data).toMatchObject({ name: 'Customer 42b', metadata: { customerId: 42 } });
+    expect(renamed.data.configurations.disableAutoSweep).toBe(true);
+
+    // Sweeping is off now: the deposit stays on the address.
+    const usdt = asset(w, 'USDT');
+    const deposit = ok(
+      await api('POST', '/control/deposits', {
+        body: { addressId: created.id, assetId: usdt.id, amount: '12' },
+      }),
+      S.envelope(S.transaction),
+    );
+    await sandbox.drain();
+    const settled = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${deposit.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(settled.data).toMatchObject({ status: 'SUCCESS', assetSwept: false });
+    expect(await readBalance(w, 'USDT', created.address)).toBe(12_000_000n);
+
+    // Gasless: the master wallet pays the fee, so the estimate shows its native balance.
+    const fee = ok(
+      await api('POST', `${url}/withdraw/network-fee`, {
+        body: { assetId: usdt.id, address: RECIPIENT, amount: '1' },
+      }),
+      S.envelope(S.withdrawNetworkFeeSingle),
+    );
+    const masterEth = ok(
+      await api('GET', `/v1/wallets/${w.id}/balance?assetId=${asset(w, 'ETH').id}`),
+      S.envelope(S.assetBalance),
+    );
+    expect(fee.data.nativeBalance).toBe(masterEth.data.balance);
+
+    fail(await api('PATCH', url, { body: {} }), 422, /Nothing to update/);
+    fail(await api('PATCH', url, { body: { disableAutoSweep: 'yes' } }), 400);
+    fail(
+      await api('PATCH', `/v1/wallets/${w.id}/addresses/${other.addresses[0]!.id}`, { body: { name: 'x' } }),
+      404,
+    );
+  });
+
+  it('writes to a contract from the master wallet, with the two-factor code, through the ledger', async () => {
+    const url = `/v1/wallets/${w.id}/contracts/write`;
+    const transfer = {
+      address: asset(w, 'USDC').address,
+      method: 'transfer',
+      abi,
+      parameters: [RECIPIENT, '3000000'],
+    };
+    fail(await api('POST', url, { body: { calls: [transfer] } }), 403, /two-factor/i);
+    await sandbox.drain();
+    const masterBefore = await readBalance(w, 'USDC', w.address);
+    const recipientBefore = await readBalance(w, 'USDC', RECIPIENT);
+    const res = ok(
+      await api('POST', url, {
+        body: { calls: [{ ...transfer, reference: 'master-cw-1' }], code: sandbox.totpCode() },
+      }),
+      S.envelope(S.transaction),
+      'Contract write initiated successfully',
+    );
+    expect(res.data).toMatchObject({
+      type: 'CUSTOM_SMART_CONTRACT',
+      status: 'PENDING',
+      reference: 'master-cw-1',
+      addressId: null,
+      senderAddress: w.address,
+    });
+    await sandbox.drain();
+    const settled = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions/${res.data.id}`),
+      S.envelope(S.transaction),
+    );
+    expect(settled.data.status).toBe('SUCCESS');
+    expect(await readBalance(w, 'USDC', w.address)).toBe(masterBefore - 3_000_000n);
+    expect(await readBalance(w, 'USDC', RECIPIENT)).toBe(recipientBefore + 3_000_000n);
+    const batch = ok(
+      await api('POST', url, {
+        body: {
+          calls: [transfer, { ...transfer, method: 'symbol', parameters: [] }],
+          code: sandbox.totpCode(),
+        },
+      }),
+      S.envelope(S.contractWriteBatch),
+      'Batch contract write initiated successfully',
+    );
+    expect(batch.data.success).toHaveLength(1);
+    expect(batch.data.errors).toEqual([
+      expect.objectContaining({ index: 1, message: expect.stringMatching(/does not change state/) }),
+    ]);
+  });
+
+  it('reads contracts and estimates their fees from a child address, as that address (msg.sender, gas payer)', async () => {
+    const child = funded(w, 0);
+    const usdc = asset(w, 'USDC');
+    const base = `/v1/wallets/${w.id}/addresses/${child.id}/contracts`;
+    const call = (method: string, parameters: unknown[] = []) => ({
+      address: usdc.address,
+      method,
+      abi,
+      parameters,
+    });
+    const read = ok(
+      await api('POST', `${base}/read`, { body: { calls: [call('balanceOf', [child.address])] } }),
+      S.envelope(S.contractReadSingle),
+      'Contract read successfully',
+    );
+    expect(BigInt(read.data)).toBe(await readBalance(w, 'USDC', child.address));
+    const batch = ok(
+      await api('POST', `${base}/read`, { body: { calls: [call('decimals'), call('nothing')] } }),
+      S.envelope(S.contractReadBatch),
+      'Batch contract read completed (1/2 successful)',
+    );
+    expect(batch.data.success).toEqual([{ index: 0, method: 'decimals', data: '6' }]);
+
+    const childEth = ok(
+      await api('GET', `/v1/wallets/${w.id}/addresses/${child.id}/balance?assetId=${asset(w, 'ETH').id}`),
+      S.envelope(S.assetBalance),
+    );
+    const fee = ok(
+      await api('POST', `${base}/network-fee`, { body: { calls: [call('transfer', [RECIPIENT, '1'])] } }),
+      S.envelope(S.contractNetworkFeeSingle),
+      'Network fee retrieved successfully',
+    );
+    expect(fee.data).toEqual({ balance: childEth.data.balance, fee: '0.00013' });
+    const masterFee = ok(
+      await api('POST', `/v1/wallets/${w.id}/contracts/network-fee`, {
+        body: { calls: [call('transfer', [RECIPIENT, '1'])] },
+      }),
+      S.envelope(S.contractNetworkFeeSingle),
+    );
+    expect(masterFee.data.balance).not.toBe(fee.data.balance);
+    const fees = ok(
+      await api('POST', `${base}/network-fee`, {
+        body: { calls: [call('approve', [RECIPIENT, '1']), call('transfer', ['0x12', '1'])] },
+      }),
+      S.envelope(S.contractNetworkFeeBatch),
+      'Batch network fee retrieved (1/2 successful)',
+    );
+    expect(fees.data.fees[0]).toMatchObject({ index: 0, nativeBalance: childEth.data.balance });
+    fail(
+      await api('POST', `/v1/wallets/${w.id}/addresses/${other.addresses[0]!.id}/contracts/read`, {
+        body: { calls: [call('decimals')] },
+      }),
+      404,
+    );
+  });
+
+  it('a withdrawal of several items creates every transaction and answers with the first (spec #12)', async () => {
+    const usdc = asset(w, 'USDC');
+    const res = ok(
+      await api('POST', `/v1/wallets/${w.id}/withdraw`, {
+        body: {
+          assets: [
+            { id: usdc.id, address: RECIPIENT, amount: '1', reference: 'multi-a' },
+            { id: usdc.id, address: RECIPIENT, amount: '2', reference: 'multi-b' },
+          ],
+        },
+      }),
+      S.envelope(S.transaction),
+      'Withdrawal request initiated successfully',
+    );
+    expect(res.data).toMatchObject({ reference: 'multi-a', amount: '1' });
+    const second = ok(
+      await api('GET', `/v1/wallets/${w.id}/transactions?reference=multi-b`),
+      S.pagedEnvelope(S.transaction),
+    );
+    expect(second.data.map((t) => [t.type, t.amount])).toEqual([['WITHDRAW', '2']]);
+  });
+});

@@ -3,7 +3,7 @@
 // Plain data without `server-only`, so test tooling outside the server build can share it.
 
 /** Method and pattern of every extension route, as the sandbox router spells them. */
-const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; pattern: string }> = [
+const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; pattern: string }> = [
   { method: 'GET', pattern: '/v1/wallets/:walletId/addresses' },
   { method: 'POST', pattern: '/v1/wallets/:walletId/addresses' },
   // Unwhitelisting: Blockradar documents it, but it is not among the spec's 23. The second path is the old alias.
@@ -16,6 +16,19 @@ const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; patte
   { method: 'GET', pattern: '/v1/wallets/:walletId/beneficiaries' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/balances' },
   { method: 'GET', pattern: '/v1/wallets/:walletId/addresses/:addressId/balances' },
+  // Documented by Blockradar beyond the spec's 23: one asset's balance, updates, and the master or child forms
+  // of operations the spec shows for one side only.
+  { method: 'GET', pattern: '/v1/wallets/:walletId/balance' },
+  { method: 'GET', pattern: '/v1/wallets/:walletId/addresses/:addressId/balance' },
+  { method: 'PATCH', pattern: '/v1/wallets/:walletId' },
+  { method: 'PATCH', pattern: '/v1/wallets/:walletId/addresses/:addressId' },
+  { method: 'POST', pattern: '/v1/wallets/:walletId/addresses/:addressId/withdraw/sign' },
+  { method: 'POST', pattern: '/v1/wallets/:walletId/addresses/:addressId/withdraw/network-fee' },
+  { method: 'POST', pattern: '/v1/wallets/:walletId/swaps/quote' },
+  { method: 'POST', pattern: '/v1/wallets/:walletId/swaps/execute' },
+  { method: 'POST', pattern: '/v1/wallets/:walletId/contracts/write' },
+  { method: 'POST', pattern: '/v1/wallets/:walletId/addresses/:addressId/contracts/read' },
+  { method: 'POST', pattern: '/v1/wallets/:walletId/addresses/:addressId/contracts/network-fee' },
 ];
 
 export const EXTENSION_ROUTE_KEYS: ReadonlySet<string> = new Set(

@@ -26,6 +26,15 @@ export const createAddressBody = z.object({
   showPrivateKey: z.boolean().optional(),
 });
 
+export const walletUpdateBody = z.object({ name: text.optional(), description: text.optional() });
+
+export const addressUpdateBody = z.object({
+  name: text.nullable().optional(),
+  metadata,
+  disableAutoSweep: z.boolean().optional(),
+  enableGaslessWithdraw: z.boolean().optional(),
+});
+
 export const autoSettlementPatchBody = z.object({ isActive: z.boolean() });
 
 const ruleSource = z.object({
@@ -106,6 +115,7 @@ export const callsBody = z.preprocess(
   },
   z.object({ calls: z.array(callItem), code: text.optional() }),
 );
+export type CallsBody = z.infer<typeof callsBody>;
 
 export const swapBody = z.object({
   amount: numeric,
@@ -116,12 +126,15 @@ export const swapBody = z.object({
   order: text.optional(),
 });
 
+export type SwapBody = z.infer<typeof swapBody>;
+
 export const swapQuoteBody = z.object({
   amount: numeric,
   fromAssetId: text,
   toAssetId: text,
   order: text.optional(),
 });
+export type SwapQuoteBody = z.infer<typeof swapQuoteBody>;
 
 export const typedDataBody = z.object({
   domain: z.record(z.string(), z.unknown()),

@@ -1,13 +1,18 @@
 import 'server-only';
 // Addresses: #5 one address, #6 whitelisting an external address; extensions: unwhitelisting (Blockradar's
-// documented path, plus the old one as an alias), the wallet's address list and new deposit (child) addresses,
-// derived from the wallet's HD account.
+// documented path, plus the old one as an alias), updating an address, the wallet's address list and new
+// deposit (child) addresses, derived from the wallet's HD account.
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { isHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { encryptSecret } from '@/lib/crypto/aead';
-import { createAddressInput, schemas, whitelistAddressInput } from '@/lib/custody/schemas';
+import {
+  createAddressInput,
+  schemas,
+  updateAddressInput,
+  whitelistAddressInput,
+} from '@/lib/custody/schemas';
 import { type AddressConfigurations, type AddressRow, invalid, notFound, type WalletRow } from '../context';
 import type { SandboxCore } from '../core';
 import { sandboxAddresses } from '../db/schema';
@@ -31,6 +36,45 @@ export const addressEndpoints = [
       const reveal = query.get('showPrivateKey') === 'true' && config.showPrivateKey && row.derivationPath;
       const privateKey = reveal && row.derivationPath ? core.keys.privateKey(row.derivationPath) : undefined;
       return { data: addressApi(core.catalog, row, privateKey), message: 'Address fetched successfully' };
+    },
+  }),
+  endpoint({
+    method: 'PATCH',
+    pattern: '/v1/wallets/:walletId/addresses/:addressId',
+    summary:
+      "Extension: rename an address, replace its metadata or change its sweep and gasless settings (Blockradar's Update Address)",
+    body: req.addressUpdateBody,
+    documentedBody: updateAddressInput,
+    response: { data: schemas.address },
+    async handle({ core }, { wallet, params, body }) {
+      const row = addressOf(core, wallet, params.addressId);
+      // A removed whitelisted address is only kept for its history (see unwhitelist).
+      if (row.type === 'EXTERNAL' && !row.isActive) throw notFound('Address');
+      if (Object.values(body).every((v) => v === undefined))
+        throw invalid('Nothing to update: send name, metadata, disableAutoSweep or enableGaslessWithdraw');
+      const config = row.configurations as AddressConfigurations;
+      const configurations: AddressConfigurations = {
+        ...config,
+        ...(body.disableAutoSweep === undefined ? {} : { disableAutoSweep: body.disableAutoSweep }),
+        ...(body.enableGaslessWithdraw === undefined
+          ? {}
+          : { enableGaslessWithdraw: body.enableGaslessWithdraw }),
+      };
+      const [updated] = await core.db
+        .update(sandboxAddresses)
+        .set({
+          ...(body.name === undefined ? {} : { name: body.name?.trim() || null }),
+          ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
+          configurations,
+          updatedAt: core.stamp(),
+        })
+        .where(eq(sandboxAddresses.id, row.id))
+        .returning();
+      if (!updated) throw new Error('update returned nothing');
+      // Sweeps and gasless withdrawals read the catalog's copy, so the new settings apply from the next one.
+      core.catalog.putAddress(updated);
+      core.options.onCatalogChanged();
+      return { data: addressApi(core.catalog, updated), message: 'Address updated successfully' };
     },
   }),
   endpoint({

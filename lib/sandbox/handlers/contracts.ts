@@ -1,5 +1,6 @@
 import 'server-only';
-// Contracts: #16 write, #17 write and sign only (both with the two-factor code), #18 read, #19 network fee.
+// Contracts: #16 write, #17 write and sign only (both with the two-factor code), #18 read, #19 network fee;
+// extensions: write from the master wallet, read and network fee from a child address (Blockradar documents them).
 import {
   type AbiFunction,
   decodeFunctionResult,
@@ -11,12 +12,12 @@ import {
 import { z } from 'zod';
 import { contractCallsBodyInput, schemas } from '@/lib/custody/schemas';
 import { type AssetRow, HttpError, invalid, type WalletRow } from '../context';
-import { ARRIVAL_SECONDS_PER_OPERATION, GAS, type SandboxCore } from '../core';
+import { ARRIVAL_SECONDS_PER_OPERATION, GAS, type Holder, type SandboxCore } from '../core';
 import { ContractRevertError, ERC20_WRITE_METHODS, executeErc20 } from '../erc20';
 import { verifyTotp } from '../keys';
 import { usdValue } from '../money';
 import * as req from '../requests';
-import { endpoint } from './endpoint';
+import { endpoint, type Result } from './endpoint';
 import { addressOf, batchBounds, checkAddress, newReference, shortMessage } from './shared';
 
 /** JSON numbers and strings in, the ABI's types out: integers as bigint, booleans from "true"/"false". */
@@ -129,63 +130,21 @@ export const contractEndpoints = [
     documentedBody: contractCallsBodyInput,
     response: { data: z.union([schemas.transaction, schemas.contractWriteBatch]) },
     movesMoney: true,
-    async handle({ core }, { wallet, params, body }) {
-      batchBounds(body.calls, 'calls');
-      requireCode(core, body.code);
+    handle({ core }, { wallet, params, body }) {
       const child = addressOf(core, wallet, params.addressId);
-      const holder = core.childHolder(wallet, child);
-      core.account(holder);
-      const write = async (call: req.CallItem) => {
-        const { contract, fn, data, token, chain } = prepare(core, wallet, call);
-        if (!token) throw noContract(contract, chain.name);
-        // Simulated first, as a wallet would, so a call that cannot succeed is refused now.
-        const outcome = await executeErc20(
-          tokenInfo(token),
-          core.tokenLedger(core.db, token),
-          holder.address,
-          data,
-          { dryRun: true },
-        ).catch((error) => {
-          if (error instanceof ContractRevertError) throw invalid(`Execution reverted: ${error.message}`);
-          throw error;
-        });
-        if (!ERC20_WRITE_METHODS.has(outcome.method)) {
-          throw invalid(`Method ${call.method} does not change state; use contracts/read`);
-        }
-        const txBody = core.newBody(wallet, undefined, undefined);
-        txBody.metadata = call.metadata ?? null;
-        txBody.tokenAddress = token.address;
-        txBody.reason = serializeCall(call);
-        return core.insertTransaction(core.db, {
-          walletId: wallet.id,
-          addressId: child.id,
-          reference: call.reference || newReference(),
-          type: 'CUSTOM_SMART_CONTRACT',
-          status: 'PENDING',
-          assetId: null,
-          amount: null,
-          senderAddress: holder.address,
-          recipientAddress: contract,
-          confirmations: 0,
-          body: txBody,
-          plan: {
-            kind: 'contract',
-            from: holder.address,
-            contract,
-            data,
-            gasUsed: gasForMethod(fn).toString(),
-          },
-        });
-      };
-      if (body.calls.length === 1) {
-        const row = await write(body.calls[0]!);
-        return { data: core.serialize(row), message: 'Contract write initiated successfully' };
-      }
-      const { success, errors } = await runBatch(body.calls, async (call) => {
-        const row = await write(call);
-        return { id: row.id, hash: row.hash, status: row.status, reference: row.reference };
-      });
-      return { data: { success, errors }, message: 'Batch contract write initiated successfully' };
+      return writeCalls(core, core.childHolder(wallet, child), body);
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    pattern: '/v1/wallets/:walletId/contracts/write',
+    summary: "Extension: contract write from the master wallet (#16's master form, two-factor code required)",
+    body: req.callsBody,
+    documentedBody: contractCallsBodyInput,
+    response: { data: z.union([schemas.transaction, schemas.contractWriteBatch]) },
+    movesMoney: true,
+    handle({ core }, { wallet, body }) {
+      return writeCalls(core, core.masterHolder(wallet), body);
     },
   }),
   endpoint({
@@ -251,38 +210,20 @@ export const contractEndpoints = [
     body: req.callsBody,
     documentedBody: contractCallsBodyInput,
     response: { data: z.union([schemas.contractReadSingle, schemas.contractReadBatch]) },
-    async handle({ core }, { wallet, body }) {
-      batchBounds(body.calls, 'calls');
-      const read = async (call: req.CallItem) => {
-        const { contract, fn, data, token, chain } = prepare(core, wallet, call);
-        if (!token) throw noContract(contract, chain.name);
-        const outcome = await executeErc20(
-          tokenInfo(token),
-          core.tokenLedger(core.db, token),
-          getAddress(wallet.address),
-          data,
-          { dryRun: true },
-        );
-        const value = decodeFunctionResult({ abi: [fn], functionName: fn.name, data: outcome.returnData });
-        return stringifyResult(value);
-      };
-      if (body.calls.length === 1) {
-        try {
-          return { data: await read(body.calls[0]!), message: 'Contract read successfully' };
-        } catch (error) {
-          if (error instanceof ContractRevertError) throw invalid(error.message);
-          throw error;
-        }
-      }
-      const { success, errors } = await runBatch(body.calls, async (call, index) => ({
-        index,
-        method: call.method,
-        data: await read(call),
-      }));
-      return {
-        data: { success, errors },
-        message: `Batch contract read completed (${success.length}/${body.calls.length} successful)`,
-      };
+    handle({ core }, { wallet, body }) {
+      return readCalls(core, core.masterHolder(wallet), body);
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    pattern: '/v1/wallets/:walletId/addresses/:addressId/contracts/read',
+    summary: "Extension: contract read from a child address (#18's child form)",
+    body: req.callsBody,
+    documentedBody: contractCallsBodyInput,
+    response: { data: z.union([schemas.contractReadSingle, schemas.contractReadBatch]) },
+    handle({ core }, { wallet, params, body }) {
+      const child = addressOf(core, wallet, params.addressId);
+      return readCalls(core, core.childHolder(wallet, child), body);
     },
   }),
   endpoint({
@@ -292,69 +233,174 @@ export const contractEndpoints = [
     body: req.callsBody,
     documentedBody: contractCallsBodyInput,
     response: { data: z.union([schemas.contractNetworkFeeSingle, schemas.contractNetworkFeeBatch]) },
-    async handle({ core }, { wallet, body }) {
-      batchBounds(body.calls, 'calls');
-      const chain = core.catalog.blockchainOf(wallet);
-      const native = core.catalog.nativeAsset(chain.id);
-      const balance = await core.balance(core.db, native.id, wallet.address);
-      const balanceText = formatUnits(balance, native.decimals);
-      const balanceUsd = usdValue(balance, native.decimals, native.usdPrice);
-      const estimate = async (call: req.CallItem) => {
-        const { contract, fn, data, token } = prepare(core, wallet, call);
-        if (!token) throw noContract(contract, chain.name);
-        // Like eth_estimateGas: the selector must be one the contract answers.
-        await executeErc20(
-          tokenInfo(token),
-          core.tokenLedger(core.db, token),
-          getAddress(wallet.address),
-          data,
-          {
-            dryRun: true,
-          },
-        ).catch((error) => {
-          if (error instanceof ContractRevertError && error.message.includes('does not implement'))
-            throw error;
-        });
-        return core.feeFor(chain, gasForMethod(fn));
-      };
-      if (body.calls.length === 1) {
-        try {
-          const fee = await estimate(body.calls[0]!);
-          return {
-            data: { balance: balanceText, fee: formatUnits(fee, native.decimals) },
-            message: 'Network fee retrieved successfully',
-          };
-        } catch (error) {
-          if (error instanceof ContractRevertError) throw invalid(error.message);
-          throw error;
-        }
-      }
-      let total = 0n;
-      const { success, errors } = await runBatch(body.calls, async (call, index) => {
-        const fee = await estimate(call);
-        total += fee;
-        const text = formatUnits(fee, native.decimals);
-        return {
-          index,
-          method: call.method,
-          fee: text,
-          networkFee: text,
-          networkFeeInUSD: usdValue(fee, native.decimals, native.usdPrice),
-          nativeBalance: balanceText,
-          nativeBalanceInUSD: balanceUsd,
-          estimatedArrivalTime: ARRIVAL_SECONDS_PER_OPERATION,
-          transactionFee: '0',
-        };
-      });
-      return {
-        data: {
-          fees: success,
-          totalFee: formatUnits(total, native.decimals),
-          estimatedArrivalTime: success.length * ARRIVAL_SECONDS_PER_OPERATION,
-          errors,
-        },
-        message: `Batch network fee retrieved (${success.length}/${body.calls.length} successful)`,
-      };
+    handle({ core }, { wallet, body }) {
+      return estimateCalls(core, core.masterHolder(wallet), body);
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    pattern: '/v1/wallets/:walletId/addresses/:addressId/contracts/network-fee',
+    summary: "Extension: contract network fee from a child address (#19's child form)",
+    body: req.callsBody,
+    documentedBody: contractCallsBodyInput,
+    response: { data: z.union([schemas.contractNetworkFeeSingle, schemas.contractNetworkFeeBatch]) },
+    handle({ core }, { wallet, params, body }) {
+      const child = addressOf(core, wallet, params.addressId);
+      return estimateCalls(core, core.childHolder(wallet, child), body);
     },
   }),
 ];
+
+/** #16 and its master form: each call simulated, then sent from the holder and settled by the chain. */
+async function writeCalls(core: SandboxCore, holder: Holder, body: req.CallsBody): Promise<Result> {
+  batchBounds(body.calls, 'calls');
+  requireCode(core, body.code);
+  const { wallet } = holder;
+  core.account(holder);
+  const write = async (call: req.CallItem) => {
+    const { contract, fn, data, token, chain } = prepare(core, wallet, call);
+    if (!token) throw noContract(contract, chain.name);
+    // Simulated first, as a wallet would, so a call that cannot succeed is refused now.
+    const outcome = await executeErc20(
+      tokenInfo(token),
+      core.tokenLedger(core.db, token),
+      holder.address,
+      data,
+      { dryRun: true },
+    ).catch((error) => {
+      if (error instanceof ContractRevertError) throw invalid(`Execution reverted: ${error.message}`);
+      throw error;
+    });
+    if (!ERC20_WRITE_METHODS.has(outcome.method)) {
+      throw invalid(`Method ${call.method} does not change state; use contracts/read`);
+    }
+    const txBody = core.newBody(wallet, undefined, undefined);
+    txBody.metadata = call.metadata ?? null;
+    txBody.tokenAddress = token.address;
+    txBody.reason = serializeCall(call);
+    return core.insertTransaction(core.db, {
+      walletId: wallet.id,
+      addressId: holder.child?.id ?? null,
+      reference: call.reference || newReference(),
+      type: 'CUSTOM_SMART_CONTRACT',
+      status: 'PENDING',
+      assetId: null,
+      amount: null,
+      senderAddress: holder.address,
+      recipientAddress: contract,
+      confirmations: 0,
+      body: txBody,
+      plan: {
+        kind: 'contract',
+        from: holder.address,
+        contract,
+        data,
+        gasUsed: gasForMethod(fn).toString(),
+      },
+    });
+  };
+  if (body.calls.length === 1) {
+    const row = await write(body.calls[0]!);
+    return { data: core.serialize(row), message: 'Contract write initiated successfully' };
+  }
+  const { success, errors } = await runBatch(body.calls, async (call) => {
+    const row = await write(call);
+    return { id: row.id, hash: row.hash, status: row.status, reference: row.reference };
+  });
+  return { data: { success, errors }, message: 'Batch contract write initiated successfully' };
+}
+
+/** #18 and its child form: a call made from the holder's address (what `msg.sender`-dependent views see). */
+async function readCalls(core: SandboxCore, holder: Holder, body: req.CallsBody): Promise<Result> {
+  batchBounds(body.calls, 'calls');
+  const { wallet } = holder;
+  const read = async (call: req.CallItem) => {
+    const { contract, fn, data, token, chain } = prepare(core, wallet, call);
+    if (!token) throw noContract(contract, chain.name);
+    const outcome = await executeErc20(
+      tokenInfo(token),
+      core.tokenLedger(core.db, token),
+      holder.address,
+      data,
+      { dryRun: true },
+    );
+    const value = decodeFunctionResult({ abi: [fn], functionName: fn.name, data: outcome.returnData });
+    return stringifyResult(value);
+  };
+  if (body.calls.length === 1) {
+    try {
+      return { data: await read(body.calls[0]!), message: 'Contract read successfully' };
+    } catch (error) {
+      if (error instanceof ContractRevertError) throw invalid(error.message);
+      throw error;
+    }
+  }
+  const { success, errors } = await runBatch(body.calls, async (call, index) => ({
+    index,
+    method: call.method,
+    data: await read(call),
+  }));
+  return {
+    data: { success, errors },
+    message: `Batch contract read completed (${success.length}/${body.calls.length} successful)`,
+  };
+}
+
+/** #19 and its child form: the fee of each call, against the native balance of the holder, which pays it. */
+async function estimateCalls(core: SandboxCore, holder: Holder, body: req.CallsBody): Promise<Result> {
+  batchBounds(body.calls, 'calls');
+  const { wallet, chain } = holder;
+  const native = core.catalog.nativeAsset(chain.id);
+  const balance = await core.balance(core.db, native.id, holder.address);
+  const balanceText = formatUnits(balance, native.decimals);
+  const balanceUsd = usdValue(balance, native.decimals, native.usdPrice);
+  const estimate = async (call: req.CallItem) => {
+    const { contract, fn, data, token } = prepare(core, wallet, call);
+    if (!token) throw noContract(contract, chain.name);
+    // Like eth_estimateGas: the selector must be one the contract answers.
+    await executeErc20(tokenInfo(token), core.tokenLedger(core.db, token), holder.address, data, {
+      dryRun: true,
+    }).catch((error) => {
+      if (error instanceof ContractRevertError && error.message.includes('does not implement')) throw error;
+    });
+    return core.feeFor(chain, gasForMethod(fn));
+  };
+  if (body.calls.length === 1) {
+    try {
+      const fee = await estimate(body.calls[0]!);
+      return {
+        data: { balance: balanceText, fee: formatUnits(fee, native.decimals) },
+        message: 'Network fee retrieved successfully',
+      };
+    } catch (error) {
+      if (error instanceof ContractRevertError) throw invalid(error.message);
+      throw error;
+    }
+  }
+  let total = 0n;
+  const { success, errors } = await runBatch(body.calls, async (call, index) => {
+    const fee = await estimate(call);
+    total += fee;
+    const text = formatUnits(fee, native.decimals);
+    return {
+      index,
+      method: call.method,
+      fee: text,
+      networkFee: text,
+      networkFeeInUSD: usdValue(fee, native.decimals, native.usdPrice),
+      nativeBalance: balanceText,
+      nativeBalanceInUSD: balanceUsd,
+      estimatedArrivalTime: ARRIVAL_SECONDS_PER_OPERATION,
+      transactionFee: '0',
+    };
+  });
+  return {
+    data: {
+      fees: success,
+      totalFee: formatUnits(total, native.decimals),
+      estimatedArrivalTime: success.length * ARRIVAL_SECONDS_PER_OPERATION,
+      errors,
+    },
+    message: `Batch network fee retrieved (${success.length}/${body.calls.length} successful)`,
+  };
+}

@@ -1,5 +1,6 @@
 import 'server-only';
-// Withdrawals: #12 from the master wallet, #13 from a child address, #14 sign only, #15 network fees.
+// Withdrawals: #12 from the master wallet, #13 from a child address, #14 sign only, #15 network fees; extensions:
+// sign-only and network fees from a child address (Blockradar documents both).
 import { formatUnits, zeroAddress } from 'viem';
 import { z } from 'zod';
 import { schemas, withdrawBodyInput, withdrawNetworkFeeBodyInput } from '@/lib/custody/schemas';
@@ -117,54 +118,21 @@ export const withdrawalEndpoints = [
     documentedBody: withdrawBodyInput,
     response: { data: z.union([schemas.withdrawSignResult, schemas.transaction]) },
     movesMoney: true,
-    async handle({ core }, { wallet, body }) {
-      batchBounds(body.assets, 'assets');
-      const holder = core.masterHolder(wallet);
-      const success: Array<{ id: string; hash: string; signedTransaction: string }> = [];
-      const errors: Array<{ index: number; id: string; message: string }> = [];
-      let signedRow: Awaited<ReturnType<SandboxCore['insertTransaction']>> | undefined;
-      for (const [index, item] of body.assets.entries()) {
-        try {
-          const { asset, to, amount } = checkWithdrawal(core, wallet, item);
-          const signed = await core.signRaw(core.db, holder, core.transferCall(asset, to, amount));
-          const txBody = core.newBody(wallet, asset, amount);
-          Object.assign(txBody, {
-            confirmed: true,
-            signedTransaction: signed.serialized,
-            note: item.note ?? null,
-            metadata: item.metadata ?? null,
-          });
-          const row = await core.insertTransaction(core.db, {
-            walletId: wallet.id,
-            addressId: null,
-            reference: item.reference || newReference(),
-            hash: signed.hash,
-            type: 'SIGNED',
-            status: 'SUCCESS',
-            assetId: asset.id,
-            amount: formatUnits(amount, asset.decimals),
-            senderAddress: holder.address,
-            recipientAddress: to,
-            confirmations: 0,
-            body: txBody,
-            plan: null,
-          });
-          await core.queueWebhook(core.db, row, 'signed.success');
-          success.push({ id: row.id, hash: signed.hash, signedTransaction: signed.serialized });
-          signedRow = row;
-        } catch (error) {
-          errors.push({ index, id: item.id, message: messageOf(error) });
-        }
-      }
-      if (body.single) {
-        // The single form answers with the signed transaction, or with the reason it could not be signed.
-        if (!signedRow) throw invalid(errors[0]!.message);
-        return { data: core.serialize(signedRow), message: 'Withdrawal signed successfully' };
-      }
-      return {
-        data: { success, errors },
-        message: `Batch withdrawal signed (${success.length}/${body.assets.length} successful)`,
-      };
+    handle({ core }, { wallet, body }) {
+      return signWithdrawals(core, core.masterHolder(wallet), body);
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    pattern: '/v1/wallets/:walletId/addresses/:addressId/withdraw/sign',
+    summary: "Extension: sign withdrawals from a child address without broadcasting (#14's child form)",
+    body: req.withdrawBody,
+    documentedBody: withdrawBodyInput,
+    response: { data: z.union([schemas.withdrawSignResult, schemas.transaction]) },
+    movesMoney: true,
+    handle({ core }, { wallet, params, body }) {
+      const child = addressOf(core, wallet, params.addressId);
+      return signWithdrawals(core, core.childHolder(wallet, child), body);
     },
   }),
   endpoint({
@@ -174,58 +142,142 @@ export const withdrawalEndpoints = [
     body: req.feeBody,
     documentedBody: withdrawNetworkFeeBodyInput,
     response: { data: z.union([schemas.withdrawNetworkFeeSingle, schemas.withdrawNetworkFeeBatch]) },
-    async handle({ core }, { wallet, body }) {
-      batchBounds(body.assets, 'assets');
-      const chain = core.catalog.blockchainOf(wallet);
-      const native = core.catalog.nativeAsset(chain.id);
-      const nativeBalance = await core.balance(core.db, native.id, wallet.address);
-      const nativeText = formatUnits(nativeBalance, native.decimals);
-      const nativeUsd = usdValue(nativeBalance, native.decimals, native.usdPrice);
-      const fees = [];
-      const errors: Array<{ index: number; assetId: string; message: string }> = [];
-      let total = 0n;
-      for (const [index, item] of body.assets.entries()) {
-        try {
-          const { asset, to, amount } = checkWithdrawal(core, wallet, item);
-          const fee = core.feeFor(
-            chain,
-            asset.address === zeroAddress ? GAS.nativeTransfer : GAS.tokenTransfer,
-          );
-          total += fee;
-          fees.push({
-            index,
-            assetId: item.id,
-            address: to,
-            amount: formatUnits(amount, asset.decimals),
-            networkFee: formatUnits(fee, native.decimals),
-            transactionFee: '0',
-            estimatedArrivalTime: ARRIVAL_SECONDS_PER_OPERATION,
-          });
-        } catch (error) {
-          if (body.assets.length === 1) throw error;
-          errors.push({ index, assetId: item.id, message: messageOf(error) });
-        }
-      }
-      const message = 'Network fee fetched successfully';
-      if (body.assets.length === 1) {
-        return {
-          data: { nativeBalance: nativeText, nativeBalanceInUSD: nativeUsd, networkFee: fees[0]!.networkFee },
-          message,
-        };
-      }
-      return {
-        data: {
-          fees,
-          totalNetworkFee: formatUnits(total, native.decimals),
-          totalNetworkFeeInUSD: usdValue(total, native.decimals, native.usdPrice),
-          totalTransactionFee: '0',
-          nativeBalance: nativeText,
-          nativeBalanceInUSD: nativeUsd,
-          estimatedArrivalTime: fees.length * ARRIVAL_SECONDS_PER_OPERATION,
-          errors,
-        },
-        message,
-      };
+    handle({ core }, { wallet, body }) {
+      return estimateWithdrawals(core, core.masterHolder(wallet), body.assets);
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    pattern: '/v1/wallets/:walletId/addresses/:addressId/withdraw/network-fee',
+    summary: "Extension: estimate network fees of withdrawals from a child address (#15's child form)",
+    body: req.feeBody,
+    documentedBody: withdrawNetworkFeeBodyInput,
+    response: { data: z.union([schemas.withdrawNetworkFeeSingle, schemas.withdrawNetworkFeeBatch]) },
+    handle({ core }, { wallet, params, body }) {
+      const child = addressOf(core, wallet, params.addressId);
+      return estimateWithdrawals(core, core.childHolder(wallet, child), body.assets);
     },
   }),
 ];
+
+/** #14 and its child form: each item signed by the holder's key, stored as SIGNED, nothing broadcast. */
+async function signWithdrawals(
+  core: SandboxCore,
+  holder: Holder,
+  body: { assets: req.WithdrawalItem[]; single?: true | undefined },
+): Promise<Result> {
+  batchBounds(body.assets, 'assets');
+  const { wallet } = holder;
+  const success: Array<{ id: string; hash: string; signedTransaction: string }> = [];
+  const errors: Array<{ index: number; id: string; message: string }> = [];
+  let signedRow: Awaited<ReturnType<SandboxCore['insertTransaction']>> | undefined;
+  for (const [index, item] of body.assets.entries()) {
+    try {
+      const { asset, to, amount } = checkWithdrawal(core, wallet, item);
+      const signed = await core.signRaw(core.db, holder, core.transferCall(asset, to, amount));
+      const txBody = core.newBody(wallet, asset, amount);
+      Object.assign(txBody, {
+        confirmed: true,
+        signedTransaction: signed.serialized,
+        note: item.note ?? null,
+        metadata: item.metadata ?? null,
+      });
+      const row = await core.insertTransaction(core.db, {
+        walletId: wallet.id,
+        addressId: holder.child?.id ?? null,
+        reference: item.reference || newReference(),
+        hash: signed.hash,
+        type: 'SIGNED',
+        status: 'SUCCESS',
+        assetId: asset.id,
+        amount: formatUnits(amount, asset.decimals),
+        senderAddress: holder.address,
+        recipientAddress: to,
+        confirmations: 0,
+        body: txBody,
+        plan: null,
+      });
+      await core.queueWebhook(core.db, row, 'signed.success');
+      success.push({ id: row.id, hash: signed.hash, signedTransaction: signed.serialized });
+      signedRow = row;
+    } catch (error) {
+      errors.push({ index, id: item.id, message: messageOf(error) });
+    }
+  }
+  if (body.single) {
+    // The single form answers with the signed transaction, or with the reason it could not be signed.
+    if (!signedRow) throw invalid(errors[0]!.message);
+    return { data: core.serialize(signedRow), message: 'Withdrawal signed successfully' };
+  }
+  return {
+    data: { success, errors },
+    message: `Batch withdrawal signed (${success.length}/${body.assets.length} successful)`,
+  };
+}
+
+/**
+ * #15 and its child form. The native balance shown is that of whoever pays the network fee: the holder, or
+ * the master wallet for a gasless child address.
+ */
+async function estimateWithdrawals(
+  core: SandboxCore,
+  holder: Holder,
+  items: Array<{ id: string; address: string; amount: string | number }>,
+): Promise<Result> {
+  batchBounds(items, 'assets');
+  const { wallet, chain } = holder;
+  const native = core.catalog.nativeAsset(chain.id);
+  const nativeBalance = await core.balance(core.db, native.id, gasPayerOf(holder) ?? holder.address);
+  const nativeText = formatUnits(nativeBalance, native.decimals);
+  const nativeUsd = usdValue(nativeBalance, native.decimals, native.usdPrice);
+  const fees = [];
+  const errors: Array<{ index: number; assetId: string; message: string }> = [];
+  let total = 0n;
+  for (const [index, item] of items.entries()) {
+    try {
+      const { asset, to, amount } = checkWithdrawal(core, wallet, item);
+      const fee = core.feeFor(chain, asset.address === zeroAddress ? GAS.nativeTransfer : GAS.tokenTransfer);
+      total += fee;
+      fees.push({
+        index,
+        assetId: item.id,
+        address: to,
+        amount: formatUnits(amount, asset.decimals),
+        networkFee: formatUnits(fee, native.decimals),
+        networkFeeInUSD: usdValue(fee, native.decimals, native.usdPrice),
+        transactionFee: '0',
+        estimatedArrivalTime: ARRIVAL_SECONDS_PER_OPERATION,
+      });
+    } catch (error) {
+      if (items.length === 1) throw error;
+      errors.push({ index, assetId: item.id, message: messageOf(error) });
+    }
+  }
+  const message = 'Network fee fetched successfully';
+  if (items.length === 1) {
+    const [fee] = fees;
+    return {
+      data: {
+        nativeBalance: nativeText,
+        nativeBalanceInUSD: nativeUsd,
+        networkFee: fee!.networkFee,
+        networkFeeInUSD: fee!.networkFeeInUSD,
+        estimatedArrivalTime: fee!.estimatedArrivalTime,
+      },
+      message,
+    };
+  }
+  return {
+    data: {
+      fees,
+      totalNetworkFee: formatUnits(total, native.decimals),
+      totalNetworkFeeInUSD: usdValue(total, native.decimals, native.usdPrice),
+      totalTransactionFee: '0',
+      nativeBalance: nativeText,
+      nativeBalanceInUSD: nativeUsd,
+      estimatedArrivalTime: fees.length * ARRIVAL_SECONDS_PER_OPERATION,
+      errors,
+    },
+    message,
+  };
+}
