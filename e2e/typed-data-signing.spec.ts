@@ -1,5 +1,6 @@
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { approveOnPage } from './helpers/actions';
+import { bookEntry } from './helpers/address-book';
 import { randomAddress, sandboxWallet } from './helpers/sandbox';
 import { expectNoTabs, nextActionRequest, replayAction } from './helpers/swaps-signing';
 
@@ -38,7 +39,15 @@ test('an admin requests a permit signature, finance approves, the signature is v
   await expect(admin.getByRole('region', { name: 'Review' })).toHaveCount(0);
 
   await admin.getByLabel('Kind').selectOption('permit');
-  const spender = randomAddress();
+  // A permit lets its spender take the value: under the destination policy a stranger is refused, and the
+  // spender must be an address book entry past its cooling-off (a demo entry no other journey uses).
+  await admin.getByLabel('Spender').fill(randomAddress());
+  await admin.getByLabel('Value (token units)').fill('25');
+  await admin.getByRole('button', { name: 'Review signature' }).click();
+  await expect(
+    admin.getByText(/The spender of the permit: 0x[0-9a-fA-F]{40} is not in this wallet's address book/),
+  ).toBeVisible();
+  const spender = bookEntry(wallet, 'Tyrell Leasing').address;
   await admin.getByLabel('Spender').fill(spender);
   await admin.getByLabel('Value (token units)').fill('25');
   await admin.getByRole('button', { name: 'Review signature' }).click();
@@ -46,6 +55,8 @@ test('an admin requests a permit signature, finance approves, the signature is v
   await expect(review).toBeVisible();
   await expect(review.getByText('EIP-2612 Permit')).toBeVisible();
   await expect(review.getByText(/^25(\.0+)? USD[CT]$/)).toBeVisible();
+  // Priced like a withdrawal of the same tokens: the USD value counts for the threshold and the limits.
+  await expect(review.getByText(/^\$2\d\.\d{2}$/)).toBeVisible();
   await expect(review.getByText('Deadline', { exact: true })).toBeVisible();
   await expectAccessible(admin);
 
@@ -54,6 +65,9 @@ test('an admin requests a permit signature, finance approves, the signature is v
   await admin.getByLabel('Value (token units)').fill('max');
   await admin.getByRole('button', { name: 'Review signature' }).click();
   await expect(review.getByText(/Unlimited value/)).toBeVisible();
+  await expect(
+    review.getByText(/^The value is unlimited, so the console cannot price it; it needs \d approvals\.$/),
+  ).toBeVisible();
   await admin.getByRole('button', { name: 'Back to edit' }).click();
   await admin.getByLabel('Value (token units)').fill('25');
   await admin.getByRole('button', { name: 'Review signature' }).click();

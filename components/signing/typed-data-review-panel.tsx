@@ -3,7 +3,7 @@ import { ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
 import { Badge } from '@/components/ui/badge';
 import type { TypedDataReview } from '@/lib/approvals/signing';
-import { formatAmount, formatDateTime } from '@/lib/format';
+import { formatAmount, formatDateTime, formatUsd } from '@/lib/format';
 
 export interface TypedDataReviewPanelProps {
   review: TypedDataReview;
@@ -55,6 +55,10 @@ export function TypedDataReviewPanel({ review, requiredApprovals }: TypedDataRev
                     : d.value?.units !== null && d.value?.units !== undefined
                       ? `${formatAmount(d.value.units, d.token.decimals ?? 18)} ${d.token.symbol ?? ''}`
                       : `${d.value?.raw ?? '—'} base units`,
+                },
+                {
+                  label: 'USD value',
+                  value: review.valueUsd ? formatUsd(review.valueUsd) : 'Unknown',
                 },
                 !isPermit && {
                   label: 'Valid after',

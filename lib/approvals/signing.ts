@@ -11,6 +11,8 @@ export type TypedDataReview = {
   /** EIP-712 hash of what will be signed. */
   hash: string;
   description: TypedDataDescription;
+  /** What a permit allows or an authorization moves, in USD ("1234.50"); null when it cannot be priced. */
+  valueUsd?: string | null;
   warnings: string[];
   builtAt: string;
 };

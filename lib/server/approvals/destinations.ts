@@ -4,6 +4,7 @@ import 'server-only';
 // or changed and re-added so its cooling-off starts again), and counts as it is now.
 import type { AbiFunction } from 'viem';
 import type { ConsoleDb } from '@/lib/db/schema';
+import { describeTypedData, type TypedDataDocument } from '@/lib/validation/typed-data';
 import { checkDestinations, describeDestinationProblems } from '../address-book';
 import { decodeContractCall } from './decode';
 
@@ -60,6 +61,27 @@ function contractDestinations(walletId: string, payload: unknown): Destinations 
 }
 
 /**
+ * Who a typed-data signature lets take money: a permit's spender (an allowance, as an approve call gives) or an
+ * authorization's recipient. Another document names no one the console can read: it needs the highest quorum.
+ */
+function signatureDestinations(walletId: string, payload: unknown): Destinations | null {
+  let description: ReturnType<typeof describeTypedData>;
+  try {
+    description = describeTypedData(record(payload) as unknown as TypedDataDocument, {
+      signer: null,
+      tokens: [],
+      now: new Date(0),
+    });
+  } catch {
+    return null;
+  }
+  if (description.kind === 'other' || !description.spender) return null;
+  const who =
+    description.kind === 'permit' ? 'The spender of the permit' : 'The recipient of the authorization';
+  return { walletId, addresses: [description.spender], where: () => who };
+}
+
+/**
  * Where retrying a transaction sends money, from the transaction the review looked up (stored with the request):
  * a withdrawal pays its recipient again; a swap's proceeds stay with the wallet, as a swap request's do. Anything
  * else, or a transaction the service did not show, has no recipient the console can check.
@@ -107,7 +129,7 @@ function settlementToggleDestinations(
  * The recipients of a request that pays addresses: withdrawals (sent or sign-only), payout files, payout
  * schedules (each run is a payout file of its own), an auto-settlement rule in force, the rules a wallet's
  * auto-settlement switched on puts in force, the payees and spenders of decoded contract calls (written or
- * signed) and the recipient of a retried withdrawal. `review` is the review stored with the request: what the
+ * signed), a permit's spender and an authorization's recipient, and the recipient of a retried withdrawal. `review` is the review stored with the request: what the
  * console learnt from the service when the request was made (a retried transaction, the wallet's rules). Null
  * for the kinds that pay no address of their choosing (a swap's proceeds stay at its address; configuration).
  */
@@ -153,6 +175,8 @@ function destinationsOf(
       return contractDestinations(walletId, payload);
     case 'retry':
       return retryDestinations(walletId, review);
+    case 'typedDataSign':
+      return signatureDestinations(walletId, payload);
     default:
       return null;
   }

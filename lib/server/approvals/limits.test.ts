@@ -250,4 +250,35 @@ describe('what a request moves', () => {
       { destination: null, symbol: 'USDC', amount: '2', usd: '2.00', pricedOnly: true },
     ]);
   });
+
+  it('reads a permit or an authorization as what its spender or recipient may take, priced by its review', () => {
+    const review = (
+      units: string,
+      valueUsd: string | null,
+      spender = '0x00000000000000000000000000000000000000AA',
+    ) => ({
+      description: {
+        kind: 'permit',
+        spender,
+        token: { symbol: 'USDC' },
+        value: { units, raw: '0', unlimited: false },
+      },
+      valueUsd,
+    });
+    expect(contributionsOf('typedDataSign', {}, review('250', '249.98'))).toEqual([
+      {
+        destination: '0x00000000000000000000000000000000000000aa',
+        symbol: 'USDC',
+        amount: '250',
+        usd: '249.98',
+        pricedOnly: false,
+      },
+    ]);
+    // Unpriced: counts as over a USD limit, as an unpriced withdrawal does.
+    expect(contributionsOf('typedDataSign', {}, review('250', null))[0]?.usd).toBeNull();
+    // A document the console could not read moves nothing it can count (it needs the highest quorum instead).
+    expect(contributionsOf('typedDataSign', {}, { description: { kind: 'other', spender: null } })).toEqual(
+      [],
+    );
+  });
 });

@@ -18,7 +18,8 @@ import { addressKey } from '@/lib/validation/addresses';
 
 /**
  * The kinds whose money counts against limits: withdrawals (sent or signed, one by one or from a file), swaps,
- * and contract writes (sent or signed), which move tokens as surely as a withdrawal does.
+ * contract writes (sent or signed), which move tokens as surely as a withdrawal does, and typed-data signatures
+ * (a permit's allowance, an authorization's transfer), which let someone else move them.
  */
 const LIMITED_KINDS = [
   'withdraw',
@@ -27,6 +28,7 @@ const LIMITED_KINDS = [
   'swap',
   'contractWrite',
   'contractSign',
+  'typedDataSign',
 ] as const;
 
 export function isLimitedKind(type: string): boolean {
@@ -118,6 +120,7 @@ export function contributionsOf(type: string, payload: unknown, review: unknown)
     ];
   }
   if (type === 'contractWrite' || type === 'contractSign') return contractContributions(r);
+  if (type === 'typedDataSign') return signatureContributions(r);
   const items = Array.isArray(p.items) ? (p.items as Array<Record<string, unknown>>) : [];
   // A withdrawal's review lists its recipients as `items`, a payout file's as `rows`, in payload order.
   const listed = Array.isArray(r.items) ? r.items : Array.isArray(r.rows) ? r.rows : [];
@@ -138,6 +141,33 @@ export function contributionsOf(type: string, payload: unknown, review: unknown)
 }
 
 const USD_CENTS = /^\d+\.\d{2}$/;
+
+/**
+ * A permit's allowance to its spender, or an authorization's transfer to its recipient, as the review read and
+ * priced it. A signature the console could not read counts nothing here: it needs the highest quorum instead.
+ */
+function signatureContributions(review: Record<string, unknown>): Contribution[] {
+  const description = (review.description ?? {}) as Record<string, unknown>;
+  const value = (description.value ?? {}) as Record<string, unknown>;
+  const token = (description.token ?? {}) as Record<string, unknown>;
+  if (
+    typeof description.spender !== 'string' ||
+    typeof token.symbol !== 'string' ||
+    typeof value.units !== 'string' ||
+    !DECIMAL.test(value.units)
+  )
+    return [];
+  const usd = review.valueUsd;
+  return [
+    {
+      destination: addressKey(description.spender),
+      symbol: token.symbol,
+      amount: value.units,
+      usd: typeof usd === 'string' && USD_CENTS.test(usd) ? usd : null,
+      pricedOnly: false,
+    },
+  ];
+}
 
 /**
  * A contract call's movements as its review decoded and priced them (the payload holds only the ABI call):

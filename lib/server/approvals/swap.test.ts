@@ -12,6 +12,7 @@ import { operationRequests, users } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import type { SwapPayload } from '@/lib/validation/swaps';
 import { buildPermit } from '@/lib/validation/typed-data';
+import { trustRecipients } from '@/test/address-book';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 import { createApprovalEngine, type EngineActor } from './engine';
@@ -221,7 +222,10 @@ describe('swap review text', () => {
 });
 
 describe('typed-data signing operation', () => {
-  async function permitPayload(): Promise<TypedDataPayload> {
+  /** The spender the permits allow: an address book entry past its cooling-off (the destination policy). */
+  const SPENDER = '0x00000000000000000000000000000000000000aa';
+
+  async function permitPayload(value = '250', spender = SPENDER): Promise<TypedDataPayload> {
     const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
     const built = buildPermit({
       name: 'USD Coin',
@@ -230,8 +234,8 @@ describe('typed-data signing operation', () => {
       verifyingContract: usdc.address,
       decimals: usdc.decimals,
       owner: float.address,
-      spender: '0x00000000000000000000000000000000000000aa',
-      value: 'max',
+      spender,
+      value,
       nonce: '0',
       deadline: String(Math.floor(Date.now() / 1000) + 60 * 86400),
     });
@@ -239,16 +243,22 @@ describe('typed-data signing operation', () => {
     return { addressId: float.id, signer: float.address, ...built.value };
   }
 
-  it('is requested by an admin, reviewed in token terms, and the signature recovers to the address', async () => {
+  beforeAll(() => trustRecipients(database.db, wallet.id, [SPENDER]));
+
+  it('is requested by an admin, reviewed in token terms and USD, and the signature recovers to the address', async () => {
     const e = engine();
     const payload = await permitPayload();
     expect((await e.create(finance, 'typedDataSign', wallet.id, payload)).ok).toBe(false);
     const created = await e.create(admin, 'typedDataSign', wallet.id, payload);
     if (!created.ok) throw new Error(created.error);
-    const review = (await e.view(created.data.id))?.request.review as unknown as TypedDataReview;
+    const view = await e.view(created.data.id);
+    const review = view?.request.review as unknown as TypedDataReview;
     expect(review.description.kind).toBe('permit');
     expect(review.description.token.symbol).toBe('USDC');
-    expect(review.warnings.join(' ')).toMatch(/Unlimited value/);
+    // Priced like a withdrawal of 250 USDC: the allowance counts for the threshold and the spending limits.
+    expect(Number(review.valueUsd)).toBeGreaterThan(200);
+    expect(Number(view?.request.amountUsd)).toBe(Number(review.valueUsd));
+    expect(view?.request.requiredApprovals).toBe(1);
     expect(review.warnings.join(' ')).toMatch(/more than 30 days/);
 
     const approved = await e.approve(finance, created.data.id);
@@ -272,6 +282,55 @@ describe('typed-data signing operation', () => {
     const result = (await e.view(created.data.id))?.request.result as unknown as TypedDataResult;
     expect(result.verified).toBe(false);
     expect(result.error).toMatch(/Signature mismatch/);
+  });
+
+  it('needs the highest quorum for what it cannot price: an unlimited permit, or a document that is not a permit', async () => {
+    const e = engine();
+    const unlimited = await e.create(admin, 'typedDataSign', wallet.id, await permitPayload('max'));
+    if (!unlimited.ok) throw new Error(unlimited.error);
+    const view = await e.view(unlimited.data.id);
+    const review = view?.request.review as unknown as TypedDataReview;
+    expect(review.valueUsd).toBeNull();
+    expect(review.warnings.join(' ')).toMatch(/Unlimited value/);
+    expect(review.warnings[0]).toBe(
+      'The value is unlimited, so the console cannot price it; it needs 2 approvals.',
+    );
+    expect(view?.request.requiredApprovals).toBe(2);
+    // One approval leaves it waiting: nothing is signed.
+    const once = await e.approve(finance, unlimited.data.id);
+    expect(once.ok && once.data.status).toBe('PENDING_APPROVAL');
+
+    const vote = {
+      addressId: float.id,
+      signer: float.address,
+      domain: { name: 'Votes', version: '1', chainId: 11155111, verifyingContract: SPENDER },
+      types: { Vote: [{ name: 'choice', type: 'uint8' }] },
+      primaryType: 'Vote',
+      message: { choice: '1' },
+    };
+    const other = await e.create(admin, 'typedDataSign', wallet.id, vote);
+    if (!other.ok) throw new Error(other.error);
+    const otherView = (await e.view(other.data.id))!;
+    expect((otherView.request.review as unknown as TypedDataReview).warnings[0]).toBe(
+      'The console cannot read what a Vote signature allows or moves; it needs 2 approvals.',
+    );
+    expect(otherView.request.requiredApprovals).toBe(2);
+  });
+
+  it('refuses a permit whose spender is outside the address book (the destination policy), and requests nothing', async () => {
+    const stranger = '0x00000000000000000000000000000000000000bb';
+    const before = await database.db.select().from(operationRequests);
+    const created = await engine().create(
+      admin,
+      'typedDataSign',
+      wallet.id,
+      await permitPayload('5', stranger),
+    );
+    expect(created.ok).toBe(false);
+    expect(!created.ok && created.error).toMatch(
+      /^The spender of the permit: 0x0{38}[bB]{2} is not in this wallet's address book: money goes only to address book entries past their cooling-off/,
+    );
+    expect(await database.db.select().from(operationRequests)).toHaveLength(before.length);
   });
 
   it('refuses a payload whose message disagrees with its types', async () => {

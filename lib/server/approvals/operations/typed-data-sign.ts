@@ -1,17 +1,24 @@
 import 'server-only';
 // EIP-712 typed-data signing from a child address (#21) as an operation kind of the approval engine. A
-// permit can move funds later, so it takes the same four eyes as a withdrawal.
-import { getAddress, isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem';
+// permit can move funds later, so it takes the same four eyes as a withdrawal, and is priced like one: a permit's
+// allowance or an authorization's transfer counts in USD for the policy's threshold and the spending limits, and
+// its spender or recipient is held to the destination policy (destinations.ts). A signature the console cannot
+// price (another document, an unlimited value, a token the wallet does not hold) needs the most approvals the
+// policy asks, as an undecodable contract call does.
+import { formatUnits, getAddress, isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem';
 import { z } from 'zod';
 import { DEFAULT_EXPIRY_SECONDS } from '@/lib/approvals/policy';
 import type { TypedDataResult, TypedDataReview } from '@/lib/approvals/signing';
 import {
   checkTypedData,
   describeTypedData,
+  type TypedDataDescription,
   type TypedDataDocument,
   viemTypedData,
 } from '@/lib/validation/typed-data';
 import type { ReviewContext } from '../types';
+import { type UsdAmount, usdOf } from '../usd';
+import { assetAt, priceBook } from './contract-pricing';
 import { reviewAddress, reviewWallet } from './review-parts';
 import { type BuiltReview, defineOperation } from './types';
 
@@ -41,6 +48,38 @@ const typedDataPayloadSchema: z.ZodType<TypedDataPayload> = z
     if (!check.ok) ctx.addIssue({ code: 'custom', message: check.error });
   });
 
+/**
+ * What the signature allows (a permit) or moves (an authorization), in USD, priced as a withdrawal of the token
+ * is (the signing address's balances, then the master wallet's); or why the console cannot say.
+ */
+async function signatureValue(
+  description: TypedDataDescription,
+  wallet: Parameters<typeof assetAt>[0],
+  addressId: string,
+  ctx: ReviewContext,
+): Promise<{ usd: UsdAmount; reason: null } | { usd: null; reason: string }> {
+  if (description.kind === 'other' || !description.value)
+    return {
+      usd: null,
+      reason: `The console cannot read what a ${description.primaryType} signature allows or moves`,
+    };
+  if (description.value.unlimited)
+    return { usd: null, reason: 'The value is unlimited, so the console cannot price it' };
+  const asset = assetAt(wallet, description.token.address);
+  if (!asset)
+    return {
+      usd: null,
+      reason: `${description.token.address} is not an asset of this wallet, so the console cannot price the value`,
+    };
+  const source = await ctx.balances(addressId);
+  const priced = source.find((b) => b.assetId === asset.id)?.priceUsd;
+  const prices = priceBook(source, priced ? [] : await ctx.balances());
+  const usd = usdOf(formatUnits(BigInt(description.value.raw), asset.decimals), prices.price(asset.id));
+  return usd === null
+    ? { usd: null, reason: `The custody service gives no USD price for ${asset.symbol}` }
+    : { usd, reason: null };
+}
+
 async function buildTypedDataReview(
   payload: TypedDataPayload,
   ctx: ReviewContext,
@@ -59,6 +98,9 @@ async function buildTypedDataReview(
   const warnings = [...description.warnings];
   if (!isAddressEqual(getAddress(child.address), getAddress(payload.signer)))
     warnings.push('The signing address changed since the request was made.');
+  const value = await signatureValue(description, wallet, payload.addressId, ctx);
+  const highest = value.reason === null ? null : await ctx.highestApprovals();
+  if (value.reason !== null) warnings.unshift(`${value.reason}; it needs ${highest} approvals.`);
   const review: TypedDataReview = {
     kind: 'typedDataSign',
     wallet: reviewWallet(wallet),
@@ -71,6 +113,7 @@ async function buildTypedDataReview(
     },
     hash: check.ok ? check.hash : '',
     description,
+    valueUsd: value.usd,
     warnings,
     builtAt: new Date().toISOString(),
   };
@@ -88,16 +131,17 @@ async function buildTypedDataReview(
   return {
     review,
     summary: `Sign ${what}${amount}`,
-    // A signature moves nothing by itself; its USD value is not known, so the policy's threshold applies.
-    amountUsd: null,
+    // The signature moves nothing by itself, but lets its spender or recipient take the value: counted in USD for
+    // the threshold and the spending limits; what cannot be priced needs the highest quorum.
+    amountUsd: value.usd,
+    ...(highest === null ? {} : { minApprovals: highest }),
   };
 }
 
 export const typedDataSignOperation = defineOperation({
   key: 'typedDataSign',
   permissions: { request: 'typedDataSign.request', approve: 'typedDataSign.approve' },
-  // A signature has no USD value the console can read, so a threshold would always add an approver: an
-  // admin may set one.
+  // A priced signature meets the threshold an admin may set, like a withdrawal; an unpriced one needs the most.
   defaultPolicy: { approvals: 1, thresholdUsd: null, expirySeconds: DEFAULT_EXPIRY_SECONDS },
   // The verified signature is the result.
   finality: 'answer',
