@@ -360,6 +360,17 @@ describe('contract calls are priced and held like withdrawals', () => {
 
   it('native coin sent with a call is priced like a native withdrawal and added', async () => {
     const e = engine();
+    const call = { ...transfer(recipient(), '1000000'), value: '10000000000000000' };
+    // The coin goes to the called address itself: held to the destination policy like a withdrawal's recipient.
+    const refused = await e.create(requester, 'contractWrite', wallet.id, {
+      ...writeOf(transfer(recipient(), '1000000')),
+      calls: [call],
+    });
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.error).toMatch(
+      /^The address the native coin is sent to: 0x[0-9a-fA-F]{40} is not in this wallet's address book/,
+    );
+    await trustRecipients(database.db, wallet.id, [usdc().address]);
     // 1 USDC plus 0.01 ETH at $3,000: $31.
     const created = await e.create(requester, 'contractWrite', wallet.id, {
       ...writeOf(transfer(recipient(), '1000000')),

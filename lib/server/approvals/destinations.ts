@@ -30,10 +30,21 @@ const itemsOf = (payload: unknown) => list(record(payload).items);
 
 const addressesOf = (items: Array<Record<string, unknown>>) => items.map((i) => String(i.address ?? ''));
 
+/** The native coin a call sends along (its `value`, in base units); 0 when none or unreadable. */
+function nativeValueOf(call: Record<string, unknown>): bigint {
+  try {
+    return BigInt(String(call.value ?? '0'));
+  } catch {
+    return 0n;
+  }
+}
+
 /**
  * Who a contract call pays, read from the bytes it sends: the recipient of an ERC-20 transfer or transferFrom,
- * and the spender of an approve or increaseAllowance (an allowance lets the spender take the money later). A
- * call the console cannot decode is not named here: it already needs the most approvals the policy asks.
+ * the spender of an approve or increaseAllowance (an allowance lets the spender take the money later), and the
+ * called address itself when the call sends native coin along (a "contract call" to a person's own address is a
+ * withdrawal of the coin). A call the console cannot decode is not named here for its arguments: it already needs
+ * the most approvals the policy asks.
  */
 function contractDestinations(walletId: string, payload: unknown): Destinations {
   const calls = list(record(payload).calls);
@@ -44,9 +55,14 @@ function contractDestinations(walletId: string, payload: unknown): Destinations 
       method: String(call.method ?? ''),
       parameters: Array.isArray(call.parameters) ? call.parameters : [],
     });
-    return decoded.ok
-      ? [{ index, address: decoded.call.to, role: decoded.call.role, fn: decoded.call.function }]
+    const coin =
+      nativeValueOf(call) > 0n
+        ? [{ index, address: String(call.address ?? ''), what: 'the address the native coin is sent to' }]
+        : [];
+    const token = decoded.ok
+      ? [{ index, address: decoded.call.to, what: `the ${decoded.call.role} of ${decoded.call.function}` }]
       : [];
+    return [...token, ...coin];
   });
   return {
     walletId,
@@ -54,8 +70,8 @@ function contractDestinations(walletId: string, payload: unknown): Destinations 
     where: (i) => {
       const p = paid[i];
       if (!p) return `Call ${i + 1}`;
-      const what = `the ${p.role} of ${p.fn}`;
-      return calls.length > 1 ? `Call ${p.index + 1}, ${what}` : `The ${p.role} of ${p.fn}`;
+      if (calls.length > 1) return `Call ${p.index + 1}, ${p.what}`;
+      return p.what.charAt(0).toUpperCase() + p.what.slice(1);
     },
   };
 }
