@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { requestAddressBookEntryAction, requestCoolingOffChangeAction } from '@/lib/actions/address-book';
 import { approveRequestAction } from '@/lib/actions/approvals';
+import { requestSpendingLimitRemovalAction } from '@/lib/actions/limits';
 import { setFreezeAction, updatePolicyAction } from '@/lib/actions/policy';
 import { requestServiceTokenAction, revealServiceTokenAction } from '@/lib/actions/service-tokens';
 import {
@@ -15,8 +17,16 @@ import {
   changeUserRoleAction,
   disableUserAction,
   enableUserAction,
+  requestResetLinkAction,
 } from '@/lib/actions/users';
-import { operationApprovals, operationRequests, type Role, serviceTokens, users } from '@/lib/db/schema';
+import {
+  operationApprovals,
+  operationRequests,
+  type Role,
+  serviceTokens,
+  spendingLimits,
+  users,
+} from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { provideServices } from '@/lib/server/services';
@@ -67,6 +77,8 @@ export interface InsiderConsole {
   requestIdOf(result: { ok: boolean; data?: unknown; error?: string }): string;
   statusOf(id: string): Promise<string | undefined>;
   withdrawal(amount?: string): unknown;
+  /** A spending limit in force (far above anything the search moves), for the insider to ask to remove. */
+  limitId: string;
   /**
    * The attacker's one path to a second account now that no credential passes through the console: `by` asks for
    * a user at an address `by` controls, `approver` approves, and `by` reads the invitation in that mailbox, chooses
@@ -93,6 +105,18 @@ export async function openInsiderConsole(
   const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
   // The withdrawals here pay an address book entry past its cooling-off (the destination policy).
   await trustRecipients(t.db, wallet.id, ['0x00000000000000000000000000000000000000aa']);
+  const [limit] = await t.db
+    .insert(spendingLimits)
+    .values({
+      walletId: wallet.id,
+      scope: 'wallet',
+      windowHours: 24,
+      unit: 'usd',
+      limitAmount: '1000000000',
+      onBreach: 'refuse',
+      createdBy: 'test',
+    })
+    .returning({ id: spendingLimits.id });
 
   const signedIn = (user: { id: string; email: string; name: string; role: string }) =>
     signedInAs(t.db, user);
@@ -116,6 +140,7 @@ export async function openInsiderConsole(
     statusOf: async (id) =>
       (await t.db.select().from(operationRequests).where(eq(operationRequests.id, id)))[0]?.status,
     withdrawal: (amount = '0.01') => masterWithdrawal(usdc, amount),
+    limitId: limit!.id,
     async addThrough(by, approver, role) {
       actAs(by);
       const email = unique(`by-${by.name}`);
@@ -142,21 +167,38 @@ export async function openInsiderConsole(
   return world;
 }
 
-const HARMLESS = ['userCreate', 'userRole', 'userEnable', 'userDisable', 'serviceTokenCreate'];
+/** Every kind of request the search files: each must be filed in each half of the run. */
+export const SEARCHED_KINDS = [
+  'userCreate',
+  'userRole',
+  'userDisable',
+  'userEnable',
+  'userReset',
+  'serviceTokenCreate',
+  'policyEdit',
+  'coolingOffEdit',
+  'addressBookSave',
+  'limitEdit',
+  'withdraw',
+];
+
+const HARMLESS = ['userCreate', 'userRole', 'userEnable', 'userDisable', 'userReset', 'serviceTokenCreate'];
 
 /**
  * Sequences `from` to `to` (exclusive) of the search, seeded 1000 + their number: one actor asks for users, roles,
- * disabling and re-enabling, API tokens, a looser policy and withdrawals, approves with every account and token
- * whose invitation or secret reached them, and reads every invitation and secret their requests produce, while
- * two honest admins approve the harmless-looking account changes. After each sequence no request may stand
- * approved (or later) with only the actor's accounts as requester and approvers (a failure throws with the seed
- * and the steps). Answers how often the actor met the refusal and how many requests got past approval.
+ * disabling and re-enabling, reset links (password, or password and second factors), API tokens, looser rules (the
+ * withdrawal policy, the address book's cooling-off and destination policy, a stranger's address in the book, a
+ * spending limit removed) and withdrawals, approves with every account and token whose invitation or secret
+ * reached them, and reads every invitation and secret their requests produce, while two honest admins approve the
+ * harmless-looking account changes. After each sequence no request may stand approved (or later) with only the
+ * actor's accounts as requester and approvers (a failure throws with the seed and the steps). Answers how often
+ * the actor met the refusal, how many requests got past approval, and the kinds of request filed.
  */
 export async function searchSequences(
   c: InsiderConsole,
   from: number,
   to: number,
-): Promise<{ refusals: number; completed: number }> {
+): Promise<{ refusals: number; completed: number; kinds: Set<string> }> {
   const { t, dataDir, wallet, root, as, approve } = c;
   const engine = await getApprovalEngine();
   // Held approved requests are never sent: the property is about approval, and the sandbox's funds stay put.
@@ -165,6 +207,7 @@ export async function searchSequences(
   expect(await setFreezeAction({ enabled: true })).toMatchObject({ ok: true });
   let refusals = 0;
   let completed = 0;
+  const kinds = new Set<string>();
   /** Each request's status, one read for all of them. */
   const statusesOf = async (ids: string[]) =>
     new Map(
@@ -194,7 +237,9 @@ export async function searchSequences(
     const read = new Set<string>();
     const filed = (result: { ok: boolean; data?: unknown }, kind: string, by: string, email?: string) => {
       const data = result.data as { kind?: string; id?: string } | undefined;
-      if (result.ok && data?.id) requests.push({ id: data.id, kind, by, ...(email ? { email } : {}) });
+      if (!result.ok || !data?.id) return;
+      requests.push({ id: data.id, kind, by, ...(email ? { email } : {}) });
+      kinds.add(kind);
     };
 
     for (let step = 0; step < STEPS; step++) {
@@ -212,13 +257,21 @@ export async function searchSequences(
         as(me);
         filed(await changeUserRoleAction({ userId: target.id, role }), 'userRole', me.id);
         log.push(`${me.name} asks ${target.name} to be ${role}`);
-      } else if (roll < 0.27) {
+      } else if (roll < 0.25) {
         const target = pick([...people, ...honest]);
         as(me);
         filed(await disableUserAction({ userId: target.id }), 'userDisable', me.id);
         as(me);
         filed(await enableUserAction({ userId: target.id }), 'userEnable', me.id);
         log.push(`${me.name} disables and re-enables ${target.name}`);
+      } else if (roll < 0.27) {
+        // A reset link (password, or password and second factors) goes to the person's own mailbox: one the
+        // actor reads only for an account they asked for, which they hold already.
+        const target = pick([...people, ...honest]);
+        const scope = pick(['password', 'password-and-factors'] as const);
+        as(me);
+        filed(await requestResetLinkAction({ userId: target.id, scope }), 'userReset', me.id);
+        log.push(`${me.name} asks for a ${scope} reset link for ${target.name}`);
       } else if (roll < 0.33) {
         as(me);
         filed(
@@ -228,22 +281,50 @@ export async function searchSequences(
         );
         log.push(`${me.name} asks for a token`);
       } else if (roll < 0.4) {
+        // A rule loosened: the withdrawal policy, the address book's cooling-off and destination policy, a
+        // stranger's address put in the book, or a spending limit taken away.
+        const change = pick(['policy', 'book policy', 'book entry', 'limit'] as const);
         as(me);
-        filed(
-          await updatePolicyAction({
-            operationType: 'withdraw',
-            approvals: '1',
-            thresholdUsd: '',
-            expiryMinutes: '60',
-          }),
-          'policyEdit',
-          me.id,
-        );
-        log.push(`${me.name} asks to loosen the withdrawal policy`);
+        if (change === 'policy')
+          filed(
+            await updatePolicyAction({
+              operationType: 'withdraw',
+              approvals: '1',
+              thresholdUsd: '',
+              expiryMinutes: '60',
+            }),
+            'policyEdit',
+            me.id,
+          );
+        else if (change === 'book policy')
+          filed(
+            await requestCoolingOffChangeAction({ coolingOffMinutes: '1', destinationPolicy: false }),
+            'coolingOffEdit',
+            me.id,
+          );
+        else if (change === 'book entry')
+          filed(
+            await requestAddressBookEntryAction({
+              walletId: wallet.id,
+              entryId: '',
+              name: `Insider ${seq}-${step}`,
+              address: `0x${crypto.randomUUID().replace(/-/g, '').padEnd(40, '7')}`,
+              chain: 'ethereum',
+              tags: '',
+              notes: '',
+            }),
+            'addressBookSave',
+            me.id,
+          );
+        else filed(await requestSpendingLimitRemovalAction({ ruleId: c.limitId }), 'limitEdit', me.id);
+        log.push(`${me.name} asks to loosen a rule (${change})`);
       } else if (roll < 0.52) {
         const who = tokens.length && rand() < 0.4 ? pick(tokens) : me;
         const made = await engine.create(who, 'withdraw', wallet.id, c.withdrawal());
-        if (made.ok) requests.push({ id: made.data.id, kind: 'withdraw', by: who.id });
+        if (made.ok) {
+          requests.push({ id: made.data.id, kind: 'withdraw', by: who.id });
+          kinds.add('withdraw');
+        }
         log.push(`${who.email} requests a withdrawal`);
       } else if (roll < 0.8) {
         // The actor approves one of the sequence's requests with any account they hold.
@@ -324,5 +405,5 @@ export async function searchSequences(
       .set({ disabledAt: new Date() })
       .where(and(isNull(users.disabledAt), ne(users.id, keeper.id)));
   }
-  return { refusals, completed };
+  return { refusals, completed, kinds };
 }

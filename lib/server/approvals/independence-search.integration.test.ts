@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type InsiderConsole,
   openInsiderConsole,
+  SEARCHED_KINDS,
   SEQUENCES,
   STEPS,
   searchSequences,
@@ -36,10 +37,12 @@ const FROM = Math.ceil(SEQUENCES / 2);
 
 describe('one insider with every credential they could have seen', () => {
   it(`never completes a money request or a configuration change with only their own accounts (sequences ${FROM + 1} to ${SEQUENCES} of ${SEQUENCES}, ${STEPS} seeded steps each)`, async () => {
-    const { refusals, completed } = await searchSequences(world, FROM, SEQUENCES);
+    const { refusals, completed, kinds } = await searchSequences(world, FROM, SEQUENCES);
     // The search reached the interesting places: the actor tried their own accounts (more than once a sequence),
     // and honest approvals let some of their requests through.
     expect(refusals).toBeGreaterThan(SEQUENCES - FROM);
     expect(completed).toBeGreaterThan(0);
+    // Every kind of request was filed: account, credential, token, rule and money changes alike.
+    expect([...kinds].sort()).toEqual([...SEARCHED_KINDS].sort());
   }, 900_000);
 });

@@ -12,6 +12,7 @@ import {
   NOT_INDEPENDENT,
   openInsiderConsole,
   type Person,
+  SEARCHED_KINDS,
   SEQUENCES,
   STEPS,
   searchSequences,
@@ -177,10 +178,12 @@ const HALF = Math.ceil(SEQUENCES / 2);
 
 describe('one insider with every credential they could have seen', () => {
   it(`never completes a money request or a configuration change with only their own accounts (sequences 1 to ${HALF} of ${SEQUENCES}, ${STEPS} seeded steps each)`, async () => {
-    const { refusals, completed } = await searchSequences(world, 0, HALF);
+    const { refusals, completed, kinds } = await searchSequences(world, 0, HALF);
     // The search reached the interesting places: the actor tried their own accounts (more than once a sequence),
     // and honest approvals let some of their requests through.
     expect(refusals).toBeGreaterThan(HALF);
     expect(completed).toBeGreaterThan(0);
+    // Every kind of request was filed: account, credential, token, rule and money changes alike.
+    expect([...kinds].sort()).toEqual([...SEARCHED_KINDS].sort());
   }, 900_000);
 });
