@@ -58,6 +58,7 @@ const FIXED: Record<string, AuditActionWords> = {
   'payoutSchedule.resume': { label: 'Resumed a payout schedule', area: 'Wallets' },
   'payoutSchedule.end': { label: 'Ended a payout schedule', area: 'Wallets' },
   'privateKey.reveal': { label: 'Revealed a private key', area: 'Wallets' },
+  'privateKey.reveal_approved': { label: 'Approved showing a private key', area: 'Wallets' },
   'settlement.edit': { label: 'Edited auto-settlement', area: 'Settlement' },
   'settlement.wallet_toggle': { label: 'Switched auto-settlement on or off', area: 'Settlement' },
   'settlement.rule_create': { label: 'Created a settlement rule', area: 'Settlement' },

@@ -1,13 +1,14 @@
 'use client';
 // What a configuration change left on its request page. A new user or a reset emailed the person a link (its state
 // here, never the link); an API token's secret is shown once to the admin who asked for it: fetched on demand,
-// then dropped by the server.
+// then dropped by the server; an approved private key reveal lets the asker read the key once from the service.
 import { KeyRoundIcon } from 'lucide-react';
 import { type ReactNode, useState, useTransition } from 'react';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
+import { RevealPrivateKeyDialog } from '@/components/wallets/reveal-private-key-dialog';
 import { revealServiceTokenAction } from '@/lib/actions/service-tokens';
 import type { ConfigurationResult } from '@/lib/approvals/configuration';
 import { InvitationOutcomeView } from './invitation-outcome';
@@ -41,6 +42,14 @@ export function ConfigurationOutcome({
             onResent={onChanged}
           />
         ) : null}
+        {result.privateKey && result.walletId && result.addressId ? (
+          <PrivateKeyOutcome
+            requestId={requestId}
+            result={result}
+            isRequester={isRequester}
+            onChanged={onChanged}
+          />
+        ) : null}
         {result.tokenSecret ? (
           <ShownOnce
             state={result.tokenSecret}
@@ -72,6 +81,42 @@ export function ConfigurationOutcome({
         ) : null}
       </AlertDescription>
     </Alert>
+  );
+}
+
+/** An approved private key reveal: the asker sees the key once, within its time, on this page. */
+function PrivateKeyOutcome({
+  requestId,
+  result,
+  isRequester,
+  onChanged,
+}: {
+  requestId: string;
+  result: ConfigurationResult;
+  isRequester: boolean;
+  onChanged: () => void;
+}) {
+  const label = result.addressLabel ?? 'the address';
+  if (result.privateKey === 'shown')
+    return (
+      <p>The private key of {label} was shown once to the admin who asked. Ask again if it is needed.</p>
+    );
+  if (!isRequester) return <p>The private key of {label} is shown once, to the admin who asked for it.</p>;
+  if (result.revealUntil && Date.parse(result.revealUntil) <= Date.now())
+    return <p>The time to see the private key of {label} has passed. Ask again if it is needed.</p>;
+  return (
+    <div>
+      <RevealPrivateKeyDialog
+        walletId={result.walletId!}
+        addressId={result.addressId!}
+        addressName={label}
+        requestId={requestId}
+        onDone={onChanged}
+      />
+      <p className="mt-1 text-sm text-muted-foreground">
+        It is shown once: copy it before closing the dialog.
+      </p>
+    </div>
   );
 }
 

@@ -211,6 +211,16 @@ function Body({ review }: { review: Exclude<ConfigurationReview, { kind: Custody
       );
     case 'walletRemove':
       return <ReviewFacts facts={walletFacts(review.wallet)} />;
+    case 'privateKeyReveal':
+      return (
+        <ReviewFacts
+          facts={[
+            { label: 'Wallet', value: review.walletName },
+            { label: 'Address name', value: review.addressName ?? '—' },
+            { label: 'Address', value: review.address, className: 'font-mono text-xs break-all', wide: true },
+          ]}
+        />
+      );
     case 'addressBookSave':
       return <BookChanges review={review} />;
     case 'coolingOffEdit':
@@ -291,6 +301,8 @@ const INTRO: Record<Exclude<ConfigurationReview['kind'], CustodySettingsKind>, s
     'Makes a token a back-office system uses to call the console’s API; its withdrawals and swaps become requests people approve.',
   serviceTokenRotate: 'Gives the token a new secret; the system must switch to it.',
   payoutSchedule: 'Keeps a payout schedule; each run is a payout request approved like any other.',
+  privateKeyReveal:
+    'Shows an address’s private key once to the admin who asked: with it, the address’s funds move without the console.',
 };
 
 /** Every configuration kind's review; a second admin approves what it shows. */

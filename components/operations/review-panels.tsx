@@ -53,6 +53,7 @@ const REVIEW_PANELS: { [K in OperationKind]: ComponentType<ReviewPanelProps<K>> 
   serviceTokenRotate: ConfigurationReviewPanel,
   coolingOffEdit: ConfigurationReviewPanel,
   payoutSchedule: PayoutScheduleReviewPanel,
+  privateKeyReveal: ConfigurationReviewPanel,
   settlementToggle: CustodySettingsReviewPanel,
   settlementRule: CustodySettingsReviewPanel,
   whitelistAdd: CustodySettingsReviewPanel,

@@ -32,25 +32,36 @@ export interface RevealPrivateKeyDialogProps {
   walletId: string;
   addressId: string;
   addressName: string;
+  /** The approved request to see the key. */
+  requestId: string;
+  /** The key was shown (or could not be): the page reads the request anew. */
+  onDone?: () => void;
 }
 
 /**
- * Admin only: re-enter the password, then the key is shown once. It lives in this component's state only
- * (no query cache, no storage) and is forgotten when the dialog closes.
+ * The admin whose request a second admin approved re-enters the password, then the key is shown once. It lives in
+ * this component's state only (no query cache, no storage) and is forgotten when the dialog closes.
  */
-export function RevealPrivateKeyDialog({ walletId, addressId, addressName }: RevealPrivateKeyDialogProps) {
+export function RevealPrivateKeyDialog({
+  walletId,
+  addressId,
+  addressName,
+  requestId,
+  onDone,
+}: RevealPrivateKeyDialogProps) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [revealed, setRevealed] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
-  const empty: RevealValues = { walletId, addressId, password: '' };
+  const empty: RevealValues = { walletId, addressId, password: '', requestId };
   const form = useForm<RevealValues>({ resolver: revealPrivateKeyResolver, defaultValues: empty });
   const passwordError = form.formState.errors.password?.message;
 
   const close = (next: boolean) => {
     setOpen(next);
     if (!next) {
+      if (revealed) onDone?.();
       setRevealed(null);
       form.reset(empty);
       setError(null);
@@ -76,7 +87,7 @@ export function RevealPrivateKeyDialog({ walletId, addressId, addressName }: Rev
       <DialogTrigger asChild>
         <Button variant="destructive">
           <KeyRoundIcon aria-hidden />
-          Reveal private key
+          Show the private key
         </Button>
       </DialogTrigger>
       <DialogContent>

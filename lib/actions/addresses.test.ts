@@ -1,5 +1,6 @@
-// Revealing an address's private key and simulating a deposit, against the real sandbox and database: the
-// password is checked again, every attempt is audited without the key, and a deposit lands on the address.
+// Revealing an address's private key and simulating a deposit, against the real sandbox and database: one admin
+// asks, a second approves, the asker re-enters the password and sees the key once; every attempt is audited
+// without the key, and a deposit lands on the address.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,7 +29,10 @@ vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const { createUser } = await import('@/lib/server/users');
 const { connectSandboxWallets, createCustodyConnections } = await import('@/lib/server/wallets');
-const { revealPrivateKeyAction, simulateDepositAction } = await import('./addresses');
+const { requestPrivateKeyRevealAction, revealPrivateKeyAction, simulateDepositAction } = await import(
+  './addresses'
+);
+const { getApprovalEngine } = await import('@/lib/server/approvals');
 const { WALLET_NOT_CONNECTED } = await import('./define-action');
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'address-actions-'));
@@ -73,17 +77,79 @@ async function signedInAs(role: Role) {
   const { startSession } = await import('@/lib/server/sessions');
   const session = await startSession(t.db, { userId: created.user.id, stepUpAt: Date.now() });
   state.user = { ...created.user, mustChangePassword: false, sessionId: session.id };
-  return { email: created.user.email, password: created.oneTimePassword };
+  return {
+    id: created.user.id,
+    email: created.user.email,
+    password: created.oneTimePassword,
+    as: { ...state.user },
+  };
+}
+
+/** The signed-in admin asks to see the key of `addressId`; a second admin (nobody's account) approves. */
+async function approvedReveal(addressId: string, walletId = wallet.id) {
+  const asker = state.user!;
+  const asked = await requestPrivateKeyRevealAction({ walletId, addressId });
+  if (!asked.ok) throw new Error(asked.error);
+  const second = await createUser(t.db, {
+    email: `second-${crypto.randomUUID()}@example.com`,
+    name: 'second',
+    role: 'admin',
+  });
+  if (!second.ok) throw new Error(second.error);
+  const engine = await getApprovalEngine();
+  const approved = await engine.approve(
+    { id: second.user.id, email: second.user.email, role: 'admin' },
+    asked.data.id,
+  );
+  expect(approved).toMatchObject({ ok: true, data: { status: 'SUCCESS' } });
+  state.user = asker;
+  return asked.data.id;
 }
 
 const entriesOf = (email: string) => t.db.select().from(auditLog).where(eq(auditLog.actorEmail, email));
 
 describe('reveal private key', () => {
+  it('needs a second admin’s approval of this admin’s request, for this address, before anything is read', async () => {
+    const address = wallet.addresses.find((a) => a.name === 'Customer 001')!;
+    const other = wallet.addresses.find((a) => a.name === 'Customer 002')!;
+    const admin = await signedInAs('admin');
+    const input = { walletId: wallet.id, addressId: address.id, password: admin.password };
+    // No request at all, or one nobody approved yet.
+    expect(await revealPrivateKeyAction({ ...input, requestId: crypto.randomUUID() })).toMatchObject({
+      ok: false,
+      error: 'No approved request to show this key.',
+    });
+    const asked = await requestPrivateKeyRevealAction({ walletId: wallet.id, addressId: address.id });
+    if (!asked.ok) throw new Error(asked.error);
+    expect(await revealPrivateKeyAction({ ...input, requestId: asked.data.id })).toMatchObject({
+      ok: false,
+      error: 'No approved request to show this key.',
+    });
+    // The asker cannot approve their own request.
+    const engine = await getApprovalEngine();
+    const own = await engine.approve({ id: admin.id, email: admin.email, role: 'admin' }, asked.data.id);
+    expect(own.ok).toBe(false);
+    // Approved for another address: refused for this one. Another admin cannot use this admin's approval.
+    const forOther = await approvedReveal(other.id);
+    expect(await revealPrivateKeyAction({ ...input, requestId: forOther })).toMatchObject({
+      ok: false,
+      error: 'That request was approved for another address.',
+    });
+    const mine = await approvedReveal(address.id);
+    const stranger = await signedInAs('admin');
+    expect(
+      await revealPrivateKeyAction({ ...input, password: stranger.password, requestId: mine }),
+    ).toMatchObject({ ok: false, error: 'Only the admin who asked for this key sees it.' });
+    const denied = (await entriesOf(stranger.email)).filter((e) => e.action === 'privateKey.reveal');
+    expect(denied.map((e) => e.outcome)).toContain('denied');
+  });
+
   it('asks for the password again, reveals the key once, and audits every attempt without it', async () => {
     const address = wallet.addresses.find((a) => a.name === 'Customer 001');
     if (!address) throw new Error('the seed has Customer 001');
     const admin = await signedInAs('admin');
-    const input = { walletId: wallet.id, addressId: address.id };
+    const requestId = await approvedReveal(address.id);
+    const input = { walletId: wallet.id, addressId: address.id, requestId };
 
     expect(await revealPrivateKeyAction({ ...input, password: '' })).toMatchObject({
       ok: false,
@@ -99,18 +165,31 @@ describe('reveal private key', () => {
     if (!revealed.ok) return;
     const key = revealed.data.privateKey as `0x${string}`;
     expect(privateKeyToAccount(key).address.toLowerCase()).toBe(address.address.toLowerCase());
+    // Once: the same approval shows nothing again.
+    expect(await revealPrivateKeyAction({ ...input, password: admin.password })).toMatchObject({
+      ok: false,
+      error: 'The private key was shown once. Ask again if it is needed.',
+    });
 
     const all = await entriesOf(admin.email);
     // Each attempt past the input check used the session's fresh second factor (step-up), audited with it.
     expect(all.filter((e) => e.action === 'auth.step_up_used').map((e) => e.target)).toEqual([
       `address:${address.id}`,
       `address:${address.id}`,
+      `address:${address.id}`,
+      `address:${address.id}`,
     ]);
-    const entries = all.filter((e) => e.action !== 'auth.step_up_used');
+    const entries = all.filter((e) => e.action.startsWith('privateKey.reveal'));
     expect(entries.map((e) => [e.action, e.outcome, e.target, e.input])).toEqual([
       ['privateKey.reveal', 'invalid', null, { fields: ['password'] }],
       ['privateKey.reveal', 'failed', `address:${address.id}`, { ...input, reason: 'wrong password' }],
       ['privateKey.reveal', 'success', `address:${address.id}`, input],
+      [
+        'privateKey.reveal',
+        'failed',
+        `address:${address.id}`,
+        { ...input, reason: 'The private key was shown once. Ask again if it is needed.' },
+      ],
     ]);
     expect(JSON.stringify(entries)).not.toContain(key.slice(2));
   });
@@ -119,39 +198,51 @@ describe('reveal private key', () => {
     const address = wallet.addresses.find((a) => a.name === 'Customer 002');
     if (!address) throw new Error('the seed has Customer 002');
     const admin = await signedInAs('admin');
-    const result = await revealPrivateKeyAction({
-      walletId: wallet.id,
-      addressId: address.id,
-      password: admin.password,
-    });
+    const requestId = await approvedReveal(address.id);
+    const input = { walletId: wallet.id, addressId: address.id, password: admin.password, requestId };
+    const result = await revealPrivateKeyAction(input);
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('returned no private key') });
     const [entry] = (await entriesOf(admin.email)).filter((e) => e.action === 'privateKey.reveal');
     expect(entry?.input).toMatchObject({ reason: 'no key returned' });
+    // Nothing was shown: the approval still waits (the same answer again, not "shown once").
+    expect(await revealPrivateKeyAction(input)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('returned no private key'),
+    });
   });
 
   it('refuses a viewer and audits the denial against the address', async () => {
     const address = wallet.addresses[0]!;
     const viewer = await signedInAs('viewer');
+    expect(await requestPrivateKeyRevealAction({ walletId: wallet.id, addressId: address.id })).toMatchObject(
+      {
+        ok: false,
+        status: 403,
+      },
+    );
     const result = await revealPrivateKeyAction({
       walletId: wallet.id,
       addressId: address.id,
       password: viewer.password,
+      requestId: crypto.randomUUID(),
     });
     expect(result).toEqual({ ok: false, error: 'You do not have permission to do this.', status: 403 });
     const entries = await entriesOf(viewer.email);
-    expect(entries.map((e) => [e.action, e.outcome, e.target])).toEqual([
-      ['privateKey.reveal', 'denied', `address:${address.id}`],
+    expect(entries.map((e) => [e.action, e.outcome, e.target])).toContainEqual([
+      'privateKey.reveal',
+      'denied',
+      `address:${address.id}`,
     ]);
   });
 
   it('refuses a wallet the console does not hold', async () => {
     const admin = await signedInAs('admin');
-    const result = await revealPrivateKeyAction({
+    const result = await requestPrivateKeyRevealAction({
       walletId: 'not-connected',
       addressId: wallet.addresses[0]!.id,
-      password: admin.password,
     });
     expect(result).toEqual({ ok: false, error: WALLET_NOT_CONNECTED, status: 404 });
+    void admin;
   });
 });
 

@@ -1,11 +1,17 @@
 'use server';
+import { requestConfigurationChange } from '@/lib/actions/configuration-request';
 import { defineAction, ok, refuse, WALLET_NOT_CONNECTED } from '@/lib/actions/define-action';
+import { getApprovalEngine } from '@/lib/server/approvals';
 import { audit } from '@/lib/server/guard';
 import { verifyPassword } from '@/lib/server/passwords';
 import { currentDb, currentServices } from '@/lib/server/services';
 import { findUserById } from '@/lib/server/users';
 import { findWalletConnection, openApiKey } from '@/lib/server/wallets';
-import { revealPrivateKeySchema, simulateDepositSchema } from '@/lib/validation/wallets';
+import {
+  privateKeyRevealRequestSchema,
+  revealPrivateKeySchema,
+  simulateDepositSchema,
+} from '@/lib/validation/wallets';
 
 export interface RevealedKey {
   address: string;
@@ -16,9 +22,33 @@ const NO_KEY_RETURNED =
   'The custody service returned no private key for this address. Its configuration does not allow revealing it (showPrivateKey is off, or the service does not hold the key).';
 
 /**
- * Reads the address with showPrivateKey (#5) after the admin re-enters their password, and returns the key in
- * this result only: it is never stored, cached, logged or put in the audit entry. Each attempt is audited
- * with the reason it failed, so the entries are written here.
+ * Asks to see an address's private key: whoever holds it moves the address's funds without the console, so a
+ * second admin approves, and only then may the asker see it, once. The address is read now, so the review names it.
+ */
+export const requestPrivateKeyRevealAction = defineAction({
+  permission: 'privateKeyReveal.request',
+  resource: 'private keys',
+  input: privateKeyRevealRequestSchema,
+  target: ({ addressId }) => `address:${addressId}`,
+  context: 'ask to reveal a private key',
+  stepUp: ({ walletId, addressId }) => ({ change: 'privateKeyReveal', walletId, addressId }),
+  run: async ({ input: { walletId, addressId }, actor, custody }) => {
+    const client = await custody(walletId);
+    const address = (await client.addresses.get({ walletId, addressId })).data;
+    return requestConfigurationChange(actor, 'privateKeyReveal', {
+      walletId,
+      addressId,
+      address: address.address,
+      addressName: address.name ?? null,
+    });
+  },
+});
+
+/**
+ * Shows an address's private key to the admin whose request to see it a second admin approved: once, within its
+ * time, after they re-enter their password. Reads the address with showPrivateKey (#5) and returns the key in this
+ * result only: it is never stored, cached, logged or put in the audit entry. Each attempt is audited with the
+ * reason it failed, so the entries are written here.
  */
 export const revealPrivateKeyAction = defineAction({
   // Read from the input so a refused attempt is audited against the address.
@@ -26,11 +56,11 @@ export const revealPrivateKeyAction = defineAction({
   target: ({ addressId }) => `address:${addressId}`,
   input: revealPrivateKeySchema,
   context: 'reveal private key',
-  stepUp: ({ walletId, addressId }) => ({ walletId, addressId }),
+  stepUp: ({ walletId, addressId, requestId }) => ({ walletId, addressId, requestId }),
   name: 'privateKey.reveal',
-  run: async ({ input: { walletId, addressId, password }, actor, custody }) => {
+  run: async ({ input: { walletId, addressId, password, requestId }, actor, custody }) => {
     const target = `address:${addressId}`;
-    const entry = { walletId, addressId };
+    const entry = { walletId, addressId, requestId };
     const user = await findUserById(await currentDb(), actor.id);
     if (!user || user.disabledAt || !(await verifyPassword(password, user.passwordHash))) {
       await audit(actor, 'privateKey.reveal', 'failed', {
@@ -40,11 +70,18 @@ export const revealPrivateKeyAction = defineAction({
       const error = 'That password is not right.';
       return refuse(error, { fieldErrors: { password: error } });
     }
+    const engine = await getApprovalEngine();
+    const taken = await engine.takePrivateKeyReveal(actor, requestId, { walletId, addressId });
+    if (!taken.ok) {
+      await audit(actor, 'privateKey.reveal', 'failed', { target, input: { ...entry, reason: taken.error } });
+      return refuse(taken.error, { status: taken.status });
+    }
     const client = await custody(walletId);
     let answer: Awaited<ReturnType<typeof client.addresses.get>>['data'];
     try {
       answer = (await client.addresses.get({ walletId, addressId, showPrivateKey: true })).data;
     } catch (error) {
+      await engine.giveBackPrivateKeyReveal(requestId);
       await audit(actor, 'privateKey.reveal', 'failed', {
         target,
         input: { ...entry, reason: 'upstream error' },
@@ -53,6 +90,7 @@ export const revealPrivateKeyAction = defineAction({
     }
     const privateKey = (answer as { privateKey?: unknown }).privateKey;
     if (typeof privateKey !== 'string' || privateKey === '') {
+      await engine.giveBackPrivateKeyReveal(requestId);
       await audit(actor, 'privateKey.reveal', 'failed', {
         target,
         input: { ...entry, reason: 'no key returned' },

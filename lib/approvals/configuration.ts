@@ -26,6 +26,7 @@ export const CONFIGURATION_KINDS = [
   'serviceTokenCreate',
   'serviceTokenRotate',
   'payoutSchedule',
+  'privateKeyReveal',
   ...CUSTODY_SETTINGS_KINDS,
 ] as const;
 export type ConfigurationKind = (typeof CONFIGURATION_KINDS)[number];
@@ -129,6 +130,19 @@ export type WalletRotateReview = ReviewBase & {
 };
 export type WalletRemoveReview = ReviewBase & { kind: 'walletRemove'; wallet: WalletRef };
 
+/** How long after approval the requester may see the private key, once. */
+export const PRIVATE_KEY_REVEAL_MINUTES = 15;
+
+/** Showing an address's private key to the admin who asks: whoever holds it can move the address's funds alone. */
+export type PrivateKeyRevealReview = ReviewBase & {
+  kind: 'privateKeyReveal';
+  walletId: string;
+  walletName: string;
+  addressId: string;
+  address: string;
+  addressName: string | null;
+};
+
 /** The email a new user or a reset sent: where it went, never the link. */
 export type InvitationOutcome = {
   email: string;
@@ -167,6 +181,13 @@ export type ConfigurationResult = {
   /** A service token made or rotated: its id, and whether its secret waits for the requester or was shown. */
   tokenId?: string;
   tokenSecret?: 'waiting' | 'shown';
+  /** An approved private key reveal: whether the key waits for the requester (until `revealUntil`) or was shown. */
+  privateKey?: 'waiting' | 'shown';
+  revealUntil?: string;
+  walletId?: string;
+  addressId?: string;
+  /** The address's name, or the address itself, as the request page names it. */
+  addressLabel?: string;
 };
 
 /** "3 approvers" / "10,000 USD" / "24 hours": how a policy value reads in the review. */
@@ -214,6 +235,7 @@ export type ConfigurationReview =
   | ServiceTokenCreateReview
   | ServiceTokenRotateReview
   | PayoutScheduleReview
+  | PrivateKeyRevealReview
   | CustodySettingsReview;
 
 /** Whether a request's review is a configuration change's (the request page shows its own panel). */

@@ -6,6 +6,7 @@ import type {
   FreezeLiftReview,
   LimitEditReview,
   PolicyEditReview,
+  PrivateKeyRevealReview,
   UserCreateReview,
   UserDisableReview,
   UserEnableReview,
@@ -74,6 +75,7 @@ export const OPERATION_KIND_WORDS: { readonly [K in OperationKind]: { label: str
   serviceTokenCreate: { label: 'New API token', noun: 'a new API token' },
   serviceTokenRotate: { label: 'API token rotation', noun: 'an API token rotation' },
   payoutSchedule: { label: 'Payout schedule', noun: 'a payout schedule' },
+  privateKeyReveal: { label: 'Showing a private key', noun: 'a private key reveal' },
   settlementToggle: { label: 'Wallet auto-settlement on or off', noun: 'a wallet auto-settlement switch' },
   settlementRule: { label: 'Auto-settlement rule', noun: 'an auto-settlement rule change' },
   whitelistAdd: { label: 'Whitelisting an address', noun: 'a whitelisting' },
@@ -110,6 +112,7 @@ interface KindShapes {
   serviceTokenCreate: { review: ServiceTokenCreateReview; result: ConfigurationResult };
   serviceTokenRotate: { review: ServiceTokenRotateReview; result: ConfigurationResult };
   payoutSchedule: { review: PayoutScheduleReview; result: ConfigurationResult };
+  privateKeyReveal: { review: PrivateKeyRevealReview; result: ConfigurationResult };
   settlementToggle: { review: SettlementToggleReview; result: ConfigurationResult };
   settlementRule: { review: SettlementRuleReview; result: ConfigurationResult };
   whitelistAdd: { review: WhitelistAddReview; result: ConfigurationResult };

@@ -54,6 +54,8 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   'walletRotate.approve': { admin: Y, finance: N, support: N, viewer: N },
   'walletRemove.request': { admin: Y, finance: N, support: N, viewer: N },
   'walletRemove.approve': { admin: Y, finance: N, support: N, viewer: N },
+  'privateKeyReveal.request': { admin: Y, finance: N, support: N, viewer: N },
+  'privateKeyReveal.approve': { admin: Y, finance: N, support: N, viewer: N },
   'addressBookSave.request': { admin: Y, finance: N, support: N, viewer: N },
   'addressBookSave.approve': { admin: Y, finance: N, support: N, viewer: N },
   'coolingOffEdit.request': { admin: Y, finance: N, support: N, viewer: N },

@@ -55,6 +55,9 @@ const PERMISSIONS = {
   'walletRotate.approve': ['admin'],
   'walletRemove.request': ['admin'],
   'walletRemove.approve': ['admin'],
+  // Showing a private key: an admin asks, a second admin approves, and the asker sees it once (privateKey.reveal).
+  'privateKeyReveal.request': ['admin'],
+  'privateKeyReveal.approve': ['admin'],
   // The console's address book: adding or changing entries, and the cooling-off before a new one is paid.
   'addressBookSave.request': ['admin'],
   'addressBookSave.approve': ['admin'],

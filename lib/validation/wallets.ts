@@ -29,7 +29,8 @@ export const addressFiltersSchema = z
   .record(z.string(), z.string())
   .transform((raw): AddressFilters => parseAddressFilters(raw));
 
-export const revealPrivateKeySchema = z.object({
+/** Asking to see an address's private key: a second admin approves. */
+export const privateKeyRevealRequestSchema = z.object({
   walletId: walletIdSchema,
   addressId: z
     .string()
@@ -37,7 +38,12 @@ export const revealPrivateKeySchema = z.object({
     .min(1)
     .max(100)
     .regex(/^[A-Za-z0-9-]+$/),
+});
+
+/** Seeing it, once, after the approval: the admin's password and the approved request. */
+export const revealPrivateKeySchema = privateKeyRevealRequestSchema.extend({
   password: z.string().min(1, { message: 'Enter your password' }).max(200),
+  requestId: z.uuid({ message: 'No approved request to show this key.' }),
 });
 
 const DEPOSIT_AMOUNT = /^(?:0|[1-9]\d{0,17})(?:\.\d{1,18})?$/;

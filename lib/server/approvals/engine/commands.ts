@@ -3,6 +3,7 @@ import 'server-only';
 // two-person manual resolution, the policy and the freeze.
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import type { ConfigurationResult } from '@/lib/approvals/configuration';
 import { CONSOLE_SCOPE } from '@/lib/approvals/configuration';
 import type { LimitCheck } from '@/lib/approvals/limits';
 import { isTokenActorId } from '@/lib/approvals/service-tokens';
@@ -1177,9 +1178,55 @@ export function createCommands(
     return { ok: true as const, data: { token: token ?? '', webhookSecret: webhookSecret || null } };
   }
 
+  /**
+   * The approved reveal of a private key, taken by the admin who asked for it: once, before `revealUntil`, for
+   * the address it names. Taking it marks the key shown; `giveBackPrivateKeyReveal` undoes that when the service
+   * then returned no key.
+   */
+  async function takePrivateKeyReveal(
+    actor: EngineActor,
+    id: string,
+    target: { walletId: string; addressId: string },
+  ) {
+    const row = await findRequest(id);
+    const stored = (row?.result ?? null) as ConfigurationResult | null;
+    if (row?.type !== 'privateKeyReveal' || !stored)
+      return fail('No approved request to show this key.', 404);
+    if (row.requesterId !== actor.id) {
+      await audit(actor, 'privateKey.reveal', 'denied', id);
+      return fail('Only the admin who asked for this key sees it.', 403);
+    }
+    if (stored.walletId !== target.walletId || stored.addressId !== target.addressId)
+      return fail('That request was approved for another address.', 403);
+    if (row.status !== 'SUCCESS' || stored.privateKey !== 'waiting')
+      return fail('The private key was shown once. Ask again if it is needed.', 410);
+    if (!stored.revealUntil || now().getTime() >= Date.parse(stored.revealUntil))
+      return fail('The time to see this private key has passed. Ask again if it is needed.', 410);
+    const [taken] = await db
+      .update(operationRequests)
+      .set({ result: { ...stored, privateKey: 'shown' }, updatedAt: now() })
+      .where(and(eq(operationRequests.id, id), sql`${operationRequests.result} ->> 'privateKey' = 'waiting'`))
+      .returning({ id: operationRequests.id });
+    if (!taken) return fail('The private key was shown once. Ask again if it is needed.', 410);
+    return { ok: true as const, data: null };
+  }
+
+  /** The service returned no key after all: the reveal waits again (within its time). */
+  async function giveBackPrivateKeyReveal(id: string) {
+    const row = await findRequest(id);
+    const stored = (row?.result ?? null) as ConfigurationResult | null;
+    if (row?.type !== 'privateKeyReveal' || !stored) return;
+    await db
+      .update(operationRequests)
+      .set({ result: { ...stored, privateKey: 'waiting' }, updatedAt: now() })
+      .where(and(eq(operationRequests.id, id), sql`${operationRequests.result} ->> 'privateKey' = 'shown'`));
+  }
+
   return {
     hasRequest,
     takeTokenSecret,
+    takePrivateKeyReveal,
+    giveBackPrivateKeyReveal,
     cancelRequestsOf,
     preview,
     create,

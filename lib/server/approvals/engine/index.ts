@@ -34,6 +34,8 @@ export function createApprovalEngine(deps: EngineDeps) {
     create: commands.create,
     hasRequest: commands.hasRequest,
     takeTokenSecret: commands.takeTokenSecret,
+    takePrivateKeyReveal: commands.takePrivateKeyReveal,
+    giveBackPrivateKeyReveal: commands.giveBackPrivateKeyReveal,
     approve: commands.approve,
     reject: commands.reject,
     cancel: commands.cancel,

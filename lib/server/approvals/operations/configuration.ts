@@ -10,6 +10,7 @@ import {
   type ConfigurationKind,
   type ConfigurationResult,
   type PersonRef,
+  PRIVATE_KEY_REVEAL_MINUTES,
   policyDiff,
   USER_RESET_SCOPES,
 } from '@/lib/approvals/configuration';
@@ -577,6 +578,68 @@ export const walletRemoveOperation = defineLocalOperation({
         action: 'wallet.remove',
         target: p.walletId,
         input: { walletId: p.walletId, name: row?.name },
+      },
+    };
+  },
+});
+
+// --- private keys ------------------------------------------------------------------------------------------
+
+/**
+ * Showing an address's private key: whoever holds it can move everything at the address without the console, so
+ * one admin asks and another approves. Approval stores no key: it lets the asker see it once, within
+ * PRIVATE_KEY_REVEAL_MINUTES, re-entering their password (`revealPrivateKeyAction`, `takePrivateKeyReveal`); the
+ * key is read from the service at that moment and never kept.
+ */
+export const privateKeyRevealOperation = defineLocalOperation({
+  key: 'privateKeyReveal',
+  permissions: permissionsOf('privateKeyReveal'),
+  defaultPolicy: CONFIGURATION_POLICY,
+  payloadSchema: z.strictObject({
+    walletId: walletIdSchema,
+    addressId: z.string().min(1).max(100),
+    address: z.string().min(1).max(200),
+    addressName: z.string().max(200).nullable(),
+  }),
+  async buildReview(p, ctx) {
+    const wallet = await connection(ctx.db, p.walletId);
+    if (!wallet) throw new LocalRefusal('That wallet is not connected to the console.');
+    return {
+      review: {
+        kind: 'privateKeyReveal',
+        walletId: p.walletId,
+        walletName: wallet.name,
+        addressId: p.addressId,
+        address: p.address,
+        addressName: p.addressName,
+        warnings: [
+          `Whoever holds this private key can move everything at ${p.address} without the console, its approvals or its limits.`,
+          `Once approved, the admin who asked sees the key once, within ${PRIVATE_KEY_REVEAL_MINUTES} minutes, after re-entering their password.`,
+        ],
+        builtAt: builtAt(),
+      },
+      summary: `Show the private key of ${p.addressName ? `${p.addressName} (${p.address})` : p.address}`,
+      amountUsd: null,
+    };
+  },
+  async execute(p, ctx) {
+    const until = new Date(ctx.now.getTime() + PRIVATE_KEY_REVEAL_MINUTES * 60_000);
+    return {
+      result: result(
+        'privateKeyReveal',
+        `The admin who asked may see the private key once, until ${until.toISOString().slice(11, 16)} UTC.`,
+        {
+          privateKey: 'waiting',
+          revealUntil: until.toISOString(),
+          walletId: p.walletId,
+          addressId: p.addressId,
+          addressLabel: p.addressName ?? p.address,
+        },
+      ),
+      audit: {
+        action: 'privateKey.reveal_approved',
+        target: `address:${p.addressId}`,
+        input: { walletId: p.walletId },
       },
     };
   },

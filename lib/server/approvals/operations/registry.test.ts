@@ -212,6 +212,8 @@ function validPayload(kind: OperationKind): unknown {
       return { walletId: wallet.id, apiKeySealed: 'v1.sealed', apiKeyLast4: 'wxyz' };
     case 'walletRemove':
       return { walletId: wallet.id };
+    case 'privateKeyReveal':
+      return { walletId: wallet.id, addressId: float.id, address: float.address, addressName: 'Float' };
     case 'addressBookSave':
       return {
         walletId: wallet.id,

@@ -7,6 +7,7 @@ import { beneficiaryDeleteOperation } from './beneficiary-delete';
 import {
   freezeLiftOperation,
   policyEditOperation,
+  privateKeyRevealOperation,
   userCreateOperation,
   userDisableOperation,
   userEnableOperation,
@@ -56,6 +57,7 @@ export const OPERATION_TYPES: { readonly [K in OperationKind]: RegisteredOperati
   serviceTokenCreate: serviceTokenCreateOperation,
   serviceTokenRotate: serviceTokenRotateOperation,
   payoutSchedule: payoutScheduleOperation,
+  privateKeyReveal: privateKeyRevealOperation,
   settlementToggle: settlementToggleOperation,
   settlementRule: settlementRuleOperation,
   whitelistAdd: whitelistAddOperation,

@@ -19,8 +19,8 @@ import {
 import { AddressText } from '@/components/wallets/address-text';
 import { AddressTransactions } from '@/components/wallets/address-transactions';
 import { AmlBadge } from '@/components/wallets/aml-badge';
+import { AskPrivateKeyButton } from '@/components/wallets/ask-private-key-button';
 import { RemoveWhitelistedButton } from '@/components/wallets/remove-whitelisted-button';
-import { RevealPrivateKeyDialog } from '@/components/wallets/reveal-private-key-dialog';
 import { ServiceError } from '@/components/wallets/service-error';
 import { SimulateDepositForm } from '@/components/wallets/simulate-deposit-form';
 import { addressOfRender } from '@/lib/server/page-access';
@@ -113,8 +113,8 @@ export default async function AddressDetailPage({ params, searchParams }: PagePr
               address={address.address}
             />
           ) : null}
-          {can(actor.role, 'privateKey.reveal') ? (
-            <RevealPrivateKeyDialog
+          {can(actor.role, 'privateKeyReveal.request') ? (
+            <AskPrivateKeyButton
               walletId={walletId}
               addressId={address.id}
               addressName={address.name ?? address.address}
