@@ -100,9 +100,20 @@ const ACTION_PERMISSIONS: Record<string, ActionRule> = {
   createTypedDataRequestAction: { permission: 'typedDataSign.request' },
   lookUpSigningAddressAction: { permission: 'typedDataSign.request' },
   // Addresses, webhooks, settlement, whitelist, beneficiaries
+  requestPrivateKeyRevealAction: {
+    permission: 'privateKeyReveal.request',
+    args: [{ walletId: 'permission-check', addressId: 'permission-check' }],
+  },
   revealPrivateKeyAction: {
     permission: 'privateKey.reveal',
-    args: [{ walletId: 'permission-check', addressId: 'permission-check', password: 'not-the-password' }],
+    args: [
+      {
+        walletId: 'permission-check',
+        addressId: 'permission-check',
+        password: 'not-the-password',
+        requestId: '00000000-0000-4000-8000-000000000000',
+      },
+    ],
   },
   simulateDepositAction: { permission: 'sandbox.deposit' },
   resendWebhookAction: { permission: 'webhook.resend' },

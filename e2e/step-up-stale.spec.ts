@@ -9,7 +9,7 @@ import { generateSync } from 'otplib';
 import { privateKeyToAccount } from 'viem/accounts';
 import { contextAs, DEMO_PASSWORD, expect, expectAccessible, test, uniqueEmail } from './fixtures';
 import { bookEntry, employee } from './helpers/address-book';
-import { approveAsSecondAdmin } from './helpers/quorum';
+import { approveAsSecondAdmin, requestedChangePath } from './helpers/quorum';
 import { randomAddress, sandboxAddress, sandboxCredentials, sandboxWallet } from './helpers/sandbox';
 import { confirmItIsYou, type RanAgain, stepUpDialog } from './helpers/step-up';
 
@@ -295,13 +295,24 @@ test('a wallet key rotation and revealing a private key confirm the second facto
   expect(await page.content()).not.toContain(wallet.apiKey);
   await expectPending(page, rotation, `•••• ${wallet.apiKey.slice(-4)}`);
 
-  // Revealing a key: the password is checked after the second factor, and a wrong one shows at its field.
+  // Revealing a key: asking confirms the second factor; a second admin approves; showing it confirms it again,
+  // and the password is checked after the second factor, a wrong one shown at its field.
   const address = sandboxAddress(wallet, 'Customer 001');
   const addressPage = `/wallets/${wallet.id}/addresses/${address.id}`;
-  const reveal = page.getByRole('dialog', { name: 'Reveal private key' });
   await makeStale(page);
   await page.goto(addressPage);
-  await openDialog(page.getByRole('button', { name: 'Reveal private key' }), reveal);
+  const ask = page.getByRole('dialog', { name: 'Ask to see the private key?' });
+  await openDialog(page.getByRole('button', { name: 'Reveal private key' }), ask);
+  await ask.getByRole('button', { name: 'Ask to see it' }).click();
+  const askRan = await confirmItIsYou(page);
+  const revealRequest = await requestedChangePath(page);
+  expect(askRan()).toBe(1);
+  await approveAsSecondAdmin(browser, revealRequest);
+
+  const reveal = page.getByRole('dialog', { name: 'Reveal private key' });
+  await makeStale(page);
+  await page.goto(revealRequest);
+  await openDialog(page.getByRole('button', { name: 'Show the private key' }), reveal);
   await reveal.getByLabel('Your password').fill('not-my-password');
   await reveal.getByRole('button', { name: 'Reveal' }).click();
   const wrongRan = await confirmItIsYou(page);
@@ -311,8 +322,8 @@ test('a wallet key rotation and revealing a private key confirm the second facto
   expect(wrongRan()).toBe(1);
 
   await makeStale(page);
-  await page.goto(addressPage);
-  await openDialog(page.getByRole('button', { name: 'Reveal private key' }), reveal);
+  await page.goto(revealRequest);
+  await openDialog(page.getByRole('button', { name: 'Show the private key' }), reveal);
   await reveal.getByLabel('Your password').fill(DEMO_PASSWORD);
   await reveal.getByRole('button', { name: 'Reveal' }).click();
   const revealRan = await confirmItIsYou(page);

@@ -126,16 +126,34 @@ test.describe('wallets', () => {
     await context.close();
   });
 
-  test('an admin re-enters the password to reveal a private key; a viewer calling the action directly is refused', async ({
+  test('an admin asks to see a private key, a second admin approves, and the asker sees it once after re-entering the password; a viewer calling the action directly is refused', async ({
     browser,
   }) => {
+    test.setTimeout(180_000);
     const wallet = sandboxWallet('Treasury');
     const address = sandboxAddress(wallet, 'Customer 001');
     const url = `/wallets/${wallet.id}/addresses/${address.id}`;
     const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
     await admin.goto(url);
     await expect(admin.getByRole('heading', { name: 'Customer 001', level: 2 })).toBeVisible();
+    // Whoever holds the key moves the address's funds without the console: one admin asks, another approves.
     await admin.getByRole('button', { name: 'Reveal private key' }).click();
+    const ask = admin.getByRole('dialog');
+    await expect(ask.getByRole('heading', { name: 'Ask to see the private key?' })).toBeVisible();
+    await expectAccessible(admin);
+    await ask.getByRole('button', { name: 'Ask to see it' }).click();
+    const requestPath = await requestedChangePath(admin);
+    await admin.goto(requestPath);
+    await expect(admin.getByText('Request status: Pending approval')).toBeVisible();
+    await expect(admin.getByRole('region', { name: 'Review' })).toContainText(address.address);
+    // The asker cannot approve their own request, and there is nothing to show yet.
+    await expect(admin.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+    await expect(admin.getByRole('button', { name: 'Show the private key' })).toHaveCount(0);
+    await approveAsSecondAdmin(browser, requestPath);
+
+    await admin.reload();
+    await expect(admin.getByText('Request status: Success')).toBeVisible();
+    await admin.getByRole('button', { name: 'Show the private key' }).click();
     const dialog = admin.getByRole('dialog');
     await expect(dialog.getByRole('heading', { name: 'Reveal private key' })).toBeVisible();
     await expectAccessible(admin);
@@ -155,18 +173,29 @@ test.describe('wallets', () => {
     expect(privateKeyToAccount(key).address.toLowerCase()).toBe(address.address.toLowerCase());
     await expectAccessible(admin);
     await dialog.getByRole('button', { name: 'Done' }).click();
+    // Once: the page now says it was shown, and offers nothing more.
+    await expect(admin.getByText(/was shown once to the admin who asked/)).toBeVisible();
+    await expect(admin.getByRole('button', { name: 'Show the private key' })).toHaveCount(0);
 
     const { page: viewer, context: viewerContext } = await contextAs(browser, 'viewer');
     await viewer.goto(url);
     await expect(viewer.getByRole('heading', { name: 'Customer 001', level: 2 })).toBeVisible();
-    const answer = await viewerContext.request.post(url, {
+    await expect(viewer.getByRole('button', { name: 'Reveal private key' })).toHaveCount(0);
+    const answer = await viewerContext.request.post(requestPath, {
       headers: {
         'next-action': request.headers()['next-action'] ?? '',
         'content-type': 'text/plain;charset=UTF-8',
         accept: 'text/x-component',
         'next-router-state-tree': request.headers()['next-router-state-tree'] ?? '',
       },
-      data: JSON.stringify([{ walletId: wallet.id, addressId: address.id, password: DEMO_PASSWORD }]),
+      data: JSON.stringify([
+        {
+          walletId: wallet.id,
+          addressId: address.id,
+          password: DEMO_PASSWORD,
+          requestId: requestPath.split('/').pop(),
+        },
+      ]),
     });
     const text = await answer.text();
     expect(text).toContain('You do not have permission to do this.');
@@ -183,8 +212,6 @@ test.describe('wallets', () => {
     await expect(entries.filter({ hasText: 'viewer@example.com' }).filter({ hasText: 'denied' })).toHaveCount(
       1,
     );
-    // The wrong password and the reveal; the only seeded address with a key to show is shared with the step-up
-    // journey, whose own two reveals may be listed here too.
     await expect(async () =>
       expect(await entries.filter({ hasText: 'admin@example.com' }).count()).toBeGreaterThanOrEqual(2),
     ).toPass();

@@ -3,15 +3,21 @@
 // here, never the link); an API token's secret is shown once to the admin who asked for it: fetched on demand,
 // then dropped by the server; an approved private key reveal lets the asker read the key once from the service.
 import { KeyRoundIcon } from 'lucide-react';
-import { type ReactNode, useState, useTransition } from 'react';
+import { lazy, type ReactNode, Suspense, useState, useTransition } from 'react';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
-import { RevealPrivateKeyDialog } from '@/components/wallets/reveal-private-key-dialog';
 import { revealServiceTokenAction } from '@/lib/actions/service-tokens';
 import type { ConfigurationResult } from '@/lib/approvals/configuration';
 import { InvitationOutcomeView } from './invitation-outcome';
+
+// Its form loads only on the one page that offers it: an approved reveal, seen by the admin who asked.
+const RevealPrivateKeyDialog = lazy(() =>
+  import('@/components/wallets/reveal-private-key-dialog').then((m) => ({
+    default: m.RevealPrivateKeyDialog,
+  })),
+);
 
 export interface ConfigurationOutcomeProps {
   requestId: string;
@@ -106,13 +112,15 @@ function PrivateKeyOutcome({
     return <p>The time to see the private key of {label} has passed. Ask again if it is needed.</p>;
   return (
     <div>
-      <RevealPrivateKeyDialog
-        walletId={result.walletId!}
-        addressId={result.addressId!}
-        addressName={label}
-        requestId={requestId}
-        onDone={onChanged}
-      />
+      <Suspense fallback={<p>Loading…</p>}>
+        <RevealPrivateKeyDialog
+          walletId={result.walletId!}
+          addressId={result.addressId!}
+          addressName={label}
+          requestId={requestId}
+          onDone={onChanged}
+        />
+      </Suspense>
       <p className="mt-1 text-sm text-muted-foreground">
         It is shown once: copy it before closing the dialog.
       </p>
