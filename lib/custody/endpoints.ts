@@ -368,6 +368,27 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
     note: "Shows the child address's native balance, which pays for its calls; the console estimates with #19.",
   },
   {
+    method: 'GET',
+    path: '/v1/assets',
+    docs: `${REFERENCE}/miscellaneous/get-assets`,
+    sandbox: true,
+    note: "Every asset the service supports, with its blockchain; the console reads a wallet's own assets (#4).",
+  },
+  {
+    method: 'GET',
+    path: '/v1/blockchains',
+    docs: `${REFERENCE}/miscellaneous/get-blockchains`,
+    sandbox: true,
+    note: "Every blockchain the service supports; the console reads a wallet's chain from the wallet (#4).",
+  },
+  {
+    method: 'GET',
+    path: '/v1/assets/rates',
+    docs: `${REFERENCE}/miscellaneous/get-rates`,
+    sandbox: true,
+    note: '`?assets=USDC,ETH&currency=USD`; the console values amounts with the USD figures transactions and balances carry.',
+  },
+  {
     method: 'DELETE',
     path: '/v1/wallets/{walletId}/addresses/{addressId}/whitelist',
     docs: NOT_DOCUMENTED,
