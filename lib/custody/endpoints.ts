@@ -127,6 +127,7 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
     docs: section('Withdrawals › Withdraw'),
     client: 'withdraw.fromMaster',
     sandbox: true,
+    note: 'Several items answer with one Transaction (the spec); the console finds the others by their references.',
   },
   {
     method: 'POST',
