@@ -127,6 +127,7 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
     docs: section('Withdrawals › Withdraw'),
     client: 'withdraw.fromMaster',
     sandbox: true,
+    note: 'Several items answer with one Transaction (the spec); the console finds the others by their references.',
   },
   {
     method: 'POST',
@@ -366,6 +367,27 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
     docs: `${REFERENCE}/smart-contract/child-address-network-fee`,
     sandbox: true,
     note: "Shows the child address's native balance, which pays for its calls; the console estimates with #19.",
+  },
+  {
+    method: 'GET',
+    path: '/v1/assets',
+    docs: `${REFERENCE}/miscellaneous/get-assets`,
+    sandbox: true,
+    note: "Every asset the service supports, with its blockchain; the console reads a wallet's own assets (#4).",
+  },
+  {
+    method: 'GET',
+    path: '/v1/blockchains',
+    docs: `${REFERENCE}/miscellaneous/get-blockchains`,
+    sandbox: true,
+    note: "Every blockchain the service supports; the console reads a wallet's chain from the wallet (#4).",
+  },
+  {
+    method: 'GET',
+    path: '/v1/assets/rates',
+    docs: `${REFERENCE}/miscellaneous/get-rates`,
+    sandbox: true,
+    note: '`?assets=USDC,ETH&currency=USD`; the console values amounts with the USD figures transactions and balances carry.',
   },
   {
     method: 'DELETE',

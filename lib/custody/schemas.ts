@@ -102,6 +102,12 @@ function buildSchemas(mode: SchemaMode) {
     updatedAt: timestamp,
   });
 
+  // Get Assets (Miscellaneous): every asset carries its blockchain.
+  const supportedAsset = asset.extend({ blockchain });
+
+  // Get Rates (Miscellaneous): symbol to currency to rate, e.g. {USDC: {USD: 0.9997}}.
+  const assetRates = z.record(z.string(), z.record(z.string(), z.number()));
+
   const aml = obj({ message: z.string(), provider: z.string(), status: z.string() });
 
   const addressConfigurations = obj({
@@ -488,6 +494,8 @@ function buildSchemas(mode: SchemaMode) {
     pageMeta,
     blockchain,
     asset,
+    supportedAsset,
+    assetRates,
     aml,
     address,
     addressConfigurations,

@@ -1786,6 +1786,47 @@ describe("Blockradar's documented endpoints beyond the spec's 23", () => {
     );
   });
 
+  it("lists the supported assets, each with its blockchain, and the blockchains, with any wallet's key", async () => {
+    const assets = ok(
+      await api('GET', '/v1/assets', { key: other.apiKey }),
+      S.envelope(z.array(S.supportedAsset)),
+      'Assets fetched successfully',
+    );
+    // Every asset of every wallet is a supported asset, with the same fields the wallet shows it with.
+    for (const wallet of [w, other])
+      for (const held of wallet.assets) {
+        const listed = assets.data.find((a) => a.id === held.assetId);
+        expect(listed, held.symbol).toMatchObject({ symbol: held.symbol, address: held.address });
+      }
+    expect(new Set(assets.data.map((a) => a.id)).size).toBe(assets.data.length);
+    const chains = ok(
+      await api('GET', '/v1/blockchains'),
+      S.envelope(z.array(S.blockchain)),
+      'Blockchains fetched successfully',
+    );
+    expect(chains.data.map((c) => c.id).sort()).toEqual(
+      [...new Set(assets.data.map((a) => a.blockchain.id))].sort(),
+    );
+    const wallet = ok(await api('GET', `/v1/wallets/${w.id}`), S.envelope(S.wallet));
+    expect(chains.data.find((c) => c.id === wallet.data.blockchain.id)).toEqual(wallet.data.blockchain);
+    fail(await api('GET', '/v1/assets', { key: null }), 401);
+  });
+
+  it('rates assets in USD, all priced assets or the ones asked for; another currency is refused', async () => {
+    const all = ok(
+      await api('GET', '/v1/assets/rates'),
+      S.envelope(S.assetRates),
+      'Rates retrieved successfully',
+    );
+    expect(all.data).toMatchObject({ USDC: { USD: 1 }, ETH: { USD: 3000 } });
+    const some = ok(
+      await api('GET', '/v1/assets/rates?assets=usdc,ETH,NOPE&currency=USD'),
+      S.envelope(S.assetRates),
+    );
+    expect(some.data).toEqual({ ETH: { USD: 3000 }, USDC: { USD: 1 } });
+    fail(await api('GET', '/v1/assets/rates?assets=ETH&currency=EUR'), 422, /EUR is not supported/);
+  });
+
   it('a withdrawal of several items creates every transaction and answers with the first (spec #12)', async () => {
     const usdc = asset(w, 'USDC');
     const res = ok(

@@ -29,6 +29,10 @@ const EXTENSION_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'PATCH' | 'DELE
   { method: 'POST', pattern: '/v1/wallets/:walletId/contracts/write' },
   { method: 'POST', pattern: '/v1/wallets/:walletId/addresses/:addressId/contracts/read' },
   { method: 'POST', pattern: '/v1/wallets/:walletId/addresses/:addressId/contracts/network-fee' },
+  // Blockradar's reference data (Miscellaneous): supported assets, blockchains and rates.
+  { method: 'GET', pattern: '/v1/assets' },
+  { method: 'GET', pattern: '/v1/blockchains' },
+  { method: 'GET', pattern: '/v1/assets/rates' },
 ];
 
 export const EXTENSION_ROUTE_KEYS: ReadonlySet<string> = new Set(

@@ -266,7 +266,7 @@ describe('specOnly', () => {
 
   it('the extension list shared with the fault proxy is exactly the routes marked as extensions', () => {
     expect(new Set(extensionRoutes.map((r) => `${r.method} ${r.pattern}`))).toEqual(EXTENSION_ROUTE_KEYS);
-    expect(extensionRoutes).toHaveLength(22);
+    expect(extensionRoutes).toHaveLength(25);
     expect(specRoutes).toHaveLength(23);
   });
 

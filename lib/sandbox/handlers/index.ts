@@ -8,6 +8,7 @@ import { beneficiaryEndpoints } from './beneficiaries';
 import { contractEndpoints } from './contracts';
 import { controlEndpoints } from './control';
 import type { Endpoint } from './endpoint';
+import { miscellaneousEndpoints } from './miscellaneous';
 import { signingEndpoints } from './signing';
 import { swapEndpoints } from './swaps';
 import { transactionEndpoints } from './transactions';
@@ -29,5 +30,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...signingEndpoints,
   ...webhookEndpoints,
   ...balanceEndpoints,
+  ...miscellaneousEndpoints,
   ...controlEndpoints,
 ];
