@@ -27,8 +27,7 @@ test('a new entry waits for a second admin and the cooling-off, then is picked b
   const book = `/wallets/${wallet.id}/address-book`;
 
   // One admin asks for the entry.
-  const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
-  await admin.goto(book);
+  const { page: admin, context: adminContext } = await contextAs(browser, 'admin', book);
   await expect(admin.getByRole('heading', { name: 'Address book' })).toBeVisible();
   await expectAccessible(admin);
   const dialog = admin.getByRole('dialog', { name: 'Add an address book entry' });
@@ -59,8 +58,11 @@ test('a new entry waits for a second admin and the cooling-off, then is picked b
   await expect(row).toContainText('Cooling off until');
 
   // While it cools off, the picker shows it but cannot choose it, and the server refuses a payment typed by hand.
-  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-  await finance.goto(`/wallets/${wallet.id}/withdraw`);
+  const { page: finance, context: financeContext } = await contextAs(
+    browser,
+    'finance',
+    `/wallets/${wallet.id}/withdraw`,
+  );
   await fillRecipientAddress(finance, typed);
   await expect(finance.getByText(`${name} · Address book · still cooling off`)).toBeVisible();
   await finance.getByLabel('Recipient 1 amount').fill('0.01');
@@ -157,8 +159,7 @@ test('the address book exports as CSV and fits a phone', async ({ browser }) => 
 });
 
 test('a pasted CSV is checked line by line before an import can be requested', async ({ browser }) => {
-  const { page, context } = await contextAs(browser, 'admin');
-  await page.goto(`/wallets/${wallet.id}/address-book`);
+  const { page, context } = await contextAs(browser, 'admin', `/wallets/${wallet.id}/address-book`);
   await page.getByRole('button', { name: 'Import CSV' }).click();
   const dialog = page.getByRole('dialog', { name: 'Import address book entries' });
   await expect(dialog).toBeVisible();

@@ -19,8 +19,11 @@ test('finance opens a sweeping child address, sees its balances and transactions
   expect(address.disableAutoSweep, 'a child address that sweeps').toBe(false);
   const usdc = wallet.assets.find((a) => a.symbol === 'USDC') ?? wallet.assets[0]!;
 
-  const { page, context } = await contextAs(browser, 'finance');
-  await page.goto(`/wallets/${wallet.id}/addresses/${address.id}`);
+  const { page, context } = await contextAs(
+    browser,
+    'finance',
+    `/wallets/${wallet.id}/addresses/${address.id}`,
+  );
   await expect(page.getByRole('heading', { name: 'Customer 005', level: 2 })).toBeVisible();
   await expect(page.getByRole('status', { name: /Live updates/ })).toHaveText('Live');
 
@@ -99,8 +102,11 @@ test('an address that keeps its deposits says so, and its deposit settles on the
   expect(address.disableAutoSweep, 'an address that keeps its deposits').toBe(true);
   const usdc = wallet.assets.find((a) => a.symbol === 'USDC') ?? wallet.assets[0]!;
 
-  const { page, context } = await contextAs(browser, 'finance');
-  await page.goto(`/wallets/${wallet.id}/addresses/${address.id}`);
+  const { page, context } = await contextAs(
+    browser,
+    'finance',
+    `/wallets/${wallet.id}/addresses/${address.id}`,
+  );
   await expect(page.getByRole('heading', { name: 'Operating float 2', level: 2 })).toBeVisible();
   await expect(page.getByRole('status', { name: /Live updates/ })).toHaveText('Live');
   await expect(settingValue(page, 'Auto-sweep')).toHaveText('Off');

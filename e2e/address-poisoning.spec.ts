@@ -16,8 +16,7 @@ test('a look-alike of a whitelisted address is flagged as it is typed and refuse
   const middle = real.slice(5, -3).replace(/./g, (c) => (c === 'a' ? 'b' : 'a'));
   const poisoned = `${real.slice(0, 5)}${middle}${real.slice(-3)}`;
 
-  const { page, context } = await contextAs(browser, 'finance');
-  await page.goto(`/wallets/${wallet.id}/withdraw`);
+  const { page, context } = await contextAs(browser, 'finance', `/wallets/${wallet.id}/withdraw`);
   await fillRecipientAddress(page, poisoned);
   const flagged = page.getByRole('alert').filter({ hasText: 'Look-alike of' });
   await expect(flagged).toContainText(new RegExp(trusted!.address, 'i'));

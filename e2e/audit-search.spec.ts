@@ -9,8 +9,7 @@ test('an admin searches the audit log by words, reads the input and exports what
   const requestId = await requestThroughForm(finance.page, treasuryWallet().id, { amount: '1.25' });
   await finance.context.close();
 
-  const { page, context } = await contextAs(browser, 'admin');
-  await page.goto('/audit');
+  const { page, context } = await contextAs(browser, 'admin', '/audit');
   await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
   const search = page.getByLabel('Search', { exact: true });
   const rows = page.getByRole('table', { name: 'Audit entries' }).locator('tbody tr');

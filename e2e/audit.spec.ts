@@ -19,8 +19,7 @@ test('a viewer filters the audit log and verifies the chain', async ({ browser }
 });
 
 test('support has no audit page', async ({ browser }) => {
-  const { page, context } = await contextAs(browser, 'support');
-  await page.goto('/audit');
+  const { page, context } = await contextAs(browser, 'support', '/audit');
   await expect(page.getByRole('heading', { name: 'Forbidden' })).toBeVisible();
   await context.close();
 });

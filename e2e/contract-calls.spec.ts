@@ -48,8 +48,7 @@ test.describe('contract calls', () => {
   const float = w.addresses.find((a) => /Operating float 2/.test(a.name ?? ''))!;
 
   test('an admin reads two values and a failing call in one batch', async ({ browser }) => {
-    const { page, context } = await contextAs(browser, 'admin');
-    await page.goto(`/wallets/${w.id}/contracts`);
+    const { page, context } = await contextAs(browser, 'admin', `/wallets/${w.id}/contracts`);
     await expect(page.getByRole('heading', { name: 'Contract calls' })).toBeVisible();
     await expectAccessible(page);
     await page.getByLabel('Known token').selectOption({ label: 'USDC' });
@@ -91,8 +90,11 @@ test.describe('contract calls', () => {
     const whole = 100 + Math.floor(Math.random() * 900);
     const amount = `${whole}.5`;
     const baseUnits = `${whole}500000`;
-    const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
-    await admin.goto(`/wallets/${w.id}/contracts`);
+    const { page: admin, context: adminContext } = await contextAs(
+      browser,
+      'admin',
+      `/wallets/${w.id}/contracts`,
+    );
     await admin.getByLabel('Known token').selectOption({ label: 'USDC' });
     await addCall(admin, 'approve(address,uint256)', {
       'spender (address)': spender,
@@ -123,8 +125,7 @@ test.describe('contract calls', () => {
     await expectAccessible(admin);
     const requestUrl = admin.url();
 
-    const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-    await finance.goto(requestUrl);
+    const { page: finance, context: financeContext } = await contextAs(browser, 'finance', requestUrl);
     await expect(finance.getByLabel('Two-factor code')).toBeVisible();
     await expectAccessible(finance);
     // A wrong code: the upstream refuses, the request stays recoverable.
@@ -197,8 +198,11 @@ test.describe('contract calls', () => {
   }) => {
     // An address book entry past its cooling-off that no other journey pays (the destination policy).
     const recipient = bookEntry(w, 'Prestige Worldwide').address;
-    const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
-    await admin.goto(`/wallets/${w.id}/contracts`);
+    const { page: admin, context: adminContext } = await contextAs(
+      browser,
+      'admin',
+      `/wallets/${w.id}/contracts`,
+    );
     await admin.getByLabel('Known token').selectOption({ label: 'USDC' });
     await admin.getByLabel('Method').selectOption('transfer(address,uint256)');
     await admin.getByLabel('recipient (address)').fill(recipient);

@@ -7,8 +7,7 @@ test('support creates a deposit address for a customer; it is derived from the w
 }) => {
   const wallet = sandboxWallet('Collections');
   const name = `Customer e2e-${Math.random().toString(36).slice(2, 8)}`;
-  const { page, context } = await contextAs(browser, 'support');
-  await page.goto(`/wallets/${wallet.id}/addresses`);
+  const { page, context } = await contextAs(browser, 'support', `/wallets/${wallet.id}/addresses`);
   await page.getByRole('link', { name: 'New deposit address' }).click();
   await expect(page.getByRole('heading', { name: 'New deposit address', level: 1 })).toBeVisible();
   await expectAccessible(page);
@@ -72,8 +71,7 @@ test('support creates a deposit address for a customer; it is derived from the w
 
 test('a viewer sees no way to create deposit addresses and the page is forbidden', async ({ browser }) => {
   const wallet = sandboxWallet('Collections');
-  const { page, context } = await contextAs(browser, 'viewer');
-  await page.goto(`/wallets/${wallet.id}/addresses`);
+  const { page, context } = await contextAs(browser, 'viewer', `/wallets/${wallet.id}/addresses`);
   await expect(page.getByRole('heading', { name: 'Addresses', level: 2 })).toBeVisible();
   await expect(page.getByRole('link', { name: 'New deposit address' })).toHaveCount(0);
   await page.goto(`/wallets/${wallet.id}/addresses/new`);

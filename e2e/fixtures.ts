@@ -79,8 +79,9 @@ export function formAlert(page: Page) {
   return page.locator('form [role="alert"]');
 }
 
-export async function fillSignIn(page: Page, email: string, password: string) {
-  await page.goto('/sign-in');
+/** Fills the sign-in form; `landing`: the console path sign-in goes on to (the overview when absent). */
+export async function fillSignIn(page: Page, email: string, password: string, landing?: string) {
+  await page.goto(landing ? `/sign-in?callbackUrl=${encodeURIComponent(consolePath(landing))}` : '/sign-in');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -121,23 +122,41 @@ export async function enrolAuthenticatorAtSignIn(page: Page): Promise<string> {
   return secret;
 }
 
-export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
-  await fillSignIn(page, email, password);
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD, landing?: string) {
+  await fillSignIn(page, email, password, landing);
   if (SECOND_FACTOR_USERS.has(email)) {
     await completeSecondFactor(page, email);
     codesFor(page, () => nextDemoCode(email));
   }
+  if (landing) {
+    // Sign-in goes on to the page asked for, as a person following a link would (a page the role may not open
+    // included, which shows no console menu): ready once it has hydrated.
+    const path = new URL(landing, 'http://console.test').pathname;
+    await page.waitForURL((url) => url.pathname === path, { timeout: 30_000 });
+    await hydrated(page);
+    return;
+  }
   await expect(page.getByRole('button', { name: /User menu/ })).toBeVisible();
 }
 
-/** A fresh browser context signed in as one of the demo users. */
+/** A console path with its query, from a path or a whole URL of the console. */
+function consolePath(target: string): string {
+  const url = new URL(target, 'http://console.test');
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * A fresh browser context signed in as one of the demo users, on `landing` (a console path) when given: sign-in
+ * goes straight there, instead of to the overview and then on.
+ */
 export async function contextAs(
   browser: Browser,
   role: DemoRole,
+  landing?: string,
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page, DEMO[role]);
+  await signIn(page, DEMO[role], DEMO_PASSWORD, landing);
   return { context, page };
 }
 

@@ -253,8 +253,11 @@ test('a user asked for by an API token’s holder cannot approve the token’s w
   await chainedContext.close();
 
   // Someone independent of the admin may still approve it: the refusal is about who holds the token.
-  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-  await finance.goto(`/approvals/${requestId}`);
+  const { page: finance, context: financeContext } = await contextAs(
+    browser,
+    'finance',
+    `/approvals/${requestId}`,
+  );
   await expect(finance.getByRole('button', { name: 'Approve', exact: true })).toBeVisible();
   await expect(finance.getByText(CANNOT_DECIDE)).toHaveCount(0);
   await financeContext.close();
@@ -310,8 +313,11 @@ test('a contract transfer of USDC above the threshold shows its USD value and on
   await expectAccessible(admin);
 
   // One approval is recorded and sends nothing.
-  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-  await finance.goto(`/approvals/${requestId}`);
+  const { page: finance, context: financeContext } = await contextAs(
+    browser,
+    'finance',
+    `/approvals/${requestId}`,
+  );
   await expect(finance.getByText(usd, { exact: true }).first()).toBeVisible();
   // The first approval asks for no custody code: it is not the one that sends.
   await expect(finance.getByLabel('Two-factor code')).toHaveCount(0);
@@ -325,8 +331,11 @@ test('a contract transfer of USDC above the threshold shows its USD value and on
   expect(await sentUnder(admin, requestId)).toEqual([]);
 
   // The second approver is the one whose approval would send it: their page asks for the custody service's code.
-  const { page: second, context: secondContext } = await contextAs(browser, 'finance2');
-  await second.goto(`/approvals/${requestId}`);
+  const { page: second, context: secondContext } = await contextAs(
+    browser,
+    'finance2',
+    `/approvals/${requestId}`,
+  );
   await expect(second.getByText('Approvals 1 of 2')).toBeVisible();
   await expect(second.getByLabel('Two-factor code')).toBeVisible();
   await secondContext.close();
@@ -446,8 +455,11 @@ test.describe('the address book changes while a request waits', () => {
       await expectAccessible(admin);
 
       // Finance2 approves: refused, as the book stands now; the approval is not recorded and nothing is sent.
-      const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
-      await approver.goto(`/approvals/${requestId}`);
+      const { page: approver, context: approverContext } = await contextAs(
+        browser,
+        'finance2',
+        `/approvals/${requestId}`,
+      );
       await expect(approver.getByText(PENDING)).toBeVisible();
       await approveOnPage(approver);
       const refusal = approver.getByRole('alert').filter({ hasText: 'The approval was not recorded.' });

@@ -7,8 +7,7 @@ test('a simulated deposit shows up, then settles and sweeps, in the open webhook
   const wallet = sandboxWallet('Payouts');
   const customer = wallet.addresses.find((a) => a.type === 'INTERNAL' && !a.disableAutoSweep);
   expect(customer, 'a sweeping customer address in the seed').toBeTruthy();
-  const { page, context } = await contextAs(browser, 'support');
-  await page.goto(`/wallets/${wallet.id}/webhooks`);
+  const { page, context } = await contextAs(browser, 'support', `/wallets/${wallet.id}/webhooks`);
   await expect(page.getByRole('status', { name: /Live updates/ })).toHaveText('Live');
   await expect(page.getByRole('table', { name: 'Webhook deliveries' })).toBeVisible();
   await expectAccessible(page);
@@ -39,8 +38,7 @@ test('a simulated deposit appears and settles in an already open transactions ta
   const wallet = sandboxWallet('Payouts');
   const float = wallet.addresses.find((a) => a.type === 'INTERNAL' && a.disableAutoSweep);
   expect(float, 'an operating float address in the seed').toBeTruthy();
-  const { page, context } = await contextAs(browser, 'viewer');
-  await page.goto(`/wallets/${wallet.id}/transactions`);
+  const { page, context } = await contextAs(browser, 'viewer', `/wallets/${wallet.id}/transactions`);
   await expect(page.getByRole('status', { name: /Live updates/ })).toHaveText('Live');
   const table = page.getByRole('table', { name: 'Transactions' });
   await expect(table.locator('tbody tr').first()).toBeVisible();

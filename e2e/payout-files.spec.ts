@@ -21,8 +21,11 @@ test('a 45-row payout file becomes one request of three batches; after a second 
   request,
 }) => {
   test.setTimeout(240_000);
-  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-  await finance.goto(`/wallets/${wallet.id}`);
+  const { page: finance, context: financeContext } = await contextAs(
+    browser,
+    'finance',
+    `/wallets/${wallet.id}`,
+  );
   await finance
     .getByRole('navigation', { name: 'Wallet sections' })
     .getByRole('link', { name: 'Payouts' })
@@ -73,8 +76,11 @@ test('a 45-row payout file becomes one request of three batches; after a second 
   await expect(finance.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await expectAccessible(finance);
 
-  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
-  await approver.goto(`/approvals/${requestId}`);
+  const { page: approver, context: approverContext } = await contextAs(
+    browser,
+    'finance2',
+    `/approvals/${requestId}`,
+  );
   await expect(approver.getByText('45 payments in 3 batches (20, 20, 5)')).toBeVisible();
   await expectAccessible(approver);
   await approveOnPage(approver);
@@ -107,8 +113,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test('the payout form, its problems and its review fit a 390 px screen', async ({ browser }) => {
-    const { page, context } = await contextAs(browser, 'finance');
-    await page.goto(`/wallets/${wallet.id}/payouts`);
+    const { page, context } = await contextAs(browser, 'finance', `/wallets/${wallet.id}/payouts`);
     await expect(page.getByRole('heading', { name: 'Payouts', exact: true })).toBeVisible();
     const fits = async () =>
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

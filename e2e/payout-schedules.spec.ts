@@ -9,8 +9,11 @@ test('finance asks for a weekly payout schedule, a second finance approves it, a
   browser,
 }) => {
   test.setTimeout(120_000);
-  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-  await finance.goto(`/wallets/${wallet.id}`);
+  const { page: finance, context: financeContext } = await contextAs(
+    browser,
+    'finance',
+    `/wallets/${wallet.id}`,
+  );
   await finance
     .getByRole('navigation', { name: 'Wallet sections' })
     .getByRole('link', { name: 'Payout schedules' })
@@ -54,8 +57,7 @@ test('finance asks for a weekly payout schedule, a second finance approves it, a
   await expect(finance.getByText('Request status: Pending approval')).toBeVisible();
   await expect(finance.getByRole('button', { name: 'Approve' })).toHaveCount(0);
 
-  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
-  await approver.goto(requestPath);
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2', requestPath);
   await expect(approver.getByText('Every Monday at 09:00 UTC', { exact: true })).toBeVisible();
   await expectAccessible(approver);
   await approveOnPage(approver);

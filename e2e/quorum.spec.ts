@@ -40,8 +40,7 @@ test('a policy change waits for a second admin and applies after admin2 approves
   await expectAccessible(admin);
 
   // It is in the second admin's queue, and applies when they approve.
-  const { page: second, context: secondContext } = await contextAs(browser, 'admin2');
-  await second.goto('/approvals');
+  const { page: second, context: secondContext } = await contextAs(browser, 'admin2', '/approvals');
   await expect(second.getByRole('link', { name: new RegExp(`Policy of ${RETRY}`) }).first()).toBeVisible();
   await secondContext.close();
   await approveAsSecondAdmin(browser, requestPath);

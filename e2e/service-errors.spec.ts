@@ -107,8 +107,11 @@ test('a lost answer: the request says the outcome is unknown, offers no resubmis
 }) => {
   await setSpecOnly(request, false);
   const reference = `e2e-lost-${Date.now()}`;
-  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-  await finance.goto(`/wallets/${wallet.id}/withdraw`);
+  const { page: finance, context: financeContext } = await contextAs(
+    browser,
+    'finance',
+    `/wallets/${wallet.id}/withdraw`,
+  );
   const address = finance.getByLabel('Recipient 1 address');
   // An address book entry past its cooling-off: the destination policy refuses any other recipient.
   const typed = bookEntry(wallet, 'Pied Piper Hosting').address;
@@ -134,8 +137,7 @@ test('a lost answer: the request says the outcome is unknown, offers no resubmis
     });
     expect(status).toBe(200);
   }).toPass({ timeout: 15_000 });
-  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
-  await approver.goto(requestUrl);
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2', requestUrl);
   await approveOnPage(approver);
   await expect(
     approver.getByText(

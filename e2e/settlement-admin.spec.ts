@@ -36,8 +36,7 @@ test.describe('settlement, whitelist and beneficiaries (admin asks, a second adm
   test('switching wallet auto-settlement waits for a second admin, then takes effect', async ({
     browser,
   }) => {
-    const { page, context } = await contextAs(browser, 'admin');
-    await page.goto(`/wallets/${wallet().id}/settlement`);
+    const { page, context } = await contextAs(browser, 'admin', `/wallets/${wallet().id}/settlement`);
     await expect(page.getByRole('heading', { name: 'Auto-settlement' })).toBeVisible();
     await expectAccessible(page);
     const walletCard = page
@@ -172,8 +171,7 @@ test.describe('settlement, whitelist and beneficiaries (admin asks, a second adm
   test('whitelisting an address waits for a second admin; the private key goes with it, never shown', async ({
     browser,
   }) => {
-    const { page, context } = await contextAs(browser, 'admin');
-    await page.goto(`/wallets/${wallet().id}/whitelist`);
+    const { page, context } = await contextAs(browser, 'admin', `/wallets/${wallet().id}/whitelist`);
     await expectAccessible(page);
     await page.getByLabel('Address', { exact: true }).fill('0x1234');
     await page.getByRole('button', { name: 'Request change' }).click();
@@ -286,8 +284,11 @@ test.describe('settlement, whitelist and beneficiaries (admin asks, a second adm
     const w = wallet();
     const name = 'Stark Components';
     // Capture how the page calls the delete action, as anyone could from the browser's network tab.
-    const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
-    await admin.goto(`/wallets/${w.id}/beneficiaries`);
+    const { page: admin, context: adminContext } = await contextAs(
+      browser,
+      'admin',
+      `/wallets/${w.id}/beneficiaries`,
+    );
     const row = admin
       .getByRole('table', { name: 'Beneficiaries' })
       .getByRole('row')

@@ -502,8 +502,7 @@ test('approving and rejecting another admin’s request each confirm the second 
   await secondContext.close();
 
   // Signed in with a code just now: a decision still asks for its own check, bound to it and used once.
-  const { page, context } = await contextAs(browser, 'admin');
-  await page.goto(approved);
+  const { page, context } = await contextAs(browser, 'admin', approved);
   const confirmApproval = page.getByRole('dialog', { name: 'Approve this request?' });
   await openDialog(page.getByRole('button', { name: 'Approve', exact: true }), confirmApproval);
   await confirmApproval.getByRole('button', { name: /^(Approve and send|Confirm approval)$/ }).click();
@@ -546,8 +545,7 @@ function wrongCustodyCode(): string {
 async function contractWriteByAdmin2(browser: Browser): Promise<string> {
   const wallet = sandboxWallet('Treasury');
   const float = wallet.addresses.find((a) => /Operating float 2/.test(a.name ?? ''))!;
-  const { page, context } = await contextAs(browser, 'admin2');
-  await page.goto(`/wallets/${wallet.id}/contracts`);
+  const { page, context } = await contextAs(browser, 'admin2', `/wallets/${wallet.id}/contracts`);
   await expect(async () => {
     await page.getByLabel('Known token').selectOption({ label: 'USDC' }, { timeout: 2_000 });
     await expect(page.getByLabel('Contract address')).not.toHaveValue('', { timeout: 2_000 });
@@ -710,8 +708,7 @@ test('removing a spending limit in force confirms the second factor, then is req
   // A limit on an asset no wallet holds: it counts nothing, so nothing it could do reaches another journey.
   const symbol = `SU${runId().slice(-6).toUpperCase()}`;
   const rule = `$250,000.00 per 24 hours per wallet (${wallet.name}), ${symbol} only`;
-  const { page, context } = await contextAs(browser, 'admin');
-  await page.goto('/admin/policy');
+  const { page, context } = await contextAs(browser, 'admin', '/admin/policy');
   const limit = page.getByRole('form', { name: 'New spending limit' });
   await expect(limit.getByLabel('Limit: more approvals')).not.toHaveValue('');
   await limit.getByLabel('Limit: wallet').selectOption(wallet.id);

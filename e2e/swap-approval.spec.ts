@@ -13,8 +13,11 @@ test('finance requests a swap, finance2 approves, the swap settles with its rate
 }) => {
   // Two roles through request, approval and settlement, then two more through the refusals: a long journey.
   test.setTimeout(240_000);
-  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-  await finance.goto(`/wallets/${wallet.id}`);
+  const { page: finance, context: financeContext } = await contextAs(
+    browser,
+    'finance',
+    `/wallets/${wallet.id}`,
+  );
   await finance
     .getByRole('navigation', { name: 'Wallet sections' })
     .getByRole('link', { name: 'Swaps' })
@@ -71,8 +74,7 @@ test('finance requests a swap, finance2 approves, the swap settles with its rate
   await expect(finance.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await expectAccessible(finance);
 
-  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
-  await approver.goto('/approvals');
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2', '/approvals');
   await expectAccessible(approver);
   await approver.goto(`/approvals/${requestId}`);
   await expect(
@@ -123,8 +125,11 @@ test('finance requests a swap, finance2 approves, the swap settles with its rate
 test('an approval after the quote expired asks the service again and shows what changed before the swap settles', async ({
   browser,
 }) => {
-  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-  await finance.goto(`/wallets/${wallet.id}/swaps`);
+  const { page: finance, context: financeContext } = await contextAs(
+    browser,
+    'finance',
+    `/wallets/${wallet.id}/swaps`,
+  );
   await expect(async () => {
     await finance.getByLabel('From child address').selectOption(float.id);
     await finance.getByLabel('From asset').selectOption(usdc.id);
@@ -142,8 +147,11 @@ test('an approval after the quote expired asks the service again and shows what 
   const quotedAt = Date.now();
   const requestId = finance.url().split('/').pop()!;
 
-  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
-  await approver.goto(`/approvals/${requestId}`);
+  const { page: approver, context: approverContext } = await contextAs(
+    browser,
+    'finance2',
+    `/approvals/${requestId}`,
+  );
   await expect(approver.getByRole('region', { name: 'Review' }).getByText('Quote valid until')).toBeVisible();
   // The e2e server's quotes hold for SANDBOX_QUOTE_TTL_MS (playwright.config.ts): approve once it has passed.
   const ttl = Number(process.env.E2E_QUOTE_TTL_MS ?? 8_000);

@@ -110,8 +110,7 @@ test.describe('transactions', () => {
 
   test('columns can be hidden and shown', async ({ browser }) => {
     const { wallet } = transactionsFixture();
-    const { page, context } = await contextAs(browser, 'viewer');
-    await page.goto(`/wallets/${wallet.id}/transactions`);
+    const { page, context } = await contextAs(browser, 'viewer', `/wallets/${wallet.id}/transactions`);
     await waitForHydration(page);
     const table = page.getByRole('table', { name: 'Transactions' });
     await expect(table.getByRole('columnheader', { name: 'Asset' })).toBeVisible();

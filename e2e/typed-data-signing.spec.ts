@@ -12,8 +12,7 @@ test('an admin requests a permit signature, finance approves, the signature is v
 }) => {
   // Two roles through request, approval and signature, then two more through the refusals: a long journey.
   test.setTimeout(240_000);
-  const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
-  await admin.goto(`/wallets/${wallet.id}`);
+  const { page: admin, context: adminContext } = await contextAs(browser, 'admin', `/wallets/${wallet.id}`);
   await admin
     .getByRole('navigation', { name: 'Wallet sections' })
     .getByRole('link', { name: 'Signing' })
@@ -81,8 +80,11 @@ test('an admin requests a permit signature, finance approves, the signature is v
   await expect(admin.getByText('Request status: Pending approval')).toBeVisible();
   await expectAccessible(admin);
 
-  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-  await finance.goto(`/approvals/${requestId}`);
+  const { page: finance, context: financeContext } = await contextAs(
+    browser,
+    'finance',
+    `/approvals/${requestId}`,
+  );
   await expect(finance.getByRole('region', { name: 'Review' }).getByText('EIP-2612 Permit')).toBeVisible();
   await expectAccessible(finance);
   await approveOnPage(finance);

@@ -73,8 +73,7 @@ test.describe('users admin', () => {
     browser,
   }) => {
     // Capture how the page calls the action, as anyone could from the browser's network tab.
-    const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
-    await admin.goto('/admin/users');
+    const { page: admin, context: adminContext } = await contextAs(browser, 'admin', '/admin/users');
     await admin.getByRole('button', { name: 'Add user' }).click();
     const dialog = admin.getByRole('dialog');
     await dialog.getByLabel('Email').fill(uniqueEmail('captured'));
@@ -87,8 +86,7 @@ test.describe('users admin', () => {
     const actionId = captured.headers()['next-action']!;
     await expect(dialog.getByRole('status').filter({ hasText: 'Waiting for a second admin' })).toBeVisible();
 
-    const { page: viewer, context: viewerContext } = await contextAs(browser, 'viewer');
-    await viewer.goto('/admin/users');
+    const { page: viewer, context: viewerContext } = await contextAs(browser, 'viewer', '/admin/users');
     await expect(viewer.getByRole('heading', { name: 'Forbidden' })).toBeVisible();
     await expectAccessible(viewer);
 

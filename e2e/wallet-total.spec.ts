@@ -12,8 +12,7 @@ function cents(text: string): number {
 test("the overview's total is the sum of its asset rows; the card says where its total comes from", async ({
   browser,
 }) => {
-  const { page, context } = await contextAs(browser, 'viewer');
-  await page.goto('/wallets');
+  const { page, context } = await contextAs(browser, 'viewer', '/wallets');
   const card = page.getByRole('article', { name: TREASURY });
   await expect(card.getByText('Sum of the assets below')).toBeVisible();
   const cardTotal =

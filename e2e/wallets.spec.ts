@@ -16,8 +16,7 @@ test.describe('wallets', () => {
   test('a viewer sees the wallet cards, an overview with assets and chart, and an address detail', async ({
     browser,
   }) => {
-    const { page, context } = await contextAs(browser, 'viewer');
-    await page.goto('/wallets');
+    const { page, context } = await contextAs(browser, 'viewer', '/wallets');
     await expect(page.getByRole('heading', { name: 'Wallets', level: 1 })).toBeVisible();
     const cards = page.getByRole('article');
     await expect(cards).toHaveCount(3);
@@ -88,8 +87,11 @@ test.describe('wallets', () => {
   test('support sees no reveal or deposit controls on an address', async ({ browser }) => {
     const wallet = sandboxWallet('Payouts');
     const address = sandboxAddress(wallet, 'Operating float 2');
-    const { page, context } = await contextAs(browser, 'support');
-    await page.goto(`/wallets/${wallet.id}/addresses/${address.id}`);
+    const { page, context } = await contextAs(
+      browser,
+      'support',
+      `/wallets/${wallet.id}/addresses/${address.id}`,
+    );
     await expect(page.getByRole('heading', { name: 'Operating float 2', level: 2 })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Reveal private key' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Simulate deposit' })).toHaveCount(0);
@@ -100,8 +102,11 @@ test.describe('wallets', () => {
   test('finance simulates a deposit and sees the outcome', async ({ browser }) => {
     const wallet = sandboxWallet('Payouts');
     const address = sandboxAddress(wallet, 'Operating float 3');
-    const { page, context } = await contextAs(browser, 'finance');
-    await page.goto(`/wallets/${wallet.id}/addresses/${address.id}`);
+    const { page, context } = await contextAs(
+      browser,
+      'finance',
+      `/wallets/${wallet.id}/addresses/${address.id}`,
+    );
     await expect(page.getByRole('heading', { name: 'Operating float 3', level: 2 })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Reveal private key' })).toHaveCount(0);
     const form = page.getByRole('form', { name: 'Simulate a deposit' });
@@ -133,8 +138,7 @@ test.describe('wallets', () => {
     const wallet = sandboxWallet('Treasury');
     const address = sandboxAddress(wallet, 'Customer 001');
     const url = `/wallets/${wallet.id}/addresses/${address.id}`;
-    const { page: admin, context: adminContext } = await contextAs(browser, 'admin');
-    await admin.goto(url);
+    const { page: admin, context: adminContext } = await contextAs(browser, 'admin', url);
     await expect(admin.getByRole('heading', { name: 'Customer 001', level: 2 })).toBeVisible();
     // Whoever holds the key moves the address's funds without the console: one admin asks, another approves.
     await admin.getByRole('button', { name: 'Reveal private key' }).click();
@@ -177,8 +181,7 @@ test.describe('wallets', () => {
     await expect(admin.getByText(/was shown once to the admin who asked/)).toBeVisible();
     await expect(admin.getByRole('button', { name: 'Show the private key' })).toHaveCount(0);
 
-    const { page: viewer, context: viewerContext } = await contextAs(browser, 'viewer');
-    await viewer.goto(url);
+    const { page: viewer, context: viewerContext } = await contextAs(browser, 'viewer', url);
     await expect(viewer.getByRole('heading', { name: 'Customer 001', level: 2 })).toBeVisible();
     await expect(viewer.getByRole('button', { name: 'Reveal private key' })).toHaveCount(0);
     const answer = await viewerContext.request.post(requestPath, {
@@ -220,8 +223,7 @@ test.describe('wallets', () => {
   });
 
   test('an admin is told clearly when a key is wrong, and nothing is stored', async ({ browser }) => {
-    const { page, context } = await contextAs(browser, 'admin');
-    await page.goto('/admin/users');
+    const { page, context } = await contextAs(browser, 'admin', '/admin/users');
     await page
       .getByRole('navigation', { name: 'Admin sections' })
       .getByRole('link', { name: 'Wallet connections' })
@@ -247,8 +249,7 @@ test.describe('wallets', () => {
     browser,
   }) => {
     const wallet = sandboxWallet('Collections');
-    const { page, context } = await contextAs(browser, 'admin');
-    await page.goto('/admin/wallets');
+    const { page, context } = await contextAs(browser, 'admin', '/admin/wallets');
     const row = page.getByRole('row', { name: new RegExp(wallet.id) });
     await expect(row).toBeVisible();
 

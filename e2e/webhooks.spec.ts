@@ -17,8 +17,7 @@ test('support filters the log to failed deliveries, resends one and sees a new s
   browser,
 }) => {
   const wallet = sandboxWallet('Treasury');
-  const { page, context } = await contextAs(browser, 'support');
-  await page.goto(`/wallets/${wallet.id}/webhooks`);
+  const { page, context } = await contextAs(browser, 'support', `/wallets/${wallet.id}/webhooks`);
   await expect(page.getByRole('heading', { name: 'Webhook deliveries' })).toBeVisible();
   await expect(deliveries(page).first()).toBeVisible();
   await expectAccessible(page);
@@ -84,8 +83,7 @@ test('support previews a resend of every failed delivery since a time, and a tim
   browser,
 }) => {
   const wallet = sandboxWallet('Payouts');
-  const { page, context } = await contextAs(browser, 'support');
-  await page.goto(`/wallets/${wallet.id}/webhooks`);
+  const { page, context } = await contextAs(browser, 'support', `/wallets/${wallet.id}/webhooks`);
   await expect(deliveries(page).first()).toBeVisible();
   const open = page.getByRole('button', { name: 'Resend failed since…' });
   const dialog = page.getByRole('dialog', { name: 'Resend every failed delivery since a time' });
@@ -117,8 +115,11 @@ test('a viewer sees no resend control and a direct call of the resend action is 
   browser,
 }) => {
   const wallet = sandboxWallet('Payouts');
-  const { page: support, context: supportContext } = await contextAs(browser, 'support');
-  await support.goto(`/wallets/${wallet.id}/webhooks?status=failed`);
+  const { page: support, context: supportContext } = await contextAs(
+    browser,
+    'support',
+    `/wallets/${wallet.id}/webhooks?status=failed`,
+  );
   const first = deliveries(support).first();
   await expect(first).toContainText('Failed');
   const transactionId = await first.locator('[title]').first().getAttribute('title');
@@ -135,8 +136,11 @@ test('a viewer sees no resend control and a direct call of the resend action is 
   const request = await captured;
   await expect(support.getByText('Webhook resent')).toBeVisible();
 
-  const { page: viewer, context: viewerContext } = await contextAs(browser, 'viewer');
-  await viewer.goto(`/wallets/${wallet.id}/webhooks?status=failed`);
+  const { page: viewer, context: viewerContext } = await contextAs(
+    browser,
+    'viewer',
+    `/wallets/${wallet.id}/webhooks?status=failed`,
+  );
   await expect(deliveries(viewer).first()).toContainText('Failed');
   await expect(viewer.getByRole('button', { name: /Resend/ })).toHaveCount(0);
   await expect(viewer.getByRole('checkbox')).toHaveCount(0);

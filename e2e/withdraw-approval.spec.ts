@@ -22,8 +22,11 @@ let approveAction: CapturedAction | undefined;
 test('finance requests three withdrawals from a CSV; finance2 approves; it settles in the open page', async ({
   browser,
 }) => {
-  const { page: finance, context: financeContext } = await contextAs(browser, 'finance');
-  await finance.goto(`/wallets/${wallet.id}/withdraw`);
+  const { page: finance, context: financeContext } = await contextAs(
+    browser,
+    'finance',
+    `/wallets/${wallet.id}/withdraw`,
+  );
   await expect(finance.getByRole('heading', { name: 'Withdraw' })).toBeVisible();
   await expectAccessible(finance);
 
@@ -58,8 +61,7 @@ test('finance requests three withdrawals from a CSV; finance2 approves; it settl
   await expect(finance.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await expectAccessible(finance);
 
-  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
-  await approver.goto('/approvals');
+  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2', '/approvals');
   await expectAccessible(approver);
   await approver.getByRole('link', { name: '3 recipients: 3.75 USDC' }).click();
   await expect(approver).toHaveURL(new RegExp(`/approvals/${requestId}$`));
@@ -116,8 +118,11 @@ test('the requester cannot approve their own request, even by calling the action
   await expect(finance.getByText('Request status: Pending approval')).toBeVisible();
   await expect(finance.getByText('Approvals 0 of 1')).toBeVisible();
 
-  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
-  await approver.goto(`/approvals/${requestId}`);
+  const { page: approver, context: approverContext } = await contextAs(
+    browser,
+    'finance2',
+    `/approvals/${requestId}`,
+  );
   const dialog = approver.getByRole('dialog');
   await clickUntil(approver.getByRole('button', { name: 'Reject' }), () =>
     expect(dialog).toBeVisible({ timeout: 2_000 }),
@@ -168,8 +173,11 @@ test('an expired request cannot be approved', async ({ browser }) => {
   }
   await expect(finance.getByText('Request status: Expired')).toBeVisible({ timeout: 20_000 });
 
-  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
-  await approver.goto(`/approvals/${requestId}`);
+  const { page: approver, context: approverContext } = await contextAs(
+    browser,
+    'finance2',
+    `/approvals/${requestId}`,
+  );
   await expect(approver.getByText('Request status: Expired')).toBeVisible();
   await expect(approver.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   const text = await callAction(approver, approveAction!, `/approvals/${requestId}`, [{ requestId }]);
@@ -240,8 +248,11 @@ test('a sign-only withdrawal shows each signed transaction decoded', async ({ br
   });
   await expect(finance.getByText('Sign only', { exact: true })).toBeVisible();
 
-  const { page: approver, context: approverContext } = await contextAs(browser, 'finance2');
-  await approver.goto(`/approvals/${requestId}`);
+  const { page: approver, context: approverContext } = await contextAs(
+    browser,
+    'finance2',
+    `/approvals/${requestId}`,
+  );
   await approveOnPage(approver);
   const signed = approver.getByRole('article', { name: 'Signed transaction 1' });
   await expect(signed).toBeVisible();

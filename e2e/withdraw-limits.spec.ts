@@ -19,8 +19,7 @@ function isWithdrawalCall(request: Request): boolean {
 test('an amount above the source balance is stopped at the field and refused when the action is replayed', async ({
   browser,
 }) => {
-  const { page, context } = await contextAs(browser, 'finance');
-  await page.goto(`/wallets/${wallet.id}/withdraw`);
+  const { page, context } = await contextAs(browser, 'finance', `/wallets/${wallet.id}/withdraw`);
   await expect(page.getByRole('heading', { name: 'Withdraw' })).toBeVisible();
   // An address book entry past its cooling-off: the destination policy refuses any other recipient.
   const typed = bookEntry(wallet, 'Cyberdyne Hardware').address;
@@ -91,8 +90,7 @@ test('an amount above the source balance is stopped at the field and refused whe
 });
 
 test('a request holds at most 20 recipients and the form says so', async ({ browser }) => {
-  const { page, context } = await contextAs(browser, 'finance');
-  await page.goto(`/wallets/${wallet.id}/withdraw`);
+  const { page, context } = await contextAs(browser, 'finance', `/wallets/${wallet.id}/withdraw`);
   await expect(page.getByRole('heading', { name: 'Withdraw' })).toBeVisible();
   const lines = Array.from({ length: 20 }, (_, i) => `${employee(wallet, i + 1).address},0.01,USDC`);
   const csv = ['address,amount,asset', ...lines].join('\n');
