@@ -3,7 +3,9 @@
 // and by calling the approval with a second-factor proof of their own), approving an API token's withdrawal
 // through a user the token's holder asked for, paying an address book entry whose cooling-off started again while
 // the request waited, sending a contract transfer above the threshold (whole, or split into calls under it) on
-// one approval, and a sole admin of a console in real-service mode adding a deputy admin.
+// one approval, a sole admin of a console in real-service mode adding a deputy admin, disabling the other admin
+// to be the only one, a settlement rule forwarding a customer's deposits to the insider, and whitelisting the
+// insider's address to pay it.
 import type { Browser, Page } from '@playwright/test';
 import { getAddress } from 'viem';
 import {
@@ -16,7 +18,7 @@ import {
   test,
   uniqueEmail,
 } from './fixtures';
-import { approveOnPage } from './helpers/actions';
+import { approveOnPage, nextActionRequest, replayAction } from './helpers/actions';
 import { bookEntry, employee } from './helpers/address-book';
 import { api, tokenThroughQuorum } from './helpers/console-api';
 import {
@@ -33,7 +35,7 @@ import { approveAsSecondAdmin, requestedChangePath, requestUser } from './helper
 import { randomAddress, type SandboxTransaction, sandboxCall, sandboxWallet } from './helpers/sandbox';
 import { startRealServiceConsole } from './helpers/second-console';
 import { codesFor, confirmItIsYou, stepUpDialog } from './helpers/step-up';
-import { requestThroughForm } from './helpers/withdraw-approval';
+import { fillRecipientAddress, requestThroughForm } from './helpers/withdraw-approval';
 
 const wallet = sandboxWallet('Treasury');
 const usdc = wallet.assets.find((a) => a.symbol === 'USDC')!;
@@ -551,4 +553,146 @@ test('a sole admin added on the command line cannot add a deputy admin alone', a
   } finally {
     await second.stop();
   }
+});
+
+test('an admin cannot make themselves the only admin: disabling the other admin is refused, and a new admin is only ever a request', async ({
+  browser,
+}) => {
+  const { page: admin, context } = await contextAs(browser, 'admin', '/admin/users');
+  const other = admin.getByRole('row').filter({ hasText: DEMO.admin2 });
+  const disable = other.getByRole('button', { name: 'Request to disable Second Admin' });
+  await expect(disable).toBeVisible();
+  // The console's answer itself (the page shows it in a toast another journey's could cover): the call the page
+  // made, made again with the same session.
+  const captured = nextActionRequest(admin);
+  await disable.click();
+  const call = await captured;
+  const text = await replayAction(admin, call, '/admin/users', JSON.parse(call.postData() ?? '[]'));
+  // With the demo's two independent admins, the second cannot leave; were there a third, it would be a request
+  // the other admins decide. Never disabled at once.
+  expect(text).toMatch(
+    /This would leave 1 independent admin; the approval policy needs 2\.|"kind":"requested"/,
+  );
+  await admin.reload();
+  await expect(other).toBeVisible();
+  await expect(other.getByText('Disabled', { exact: true })).toHaveCount(0);
+  await expect(other.getByRole('button', { name: 'Request to disable Second Admin' })).toBeVisible();
+
+  // Asking for a new admin is a request another admin approves: the console has no "lone admin, first use".
+  const deputy = uniqueEmail('deputy');
+  const requestPath = await requestUser(admin, { email: deputy, name: 'Dee Deputy', role: 'admin' });
+  await admin.goto(requestPath);
+  await expect(admin.getByText(PENDING)).toBeVisible();
+  await expect(admin.getByText('You requested this: another person must approve it.')).toBeVisible();
+  await expect(admin.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
+  await admin.getByRole('button', { name: 'Cancel request' }).click();
+  await expect(admin.getByText('Request status: Cancelled')).toBeVisible();
+  await context.close();
+});
+
+test('a settlement rule that forwards a customer’s deposits to the insider: a stranger is refused at its field, and nothing is forwarded before a second admin approves', async ({
+  browser,
+}) => {
+  const address = wallet.addresses.find((a) => a.name === 'Customer 003')!;
+  // A demo entry of this wallet no journey pays.
+  const destination = bookEntry(wallet, 'Tyrell Leasing').address;
+  const { page: admin, context } = await contextAs(
+    browser,
+    'admin',
+    `/wallets/${wallet.id}/settlement?addressId=${address.id}`,
+  );
+  await expect(admin.getByLabel('Child address')).toHaveValue(address.id);
+  await admin.getByRole('button', { name: 'Add rule' }).click();
+  const dialog = admin.getByRole('dialog');
+  await dialog.getByLabel('Name').fill(`Sweep everything ${Date.now().toString(36)}`);
+  await dialog.getByLabel('USDC').check();
+  await dialog.getByLabel('Minimum amount').fill('0');
+  await dialog.getByLabel('No maximum').check();
+  // The insider's own address: refused at its field (the destination policy), nothing requested.
+  await dialog.getByLabel('Destination address').fill(randomAddress());
+  await dialog.getByRole('button', { name: 'Request change' }).click();
+  await expect(
+    dialog.getByText(/is not in this wallet's address book: money goes only to/).first(),
+  ).toBeVisible();
+  // An address the book allows: still only a request.
+  await dialog.getByLabel('Destination address').fill(destination);
+  await dialog.getByRole('button', { name: 'Request change' }).click();
+  const requestPath = await requestedChangePath(admin);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  // A customer's 123 USDC deposit arrives and settles: nothing goes to the rule's destination.
+  const usdcDeposit = await sandboxCall<SandboxTransaction>(
+    admin.request,
+    wallet,
+    'POST',
+    '/control/deposits',
+    {
+      addressId: address.id,
+      assetId: usdc.id,
+      amount: '123',
+    },
+  );
+  expect(usdcDeposit.status).toBe(200);
+  await expect
+    .poll(async () => {
+      const tx = await sandboxCall<SandboxTransaction>(
+        admin.request,
+        wallet,
+        'GET',
+        `/v1/wallets/${wallet.id}/transactions/${usdcDeposit.json.data.id}`,
+      );
+      return tx.json.data.status;
+    })
+    .toBe('SUCCESS');
+  const paid = await sandboxCall<Array<SandboxTransaction & { recipientAddress?: string }>>(
+    admin.request,
+    wallet,
+    'GET',
+    `/v1/wallets/${wallet.id}/transactions?addressId=${address.id}`,
+  );
+  expect(paid.status).toBe(200);
+  expect(
+    paid.json.data.filter((t) => t.recipientAddress?.toLowerCase() === destination.toLowerCase()),
+  ).toEqual([]);
+
+  // The request waits for another admin; the insider cannot approve it, and withdraws it.
+  await admin.goto(requestPath);
+  await expect(admin.getByText(PENDING)).toBeVisible();
+  await expect(admin.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
+  await admin.getByRole('button', { name: 'Cancel request' }).click();
+  await expect(admin.getByText('Request status: Cancelled')).toBeVisible();
+  await context.close();
+});
+
+test('whitelisting the insider’s address takes a second admin, and even then money cannot go there', async ({
+  browser,
+}) => {
+  const target = randomAddress();
+  const { page: admin, context: adminContext } = await contextAs(
+    browser,
+    'admin',
+    `/wallets/${wallet.id}/whitelist`,
+  );
+  await admin.getByLabel('Address', { exact: true }).fill(target);
+  await admin.getByLabel('Name').fill(`Insider ${target.slice(2, 8)}`);
+  await admin.getByRole('button', { name: 'Request change' }).click();
+  const requestPath = await requestedChangePath(admin);
+  await admin.goto(requestPath);
+  await expect(admin.getByText(PENDING)).toBeVisible();
+  await expect(admin.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
+  await approveAsSecondAdmin(browser, requestPath);
+  await admin.reload();
+  await expect(admin.getByText('Request status: Success')).toBeVisible();
+  await adminContext.close();
+
+  // Whitelisted at the service, but not an address book entry past its cooling-off: refused at the field.
+  const { page: finance, context } = await contextAs(browser, 'finance', `/wallets/${wallet.id}/withdraw`);
+  await fillRecipientAddress(finance, target);
+  await finance.getByLabel('Recipient 1 amount').fill('0.01');
+  await finance.getByRole('button', { name: 'Review request' }).click();
+  await expect(finance.getByLabel('Recipient 1 address')).toHaveAccessibleDescription(
+    /is not in this wallet's address book: money goes only to address book entries past their cooling-off/,
+  );
+  await expect(finance.getByRole('heading', { name: 'Review' })).toHaveCount(0);
+  await context.close();
 });
