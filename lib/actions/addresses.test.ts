@@ -144,6 +144,30 @@ describe('reveal private key', () => {
     expect(denied.map((e) => e.outcome)).toContain('denied');
   });
 
+  it('lets the asker see the key only within 15 minutes of the approval', async () => {
+    const address = wallet.addresses.find((a) => a.name === 'Customer 001')!;
+    const admin = await signedInAs('admin');
+    const requestId = await approvedReveal(address.id);
+    const { createApprovalEngine } = await import('@/lib/server/approvals/engine');
+    const at = (minutes: number) =>
+      createApprovalEngine({
+        db: t.db,
+        connectionFor: async () => null,
+        now: () => new Date(Date.now() + minutes * 60_000),
+      });
+    const target = { walletId: wallet.id, addressId: address.id };
+    const actor = { id: admin.id, email: admin.email, role: 'admin' };
+    expect(await at(16).takePrivateKeyReveal(actor, requestId, target)).toMatchObject({
+      ok: false,
+      error: 'The time to see this private key has passed. Ask again if it is needed.',
+    });
+    // Within the time it is taken once; given back (the service returned no key), it waits again.
+    expect(await at(14).takePrivateKeyReveal(actor, requestId, target)).toEqual({ ok: true, data: null });
+    expect(await at(14).takePrivateKeyReveal(actor, requestId, target)).toMatchObject({ ok: false });
+    await at(14).giveBackPrivateKeyReveal(requestId);
+    expect(await at(14).takePrivateKeyReveal(actor, requestId, target)).toEqual({ ok: true, data: null });
+  });
+
   it('asks for the password again, reveals the key once, and audits every attempt without it', async () => {
     const address = wallet.addresses.find((a) => a.name === 'Customer 001');
     if (!address) throw new Error('the seed has Customer 001');

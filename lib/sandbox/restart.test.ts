@@ -80,7 +80,9 @@ describe('restart', () => {
     expect(after.hash).toBe(before.hash);
     await sandbox.stop();
     await database.close();
-  });
+    // Two PGlite data directories initialised and migrated from nothing (the restart is the point, so no template),
+    // and a seeded sandbox: about 80 s beside the browser suite, which left the suite's 90 s too little headroom.
+  }, 240_000);
 
   it('npm run sandbox:credentials prints the file the sandbox wrote, or explains how to get one', async () => {
     const tsx = path.join(process.cwd(), 'node_modules/.bin/tsx');
