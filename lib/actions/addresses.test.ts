@@ -260,13 +260,12 @@ describe('reveal private key', () => {
   });
 
   it('refuses a wallet the console does not hold', async () => {
-    const admin = await signedInAs('admin');
+    await signedInAs('admin');
     const result = await requestPrivateKeyRevealAction({
       walletId: 'not-connected',
       addressId: wallet.addresses[0]!.id,
     });
     expect(result).toEqual({ ok: false, error: WALLET_NOT_CONNECTED, status: 404 });
-    void admin;
   });
 });
 
