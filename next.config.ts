@@ -25,7 +25,7 @@ const nextConfig: NextConfig = {
   experimental: {
     authInterrupts: true,
     // Loading every route's code at start competes with opening the database on one event loop; each route
-    // loads on its first request instead (start-up budget, README "Performance").
+    // loads on its first request instead (start-up budget, docs/performance.md).
     preloadEntriesOnStart: false,
     // Deliberate: the largest legitimate action (a batch of 20 withdrawals, a typed-data document) stays far
     // below it. The proxy answers larger bodies with 413 before the framework reads them.

@@ -2,7 +2,7 @@ import { contextAs, expect, fillSignIn, formAlert, test, uniqueEmail } from './f
 import { addUserThroughQuorum } from './helpers/quorum';
 
 // Every journey signs in from 127.0.0.1, which may fail 20 times in 15 minutes (SIGN_IN_ADDRESS_FAILURES): the
-// five failures here and the few elsewhere (counted in the README, under Parts) stay well below it.
+// five failures here and the few elsewhere (counted in docs/architecture.md, under Parts) stay well below it.
 
 test('five failed sign-ins lock the account, even against the right password', async ({ browser, page }) => {
   const { page: admin, context } = await contextAs(browser, 'admin');
