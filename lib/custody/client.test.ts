@@ -201,6 +201,15 @@ const endpoints: EndpointCase[] = [
     answer: f.envelope({ nativeBalance: '1.5', nativeBalanceInUSD: '4500', networkFee: '0.0004' }),
   },
   {
+    name: 'child form of #15: withdraw.networkFeeFromAddress',
+    invoke: (c) => c.withdraw.networkFeeFromAddress({ walletId: W, addressId: A }, { assets: [withdrawal] }),
+    method: 'POST',
+    url: `/v1/wallets/${W}/addresses/${A}/withdraw/network-fee`,
+    body: { assets: [withdrawal] },
+    idempotent: true,
+    answer: f.envelope({ nativeBalance: '0.2', nativeBalanceInUSD: '600', networkFee: '0.0004' }),
+  },
+  {
     name: '#16 contracts.write',
     invoke: (c) => c.contracts.write({ walletId: W, addressId: A }, { calls: [call], code: '123456' }),
     method: 'POST',
@@ -412,6 +421,34 @@ describe('results', () => {
     const single = client(() => f.json(f.envelope('7')));
     const singleResult = await single.custody.contracts.read({ walletId: W }, { calls: [call, call] });
     expect(singleResult).toEqual({ form: 'single', data: '7', message: 'OK' });
+  });
+
+  it('names every item of a withdrawal from the `batch` extension, or the first alone without it', async () => {
+    const second = f.transaction({ id: '0d7e5b1c-96a3-4b8e-9a51-1f3c2b7d9e04', reference: 'req-7f3b' });
+    const withBatch = client(() =>
+      f.json(
+        f.envelope(
+          { ...f.transaction(), batch: [f.transaction(), second] },
+          'Withdrawal request initiated successfully',
+        ),
+      ),
+    );
+    const both = await withBatch.custody.withdraw.fromMaster(
+      { walletId: W },
+      { assets: [withdrawal, withdrawal] },
+    );
+    expect(both.transactions.map((tx) => tx.id)).toEqual([f.TX_ID, second.id]);
+    expect(both.data.id).toBe(f.TX_ID);
+    expect(both.data).not.toHaveProperty('batch');
+
+    const plain = client(() =>
+      f.json(f.envelope(f.transaction(), 'Withdrawal request initiated successfully')),
+    );
+    const first = await plain.custody.withdraw.fromAddress(
+      { walletId: W, addressId: A },
+      { assets: [withdrawal, withdrawal] },
+    );
+    expect(first.transactions.map((tx) => tx.id)).toEqual([f.TX_ID]);
   });
 
   it('returns batch fee estimates with totals at the top level', async () => {

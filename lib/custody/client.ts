@@ -11,6 +11,7 @@ import {
   type SwapInput,
   type SwapQuoteInput,
   schemas,
+  type Transaction,
   type TransactionFilterType,
   type TransactionSortField,
   type TransactionStatus,
@@ -86,6 +87,16 @@ function single<T>(envelope: { data: T; message: string }): CustodyResult<T> {
   return { data: envelope.data, message: envelope.message };
 }
 
+/**
+ * #12/#13: `data` is the first item's Transaction; `transactions` every item's the service named (the `batch`
+ * extension), or the first alone where it named no more.
+ */
+function withdrawalResult(envelope: { data: z.output<typeof schemas.withdrawal>; message: string }) {
+  const { batch, ...first } = envelope.data;
+  const data: Transaction = first;
+  return { data, transactions: batch && batch.length > 0 ? batch : [data], message: envelope.message };
+}
+
 function paged<T>(envelope: {
   data: T[];
   message: string;
@@ -116,6 +127,7 @@ const { envelope, pagedEnvelope } = schemas;
 // Built once: zod schemas are not free to construct, and the read path has a latency budget.
 const responses = {
   transaction: envelope(schemas.transaction),
+  withdrawal: envelope(schemas.withdrawal),
   transactionPage: pagedEnvelope(schemas.transaction),
   wallet: envelope(schemas.wallet),
   address: envelope(schemas.address),
@@ -427,24 +439,24 @@ export function createCustodyClient(options: TransportOptions) {
     withdraw: {
       /** #12. Moves money: sent exactly once. */
       async fromMaster({ walletId }: WalletParams, body: { assets: WithdrawalItemInput[] }) {
-        return single(
+        return withdrawalResult(
           await transport.request({
             method: 'POST',
             path: path`/v1/wallets/${walletId}/withdraw`,
             body,
-            schema: responses.transaction,
+            schema: responses.withdrawal,
             idempotent: false,
           }),
         );
       },
       /** #13. Moves money: sent exactly once. */
       async fromAddress({ walletId, addressId }: AddressParams, body: { assets: WithdrawalItemInput[] }) {
-        return single(
+        return withdrawalResult(
           await transport.request({
             method: 'POST',
             path: path`/v1/wallets/${walletId}/addresses/${addressId}/withdraw`,
             body,
-            schema: responses.transaction,
+            schema: responses.withdrawal,
             idempotent: false,
           }),
         );
@@ -466,6 +478,24 @@ export function createCustodyClient(options: TransportOptions) {
           await transport.request({
             method: 'POST',
             path: path`/v1/wallets/${walletId}/withdraw/network-fee`,
+            body,
+            schema: responses.withdrawNetworkFee,
+            idempotent: true,
+          }),
+        );
+      },
+      /**
+       * #15's child-address form: the estimate for withdrawals from a child address, with the native balance of
+       * whoever pays the gas (the master wallet for a gasless address). An estimate: safe to retry.
+       */
+      async networkFeeFromAddress(
+        { walletId, addressId }: AddressParams,
+        body: { assets: WithdrawNetworkFeeItemInput[] },
+      ) {
+        return byForm(
+          await transport.request({
+            method: 'POST',
+            path: path`/v1/wallets/${walletId}/addresses/${addressId}/withdraw/network-fee`,
             body,
             schema: responses.withdrawNetworkFee,
             idempotent: true,

@@ -127,7 +127,7 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
     docs: section('Withdrawals › Withdraw'),
     client: 'withdraw.fromMaster',
     sandbox: true,
-    note: 'Several items answer with one Transaction (the spec); the console finds the others by their references.',
+    note: "Several items answer with the first item's Transaction (the spec); the console reads the others from the `batch` extension field, or finds them by their references where it is missing.",
   },
   {
     method: 'POST',
@@ -135,6 +135,7 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
     spec: 13,
     docs: section('Address Operations › Withdraw'),
     client: 'withdraw.fromAddress',
+    note: "As #12: several items answer with the first item's Transaction, every item's under the `batch` extension field.",
     sandbox: true,
   },
   {
@@ -295,8 +296,9 @@ export const CUSTODY_ENDPOINTS: readonly CustodyEndpoint[] = [
     method: 'POST',
     path: '/v1/wallets/{walletId}/addresses/{addressId}/withdraw/network-fee',
     docs: `${REFERENCE}/withdraw/child-address-network-fee`,
+    client: 'withdraw.networkFeeFromAddress',
     sandbox: true,
-    note: "The console estimates a child address's withdrawal with #15; this form shows the payer's native balance.",
+    note: "A child address's withdrawals and payouts are estimated here; it answers with the gas payer's native balance (the master wallet's for a gasless address).",
   },
   {
     method: 'GET',

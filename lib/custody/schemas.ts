@@ -308,6 +308,13 @@ function buildSchemas(mode: SchemaMode) {
     beneficiary: open.nullable(),
   });
 
+  /**
+   * #12/#13: the withdrawal's Transaction. A request of several items is answered with its first item's
+   * Transaction (the spec); the sandbox adds `batch`, every item's Transaction in the order sent (an
+   * extension: a service without it leaves the other items to be found by their references).
+   */
+  const withdrawal = transaction.extend({ batch: z.array(transaction).optional() });
+
   /** #17 single form: sign-only contract write. */
   const contractSignedTransaction = transaction.extend({ signedTransaction: hex });
   /** #21: typed-data signature record. */
@@ -511,6 +518,7 @@ function buildSchemas(mode: SchemaMode) {
     walletRef,
     typedDataSignature,
     transaction,
+    withdrawal,
     contractSignedTransaction,
     typedDataSignedTransaction,
     beneficiary,

@@ -1827,7 +1827,7 @@ describe("Blockradar's documented endpoints beyond the spec's 23", () => {
     fail(await api('GET', '/v1/assets/rates?assets=ETH&currency=EUR'), 422, /EUR is not supported/);
   });
 
-  it('a withdrawal of several items creates every transaction and answers with the first (spec #12)', async () => {
+  it('a withdrawal of several items creates every transaction, answers with the first (spec #12) and names each under batch', async () => {
     const usdc = asset(w, 'USDC');
     const res = ok(
       await api('POST', `/v1/wallets/${w.id}/withdraw`, {
@@ -1838,14 +1838,20 @@ describe("Blockradar's documented endpoints beyond the spec's 23", () => {
           ],
         },
       }),
-      S.envelope(S.transaction),
+      S.envelope(S.withdrawal),
       'Withdrawal request initiated successfully',
     );
-    expect(res.data).toMatchObject({ reference: 'multi-a', amount: '1' });
+    const { batch, ...first } = res.data;
+    expect(first).toMatchObject({ reference: 'multi-a', amount: '1' });
+    expect(batch?.map((t) => [t.reference, t.amount])).toEqual([
+      ['multi-a', '1'],
+      ['multi-b', '2'],
+    ]);
+    expect(batch?.[0]).toEqual(first);
     const second = ok(
       await api('GET', `/v1/wallets/${w.id}/transactions?reference=multi-b`),
       S.pagedEnvelope(S.transaction),
     );
-    expect(second.data.map((t) => [t.type, t.amount])).toEqual([['WITHDRAW', '2']]);
+    expect(second.data.map((t) => [t.id, t.type, t.amount])).toEqual([[batch?.[1]?.id, 'WITHDRAW', '2']]);
   });
 });

@@ -1,5 +1,6 @@
 // Gasless withdrawals: a child address created with enableGaslessWithdraw sends its asset while the master
-// wallet pays the network fee; without the setting the child pays the gas as before.
+// wallet pays the network fee; without the setting the child pays the gas as before. A withdrawal of several
+// items names every item's transaction.
 import { formatUnits, getAddress, parseUnits, zeroAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -188,5 +189,67 @@ describe('enableGaslessWithdraw', () => {
     expect(failed.feeMetadata).toMatchObject({ gasless: true, feePaidBy: 'MASTER_WALLET' });
     expect(await balanceOf(w, usdc(w), child.id)).toBe(25_000_000n);
     expect(await balanceOf(w, native(w), child.id)).toBe(0n);
+  });
+});
+
+describe('the child-address network fee estimate', () => {
+  it("answers with the gas payer's native balance: the master wallet's for a gasless address", async () => {
+    const w = t.credentials.wallets[0]!;
+    const estimate = async (addressId: string) =>
+      S.envelope(S.withdrawNetworkFeeSingle).parse(
+        await api(w, 'POST', `/v1/wallets/${w.id}/addresses/${addressId}/withdraw/network-fee`, {
+          assets: [{ id: usdc(w).id, address: RECIPIENT, amount: '5' }],
+        }),
+      ).data;
+    const gasless = await childWith25Usdc(w, true);
+    const paying = await childWith25Usdc(w, false);
+    const masterNative = formatUnits(await balanceOf(w, native(w)), 18);
+    expect(Number((await estimate(gasless.id)).networkFee)).toBeGreaterThan(0);
+    expect((await estimate(gasless.id)).nativeBalance).toBe(masterNative);
+    expect((await estimate(paying.id)).nativeBalance).toBe('0');
+  });
+});
+
+describe('a withdrawal of several items', () => {
+  const withdrawal = S.envelope(S.withdrawal);
+
+  it('from a gasless child address answers with every item: the first as the Transaction, each under batch', async () => {
+    const w = t.credentials.wallets[0]!;
+    const child = await childWith25Usdc(w, true);
+    const stamp = Date.now().toString(36);
+    const references = [`batch-${stamp}-a`, `batch-${stamp}-b`, `batch-${stamp}-c`];
+    const answer = withdrawal.parse(
+      await api(w, 'POST', `/v1/wallets/${w.id}/addresses/${child.id}/withdraw`, {
+        assets: references.map((reference, i) => ({
+          id: usdc(w).id,
+          address: RECIPIENT,
+          amount: String(i + 1),
+          reference,
+        })),
+      }),
+    );
+    expect(answer.message).toBe('Withdrawal request initiated successfully');
+    const { batch, ...first } = answer.data;
+    expect(batch?.map((tx) => tx.reference)).toEqual(references);
+    expect(batch?.map((tx) => tx.amount)).toEqual(['1', '2', '3']);
+    expect(new Set(batch?.map((tx) => tx.id)).size).toBe(3);
+    expect(first).toEqual(batch?.[0]);
+    // Each id is the service's own: read back, it is the same gasless withdrawal.
+    for (const tx of batch ?? []) {
+      const read = await transaction(w, tx.id);
+      expect(read).toMatchObject({ id: tx.id, reference: tx.reference, senderAddress: child.address });
+      expect(read.feeMetadata).toMatchObject({ gasless: true, feePaidBy: 'MASTER_WALLET' });
+    }
+  });
+
+  it('of one item answers with the Transaction alone', async () => {
+    const w = t.credentials.wallets[0]!;
+    const answer = withdrawal.parse(
+      await api(w, 'POST', `/v1/wallets/${w.id}/withdraw`, {
+        assets: [{ id: usdc(w).id, address: RECIPIENT, amount: '1' }],
+      }),
+    );
+    expect(answer.data.batch).toBeUndefined();
+    expect(answer.data.type).toBe('WITHDRAW');
   });
 });

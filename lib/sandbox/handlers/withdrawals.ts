@@ -80,8 +80,13 @@ async function createWithdrawals(
     }
     return out;
   });
-  // The client reads one Transaction (spec #12); a batch answers with its first, the rest share the wallet's list.
-  return { data: core.serialize(rows[0]!), message: 'Withdrawal request initiated successfully' };
+  // One Transaction (spec #12): a batch's first item's, with every item's under the `batch` extension, so the
+  // caller learns each id without searching by reference.
+  const first = core.serialize(rows[0]!);
+  return {
+    data: rows.length > 1 ? { ...first, batch: rows.map((row) => core.serialize(row)) } : first,
+    message: 'Withdrawal request initiated successfully',
+  };
 }
 
 export const withdrawalEndpoints = [
@@ -91,7 +96,7 @@ export const withdrawalEndpoints = [
     summary: '#12 Withdraw from the master wallet',
     body: req.withdrawBody,
     documentedBody: withdrawBodyInput,
-    response: { data: schemas.transaction },
+    response: { data: schemas.withdrawal },
     movesMoney: true,
     handle({ core }, { wallet, body }) {
       return createWithdrawals(core, core.masterHolder(wallet), body.assets);
@@ -103,7 +108,7 @@ export const withdrawalEndpoints = [
     summary: '#13 Withdraw from a child address',
     body: req.withdrawBody,
     documentedBody: withdrawBodyInput,
-    response: { data: schemas.transaction },
+    response: { data: schemas.withdrawal },
     movesMoney: true,
     handle({ core }, { wallet, params, body }) {
       const child = addressOf(core, wallet, params.addressId);

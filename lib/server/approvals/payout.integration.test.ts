@@ -139,6 +139,14 @@ describe('payout files through the approval engine', () => {
     expect(withdrawCalls.map((c) => c.length)).toEqual([20, 20, 5]);
     expect((await resultOf(id)).batches.map((b) => b.state)).toEqual(['submitted', 'submitted', 'submitted']);
     await expectEachOnce(id, 45);
+    // Each batch's answer names every item's transaction (the sandbox's `batch`): all 45 are linked at once,
+    // each to the service's transaction carrying its reference, none left to a later search.
+    const items = (await e.view(id))?.items ?? [];
+    expect(items.filter((item) => item.transactionId)).toHaveLength(45);
+    for (const item of items)
+      expect(item.transactionId, `item ${item.index}`).toBe(
+        (await upstreamByReference(item.reference))[0]?.id,
+      );
   });
 
   it('a lost answer for batch 2 is found by reference and never resent; batch 3 goes once', async () => {

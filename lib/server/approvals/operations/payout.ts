@@ -28,7 +28,7 @@ import type { ReviewContext, SubmitContext, SubmittedItem } from '../types';
 import { sumUsd, type UsdAmount, usdNumber, usdOf } from '../usd';
 import { reviewSource, reviewWallet } from './review-parts';
 import { defineOperation, LocalRefusal, type ReviewBuilt } from './types';
-import { knownAddresses, settle } from './withdraw';
+import { knownAddresses, nativeAfterSending, settle, submittedItems, withdrawalFee } from './withdraw';
 
 const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
 export const payoutPayloadSchema: z.ZodType<PayoutPayload> = z.object({
@@ -123,16 +123,7 @@ async function buildPayoutReview(
   ]);
   // One estimate per service batch (the estimate takes at most 20 items too).
   const fees = await inChunks(ranges, FEE_CONCURRENCY, ({ from, to }) =>
-    settle(
-      client.withdraw.networkFee(
-        { walletId },
-        {
-          assets: payload.items
-            .slice(from, to)
-            .map((i) => ({ id: i.assetId, address: i.address, amount: i.amount })),
-        },
-      ),
-    ),
+    settle(withdrawalFee(client, walletId, addressId, payload.items.slice(from, to))),
   );
   const native = balances.find((b) => b.isNative);
   const nativeSymbol = native?.symbol ?? wallet.blockchain.symbol.toUpperCase();
@@ -155,7 +146,8 @@ async function buildPayoutReview(
 
   const feeErrors: string[] = [];
   const feeTotals: string[] = [];
-  let nativeBefore: string | null = native?.balance ?? null;
+  const gasless = child?.configurations?.enableGaslessWithdraw === true;
+  let payerBalance: string | null = null;
   fees.forEach((fee, i) => {
     if (!fee.ok) {
       feeErrors.push(`batch ${i + 1}: ${fee.error}`);
@@ -164,10 +156,10 @@ async function buildPayoutReview(
     const f = fee.value;
     if (f.form === 'single') {
       feeTotals.push(f.data.networkFee);
-      if (!addressId) nativeBefore = f.data.nativeBalance;
+      payerBalance = f.data.nativeBalance;
     } else {
       feeTotals.push(f.totalNetworkFee);
-      if (!addressId) nativeBefore = f.nativeBalance;
+      payerBalance = f.nativeBalance;
       for (const e of f.errors) feeErrors.push(`batch ${i + 1}: ${e.message ?? 'estimate failed'}`);
     }
   });
@@ -236,17 +228,20 @@ async function buildPayoutReview(
         `The ${total.symbol} total of ${formatAssetAmount(total.amount, row.decimals, total.symbol)} exceeds the source's balance of ${formatAssetAmount(held.balance, row.decimals, total.symbol)}.`,
       );
   }
-  const nativeSpent = payload.items.filter((i) => i.symbol === nativeSymbol).map((i) => i.amount);
-  const nativeAfter =
-    nativeBefore === null
-      ? null
-      : subtractDecimal(
-          nativeBefore,
-          sumDecimals([...(feeTotal ? [feeTotal] : []), ...nativeSpent], nativeDecimals),
-          nativeDecimals,
-        );
-  if (nativeAfter?.startsWith('-'))
-    warnings.push(`Not enough ${nativeSymbol} for the amounts and network fees.`);
+  const {
+    before: nativeBefore,
+    after: nativeAfter,
+    ...native_
+  } = nativeAfterSending({
+    sourceBefore: native?.balance ?? null,
+    payerBalance,
+    gasless,
+    feeTotal,
+    nativeSpent: payload.items.filter((i) => i.symbol === nativeSymbol).map((i) => i.amount),
+    symbol: nativeSymbol,
+    decimals: nativeDecimals,
+  });
+  warnings.push(...native_.warnings);
   if (duplicates.length) warnings.push('Some rows pay the same asset to the same address.');
   const flagged = rows.filter((r) => r.warnings.some((w) => w.startsWith('Looks like'))).length;
   if (flagged)
@@ -337,7 +332,7 @@ async function submitPayout(payload: PayoutPayload, ctx: SubmitContext) {
     // Written before the call: if the console stops mid-call, the batch is looked up, never sent blind.
     set(batch, { state: 'unknown', message: 'Sent; the answer has not arrived.', linked: false });
     await ctx.saveProgress(progress, []);
-    let tx: Transaction;
+    let transactions: readonly Transaction[];
     try {
       const answer =
         payload.source.kind === 'address'
@@ -346,7 +341,7 @@ async function submitPayout(payload: PayoutPayload, ctx: SubmitContext) {
               body,
             )
           : await ctx.client.withdraw.fromMaster({ walletId: ctx.walletId }, body);
-      tx = answer.data;
+      transactions = answer.transactions;
     } catch (error) {
       const refused = error instanceof CustodyError && !error.outcomeUnknown;
       const message = error instanceof CustodyError ? error.message : 'The call did not complete';
@@ -363,18 +358,12 @@ async function submitPayout(payload: PayoutPayload, ctx: SubmitContext) {
         });
       throw error;
     }
-    // #12 and #13 answer with one Transaction; the other items of the batch are found by their references.
-    const at = ctx.references.slice(batch.from, batch.to).indexOf(tx.reference);
-    const item: SubmittedItem = {
-      index: batch.from + Math.max(0, at),
-      transactionId: tx.id,
-      hash: tx.hash,
-      status: tx.status,
-      confirmations: tx.confirmations,
-    };
+    // Every item of the batch the answer names (the first alone from a service without the `batch` extension:
+    // the others are then found by their references).
+    const items = submittedItems(transactions, ctx.references.slice(batch.from, batch.to), batch.from);
     set(batch, { state: 'submitted', message: null, linked: false });
-    await ctx.saveProgress(progress, [item]);
-    learnt.push(item);
+    await ctx.saveProgress(progress, items);
+    learnt.push(...items);
   }
   return { items: learnt, result: progress };
 }

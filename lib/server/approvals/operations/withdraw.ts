@@ -19,7 +19,7 @@ import {
   consolePaidAddresses,
   describeDestinationProblems,
 } from '../../address-book';
-import type { ReviewContext, SubmitContext } from '../types';
+import type { ReviewContext, SubmitContext, SubmittedItem } from '../types';
 import { sumUsd, type UsdAmount, usdNumber, usdOf } from '../usd';
 import { reviewSource, reviewWallet } from './review-parts';
 import { defineOperation, LocalRefusal, type ReviewBuilt } from './types';
@@ -130,12 +130,7 @@ export async function buildWithdrawalReview(
     client.wallets.get({ walletId }).then((r) => r.data),
     addressId ? client.addresses.get({ walletId, addressId }).then((r) => r.data) : Promise.resolve(null),
     ctx.balances(addressId),
-    settle(
-      client.withdraw.networkFee(
-        { walletId },
-        { assets: payload.items.map((i) => ({ id: i.assetId, address: i.address, amount: i.amount })) },
-      ),
-    ),
+    settle(withdrawalFee(client, walletId, addressId, payload.items)),
     // The same read as the form's address list (one upstream call, shared): whitelisted ones are EXTERNAL.
     settle(client.wallets.listAddresses({ walletId, limit: 100 })),
     settle(client.beneficiaries.list({ walletId, limit: 100 })),
@@ -185,6 +180,10 @@ export async function buildWithdrawalReview(
   let feeTotal: string | null = null;
   let feeTotalUsd: number | null = null;
   let nativeBefore: string | null = native?.balance ?? null;
+  // A gasless child address's fees are paid by the master wallet: the estimate's native balance is the
+  // master's, the child's own native balance pays only the native amounts it sends.
+  const gasless = child?.configurations?.enableGaslessWithdraw === true;
+  let payerBalance: string | null = null;
   let arrival: number | null = payload.items.length * ARRIVAL_SECONDS_PER_ITEM;
   let feeError: string | null = null;
   if (fee.ok) {
@@ -192,12 +191,12 @@ export async function buildWithdrawalReview(
     if (f.form === 'single') {
       feeItems = [f.data.networkFee];
       feeTotal = f.data.networkFee;
-      if (!addressId) nativeBefore = f.data.nativeBalance;
+      payerBalance = f.data.nativeBalance;
     } else {
       feeItems = payload.items.map((_, i) => f.fees.find((x) => x.index === i)?.networkFee ?? null);
       feeTotal = f.totalNetworkFee;
       feeTotalUsd = Number(f.totalNetworkFeeInUSD);
-      if (!addressId) nativeBefore = f.nativeBalance;
+      payerBalance = f.nativeBalance;
       arrival = f.estimatedArrivalTime;
       if (f.errors.length) feeError = f.errors.map((e) => e.message ?? 'estimate failed').join('; ');
     }
@@ -299,20 +298,18 @@ export async function buildWithdrawalReview(
         `The ${total.symbol} total of ${formatAssetAmount(total.amount, total.decimals, total.symbol)} exceeds the source's balance of ${formatAssetAmount(held.balance, total.decimals, total.symbol)}.`,
       );
   }
-  const nativeSpent = payload.items.filter((i) => i.symbol === nativeSymbol).map((i) => i.amount);
-  const nativeAfter =
-    nativeBefore === null
-      ? null
-      : subtractDecimal(
-          nativeBefore,
-          sumDecimals(
-            [...(kind === 'withdraw' && feeTotal ? [feeTotal] : []), ...nativeSpent],
-            nativeDecimals,
-          ),
-          nativeDecimals,
-        );
-  if (nativeAfter?.startsWith('-'))
-    warnings.push(`Not enough ${nativeSymbol} for the amounts and network fees.`);
+  const native_ = nativeAfterSending({
+    sourceBefore: nativeBefore,
+    payerBalance,
+    gasless,
+    feeTotal: kind === 'withdraw' ? feeTotal : null,
+    nativeSpent: payload.items.filter((i) => i.symbol === nativeSymbol).map((i) => i.amount),
+    symbol: nativeSymbol,
+    decimals: nativeDecimals,
+  });
+  nativeBefore = native_.before;
+  const nativeAfter = native_.after;
+  warnings.push(...native_.warnings);
   if (duplicates.length) warnings.push('Some rows pay the same asset to the same address.');
 
   const amountUsd = sumUsd(itemsUsd);
@@ -353,6 +350,81 @@ export function upstreamItems(payload: WithdrawalPayload, ctx: SubmitContext) {
   }));
 }
 
+/**
+ * The source's native balance before and after sending `nativeSpent` and paying `feeTotal`, with a warning for
+ * each shortfall. `payerBalance` is the fee estimate's native balance: the source's own, or for a gasless child
+ * address the master wallet's, which pays its fees.
+ */
+export function nativeAfterSending(input: {
+  sourceBefore: string | null;
+  payerBalance: string | null;
+  gasless: boolean;
+  feeTotal: string | null;
+  nativeSpent: string[];
+  symbol: string;
+  decimals: number;
+}): { before: string | null; after: string | null; warnings: string[] } {
+  const { gasless, feeTotal, payerBalance, symbol, decimals } = input;
+  const before = !gasless && payerBalance !== null ? payerBalance : input.sourceBefore;
+  const charged = [...(feeTotal && !gasless ? [feeTotal] : []), ...input.nativeSpent];
+  const after = before === null ? null : subtractDecimal(before, sumDecimals(charged, decimals), decimals);
+  const warnings: string[] = [];
+  if (after?.startsWith('-'))
+    warnings.push(
+      gasless
+        ? `Not enough ${symbol} for the amounts.`
+        : `Not enough ${symbol} for the amounts and network fees.`,
+    );
+  if (
+    gasless &&
+    feeTotal !== null &&
+    payerBalance !== null &&
+    subtractDecimal(payerBalance, feeTotal, decimals).startsWith('-')
+  )
+    warnings.push(
+      `The master wallet pays this gasless address's network fees and holds ${formatAssetAmount(payerBalance, decimals, symbol)}, less than the ${formatAssetAmount(feeTotal, decimals, symbol)} they need.`,
+    );
+  return { before, after, warnings };
+}
+
+/**
+ * The network fee of withdrawing `items`: from the master wallet through #15, from a child address through its
+ * child form (which answers with the gas payer's native balance).
+ */
+export function withdrawalFee(
+  client: ReviewContext['client'],
+  walletId: string,
+  addressId: string | undefined,
+  items: ReadonlyArray<{ assetId: string; address: string; amount: string }>,
+) {
+  const body = { assets: items.map((i) => ({ id: i.assetId, address: i.address, amount: i.amount })) };
+  return addressId
+    ? client.withdraw.networkFeeFromAddress({ walletId, addressId }, body)
+    : client.withdraw.networkFee({ walletId }, body);
+}
+
+/** The items of a withdrawal the answer's transactions stand for, placed by their references. */
+export function submittedItems(
+  transactions: readonly Transaction[],
+  references: readonly string[],
+  from = 0,
+): SubmittedItem[] {
+  const items: SubmittedItem[] = [];
+  for (const [position, tx] of transactions.entries()) {
+    const at = references.indexOf(tx.reference);
+    const index = from + (at >= 0 ? at : position);
+    if (items.some((item) => item.index === index)) continue;
+    items.push({
+      index,
+      transactionId: tx.id,
+      hash: tx.hash,
+      status: tx.status,
+      confirmations: tx.confirmations,
+    });
+  }
+  return items;
+}
+
 export const withdrawOperation = defineOperation<'withdraw', WithdrawalPayload>({
   key: 'withdraw',
   permissions: { request: 'withdraw.request', approve: 'withdraw.approve' },
@@ -375,13 +447,8 @@ export const withdrawOperation = defineOperation<'withdraw', WithdrawalPayload>(
             body,
           )
         : await ctx.client.withdraw.fromMaster({ walletId: ctx.walletId }, body);
-    const tx = answer.data;
-    // #12 answers with one Transaction; the other items of a batch are found by their references.
-    const index = Math.max(0, ctx.references.indexOf(tx.reference));
-    return {
-      items: [
-        { index, transactionId: tx.id, hash: tx.hash, status: tx.status, confirmations: tx.confirmations },
-      ],
-    };
+    // Every item the answer names (the first alone from a service without the `batch` extension: the others
+    // are then found by their references).
+    return { items: submittedItems(answer.transactions, ctx.references) };
   },
 });
