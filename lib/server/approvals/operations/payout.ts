@@ -156,10 +156,10 @@ async function buildPayoutReview(
     const f = fee.value;
     if (f.form === 'single') {
       feeTotals.push(f.data.networkFee);
-      payerBalance = f.data.nativeBalance;
+      if (f.payerKnown) payerBalance = f.data.nativeBalance;
     } else {
       feeTotals.push(f.totalNetworkFee);
-      payerBalance = f.nativeBalance;
+      if (f.payerKnown) payerBalance = f.nativeBalance;
       for (const e of f.errors) feeErrors.push(`batch ${i + 1}: ${e.message ?? 'estimate failed'}`);
     }
   });

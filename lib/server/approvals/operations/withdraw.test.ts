@@ -1,7 +1,9 @@
 // The native balance a withdrawal's review shows and warns on: the source pays the amounts it sends and, unless
 // it is a gasless child address (whose fees the master wallet pays), the network fees.
-import { describe, expect, it } from 'vitest';
-import { nativeAfterSending } from './withdraw';
+import { describe, expect, it, vi } from 'vitest';
+import { CustodyError } from '@/lib/custody';
+import type { ReviewContext } from '../types';
+import { nativeAfterSending, withdrawalFee } from './withdraw';
 
 const base = { symbol: 'ETH', decimals: 18, nativeSpent: [] as string[] };
 
@@ -64,5 +66,61 @@ describe('nativeAfterSending', () => {
       nativeSpent: ['0.4'],
     });
     expect(out).toEqual({ before: '1', after: '0.6', warnings: [] });
+  });
+});
+
+describe('withdrawalFee', () => {
+  const items = [{ assetId: 'usdc', address: '0x00000000000000000000000000000000000000bb', amount: '5' }];
+  const estimate = (nativeBalance: string) => ({
+    form: 'single' as const,
+    data: { networkFee: '0.0004', nativeBalance, nativeBalanceInUSD: '0' },
+    message: 'Network fee fetched successfully',
+  });
+  function fakeClient(child: () => Promise<unknown>) {
+    const withdraw = {
+      networkFee: vi.fn(async () => estimate('9')),
+      networkFeeFromAddress: vi.fn(child),
+    };
+    return { client: { withdraw } as unknown as ReviewContext['client'], withdraw };
+  }
+
+  it("asks a child address's own estimate, whose native balance is the payer's", async () => {
+    const { client, withdraw } = fakeClient(async () => estimate('0.2'));
+    const fee = await withdrawalFee(client, 'w1', 'a1', items);
+    expect(fee).toMatchObject({ payerKnown: true, data: { nativeBalance: '0.2' } });
+    expect(withdraw.networkFeeFromAddress).toHaveBeenCalledWith(
+      { walletId: 'w1', addressId: 'a1' },
+      { assets: [{ id: 'usdc', address: items[0]!.address, amount: '5' }] },
+    );
+    expect(withdraw.networkFee).not.toHaveBeenCalled();
+  });
+
+  it("falls back to #15 where the service lacks the child form, whose balance is then not the payer's", async () => {
+    const { client, withdraw } = fakeClient(async () => {
+      throw new CustodyError({ kind: 'http', status: 404, message: 'Not found', method: 'POST', path: '/x' });
+    });
+    const fee = await withdrawalFee(client, 'w1', 'a1', items);
+    expect(fee).toMatchObject({ payerKnown: false, data: { networkFee: '0.0004' } });
+    expect(withdraw.networkFee).toHaveBeenCalledOnce();
+  });
+
+  it("passes any other refusal on: the review shows the service's message", async () => {
+    const { client, withdraw } = fakeClient(async () => {
+      throw new CustodyError({
+        kind: 'http',
+        status: 400,
+        message: 'Invalid asset',
+        method: 'POST',
+        path: '/x',
+      });
+    });
+    await expect(withdrawalFee(client, 'w1', 'a1', items)).rejects.toThrow('Invalid asset');
+    expect(withdraw.networkFee).not.toHaveBeenCalled();
+  });
+
+  it('asks #15 for the master wallet, whose native balance is its own', async () => {
+    const { client, withdraw } = fakeClient(async () => estimate('0'));
+    expect(await withdrawalFee(client, 'w1', undefined, items)).toMatchObject({ payerKnown: true });
+    expect(withdraw.networkFeeFromAddress).not.toHaveBeenCalled();
   });
 });

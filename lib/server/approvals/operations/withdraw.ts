@@ -7,6 +7,7 @@ import { DESTINATION_POLICY_OFF_WARNING, type ReviewBookEntry } from '@/lib/appr
 import { type KnownAddress, lookAlikeOf, lookAlikeWarning } from '@/lib/approvals/look-alike';
 import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
 import type { ReviewItem, WithdrawalReview } from '@/lib/approvals/withdrawals';
+import { CustodyError } from '@/lib/custody';
 import type { Transaction } from '@/lib/custody/schemas';
 import { operationRequests } from '@/lib/db/schema';
 import { formatAssetAmount } from '@/lib/format';
@@ -191,12 +192,12 @@ export async function buildWithdrawalReview(
     if (f.form === 'single') {
       feeItems = [f.data.networkFee];
       feeTotal = f.data.networkFee;
-      payerBalance = f.data.nativeBalance;
+      if (f.payerKnown) payerBalance = f.data.nativeBalance;
     } else {
       feeItems = payload.items.map((_, i) => f.fees.find((x) => x.index === i)?.networkFee ?? null);
       feeTotal = f.totalNetworkFee;
       feeTotalUsd = Number(f.totalNetworkFeeInUSD);
-      payerBalance = f.nativeBalance;
+      if (f.payerKnown) payerBalance = f.nativeBalance;
       arrival = f.estimatedArrivalTime;
       if (f.errors.length) feeError = f.errors.map((e) => e.message ?? 'estimate failed').join('; ');
     }
@@ -389,18 +390,27 @@ export function nativeAfterSending(input: {
 
 /**
  * The network fee of withdrawing `items`: from the master wallet through #15, from a child address through its
- * child form (which answers with the gas payer's native balance).
+ * documented child form, whose native balance is the gas payer's (`payerKnown`). A service without the child
+ * form (404) is asked #15 instead, whose native balance is then the master wallet's, not the payer's.
  */
-export function withdrawalFee(
+export async function withdrawalFee(
   client: ReviewContext['client'],
   walletId: string,
   addressId: string | undefined,
   items: ReadonlyArray<{ assetId: string; address: string; amount: string }>,
 ) {
   const body = { assets: items.map((i) => ({ id: i.assetId, address: i.address, amount: i.amount })) };
-  return addressId
-    ? client.withdraw.networkFeeFromAddress({ walletId, addressId }, body)
-    : client.withdraw.networkFee({ walletId }, body);
+  if (addressId) {
+    try {
+      return {
+        ...(await client.withdraw.networkFeeFromAddress({ walletId, addressId }, body)),
+        payerKnown: true,
+      };
+    } catch (error) {
+      if (!(error instanceof CustodyError && error.status === 404)) throw error;
+    }
+  }
+  return { ...(await client.withdraw.networkFee({ walletId }, body)), payerKnown: !addressId };
 }
 
 /** The items of a withdrawal the answer's transactions stand for, placed by their references. */
