@@ -11,7 +11,7 @@ import { auditActionsMatching, describeAuditAction } from './audit-actions';
 const ENGINE = fileURLToPath(new URL('./server/approvals/engine', import.meta.url));
 const auditedSteps = [
   ...new Set(
-    readdirSync(ENGINE)
+    readdirSync(ENGINE, { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
       .flatMap((name) => [
         ...readFileSync(join(ENGINE, name), 'utf8').matchAll(
