@@ -2,6 +2,7 @@ import 'server-only';
 // Following submitted requests and reconciling unknown outcomes: lookups by reference, the follow-up rounds
 // and their lease, verified webhook events, expiry and the background round.
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { backoffDelay } from '@/lib/backoff';
 import type { CustodyClient } from '@/lib/custody';
 import {
   type OperationItemRow,
@@ -263,7 +264,7 @@ export function createReconciliation(ctx: EngineContext, submission: Submission)
   function nextRound(row: OperationRequestRow, changed: boolean) {
     const at = now().getTime();
     const attempts = changed ? 0 : row.followUpAttempts + 1;
-    let next = at + Math.min(followUp.baseMs * 2 ** attempts, followUp.maxMs);
+    let next = at + backoffDelay(attempts, { baseMs: followUp.baseMs, capMs: followUp.maxMs });
     let parked = false;
     if (row.status === 'OUTCOME_UNKNOWN') {
       if (row.confirmedAbsentAt) parked = true;
