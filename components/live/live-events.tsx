@@ -4,6 +4,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { toast } from '@/components/ui/toast';
+import { backoffDelay } from '@/lib/backoff';
 import { approvalKeys, transactionKeys, walletKeys, webhookKeys } from '@/lib/query-keys';
 import { cn } from '@/lib/utils';
 import { setLiveStatus, useLiveStatus } from './live-status';
@@ -124,7 +125,7 @@ export function LiveEvents({ notifyWithdrawals = false }: LiveEventsProps) {
             if (disposed) return;
             if (ended) return signedOut();
             attempts++;
-            const delay = Math.min(1000 * 2 ** attempts, RECONNECT_MAX_MS);
+            const delay = backoffDelay(attempts, { baseMs: 1000, capMs: RECONNECT_MAX_MS });
             retryTimer = setTimeout(connect, delay);
           });
         }

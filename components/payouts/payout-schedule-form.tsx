@@ -23,7 +23,6 @@ import { formatDateTime } from '@/lib/format';
 import {
   MAX_SCHEDULE_ROWS,
   type PayoutScheduleValues,
-  parseRecipientLines,
   type ScheduleRecipientValues,
   scheduleTimingOf,
 } from '@/lib/validation/payout-schedules';
@@ -38,6 +37,10 @@ export interface PayoutScheduleFormProps {
 }
 
 type Problems = NonNullable<ScheduleCheck['problems']>;
+
+/** The pasted lines' reader (with papaparse) loads when lines are first added, not with the page. */
+const loadLineReader = () =>
+  import('@/lib/validation/payout-schedule-csv').then((m) => m.parseRecipientLines);
 
 const EMPTY_ROW: ScheduleRecipientValues = { address: '', amount: '', asset: '', reference: '', label: '' };
 
@@ -94,8 +97,19 @@ export function PayoutScheduleForm({ walletId, sources, assets }: PayoutSchedule
   const recipients = useFieldArray({ control, name: 'recipients' });
   const cadence = useWatch({ control, name: 'cadence' });
 
-  function addPasted() {
-    const { rows, badLines } = parseRecipientLines(pasted);
+  async function addPasted() {
+    let parseRecipientLines: Awaited<ReturnType<typeof loadLineReader>>;
+    try {
+      parseRecipientLines = await loadLineReader();
+    } catch {
+      setPasteError('The lines could not be read: the page lost its connection. Add them again.');
+      return;
+    }
+    const { rows, badLines, quoteError } = parseRecipientLines(pasted);
+    if (quoteError) {
+      setPasteError(`Line ${quoteError.line}: ${quoteError.message}`);
+      return;
+    }
     if (badLines.length > 0) {
       setPasteError(`Lines ${badLines.join(', ')} need at least an address, an amount and an asset.`);
       return;

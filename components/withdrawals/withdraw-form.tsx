@@ -24,16 +24,18 @@ import { type KnownAddress, lookAlikeOf } from '@/lib/approvals/look-alike';
 import { formatAssetAmount, formatUsd } from '@/lib/format';
 import { addressKey, checkRecipientAddress } from '@/lib/validation/addresses';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';
+import type { CsvLineError } from '@/lib/validation/csv';
 import {
-  type CsvLineError,
   duplicateRecipients,
   emptyRow,
   MAX_RECIPIENTS,
-  parseWithdrawalCsv,
   type SourceBalanceMap,
   type WithdrawalFormValues,
   withdrawalLimitErrors,
 } from '@/lib/validation/withdrawals';
+
+/** The CSV import (with papaparse) loads at the first import, not with the page. */
+const loadCsvReader = () => import('@/lib/validation/withdrawal-csv').then((m) => m.parseWithdrawalCsv);
 
 export interface WithdrawFormProps {
   context: {
@@ -150,7 +152,15 @@ export function WithdrawForm({
     [watched],
   );
 
-  function importCsv(text: string) {
+  async function importCsv(text: string) {
+    let parseWithdrawalCsv: Awaited<ReturnType<typeof loadCsvReader>>;
+    try {
+      parseWithdrawalCsv = await loadCsvReader();
+    } catch {
+      setCsvErrors([]);
+      setCsvNote('The CSV could not be read: the page lost its connection. Import it again.');
+      return;
+    }
     const { rows: parsed, errors } = parseWithdrawalCsv(text, { assets: context.assets, chain });
     setCsvErrors(errors);
     if (parsed.length === 0) {

@@ -8,27 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from '@playwright/test';
 import { generateSync } from 'otplib';
+import { base32 } from '@/lib/crypto/totp-secret';
 
 const DEFAULT_SEED = 'custody-console-sandbox';
 const FACTORS_PER_USER = 6;
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-function base32(bytes: Uint8Array): string {
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = ((value << 8) | byte) & 0xffff;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out;
-}
-
 export function demoSecretFor(email: string, index: number, seed = process.env.SANDBOX_SEED || DEFAULT_SEED) {
   const mac = createHmac('sha256', seed).update(`demo-totp:${index}:${email.trim().toLowerCase()}`).digest();
   return base32(mac.subarray(0, 20));

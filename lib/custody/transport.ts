@@ -2,6 +2,7 @@ import 'server-only';
 // HTTP to the custody API: auth header, timeouts, envelope validation, error mapping, and retries for
 // reads only, inside one time budget per read.
 import type { z } from 'zod';
+import { backoffDelay } from '@/lib/backoff';
 import { untilAborted } from './abort';
 import { CustodyError, type CustodyErrorIssue, genericMessage } from './errors';
 
@@ -241,8 +242,10 @@ export function createTransport(options: TransportOptions): Transport {
     // A small budget still leaves room for a retry: the floor never exceeds a quarter of it.
     const room = leftMs - Math.min(minAttemptMs, budgetMs / 4);
     if (room < 0) return undefined;
-    const ceiling = Math.min(maxBackoffMs, backoffMs * 2 ** attemptIndex);
-    const jittered = Math.min(Math.floor(random() * ceiling), room);
+    const jittered = Math.min(
+      backoffDelay(attemptIndex, { baseMs: backoffMs, capMs: maxBackoffMs }, random),
+      room,
+    );
     if (retryAfterMs === undefined) return jittered;
     if (retryAfterMs > maxRetryAfterMs || retryAfterMs > room) return undefined;
     return Math.max(retryAfterMs, jittered);

@@ -71,29 +71,6 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-export function base32(bytes: Uint8Array): string {
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out;
-}
-
-/** A 160-bit TOTP secret in base32, as authenticator apps expect (RFC 4226 recommends 160 bits). */
-export function newTotpSecret(): string {
-  return base32(randomBytes(20));
-}
-
 export function totpCode(secret: string, nowMs: number): string {
   return generateSync({ secret, epoch: Math.floor(nowMs / 1000) });
 }

@@ -8,10 +8,11 @@ import {
   zeroAddress,
 } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { base32 } from '@/lib/crypto/totp-secret';
 import { ContractRevertError, executeErc20, MemoryTokenLedger } from './erc20';
 import { coerceArg, stringifyResult } from './handlers/contracts';
 import { pageMeta, paging } from './handlers/paging';
-import { base32, totpCode, verifyTotp } from './keys';
+import { totpCode, verifyTotp } from './keys';
 import { applyDelta, InsufficientBalanceError, parseAmount, usdValue } from './money';
 import { quoteSwap } from './rates';
 import { RateLimiter } from './router';

@@ -5,6 +5,7 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 import { formatUnits, getAddress, keccak256, parseUnits, stringToHex, zeroAddress } from 'viem';
 import { encryptSecret } from '@/lib/crypto/aead';
+import { newTotpSecret } from '@/lib/crypto/totp-secret';
 import type { AnyDb } from '@/lib/db/types';
 import { type AddressConfigurations, type BusinessRecord, Catalog } from './context';
 import type { Plan, TransactionRow } from './core';
@@ -28,7 +29,6 @@ import {
   mnemonicToRootKey,
   newApiKey,
   newMnemonic,
-  newTotpSecret,
   walletPath,
 } from './keys';
 import { usdValue } from './money';

@@ -3,6 +3,7 @@ import 'server-only';
 // (SSE streams, the approvals follower). In-process on PGlite; through PostgreSQL LISTEN/NOTIFY when the
 // console runs on PostgreSQL, so every console instance sees every event whichever instance received it.
 import { randomUUID } from 'node:crypto';
+import { backoffDelay } from '@/lib/backoff';
 import { getConfig } from '@/lib/config';
 import { logger } from './logger';
 
@@ -163,7 +164,7 @@ export function postgresTransport(
         { reason: error?.message ?? 'connection ended' },
         'event listener connection lost; reconnecting',
       );
-      scheduleReconnect(firstDelay);
+      scheduleReconnect(0);
     };
     client.on('error', onLost);
     client.on('end', () => onLost());
@@ -185,9 +186,11 @@ export function postgresTransport(
     listener = client;
   }
 
-  function scheduleReconnect(delay: number) {
+  /** Tries to listen again after a wait: `firstDelay`, doubling with each `retry` that fails, at most 30 s. */
+  function scheduleReconnect(retry: number) {
     if (stopped || reconnecting) return;
     reconnecting = true;
+    const delay = backoffDelay(retry, { baseMs: firstDelay, capMs: 30_000 });
     setTimeout(() => {
       reconnecting = false;
       if (stopped || listener) return;
@@ -196,7 +199,7 @@ export function postgresTransport(
           { reason: error instanceof Error ? error.message : String(error) },
           'event listener reconnect failed',
         );
-        scheduleReconnect(Math.min(delay * 2, 30_000));
+        scheduleReconnect(retry + 1);
       });
     }, delay).unref?.();
   }

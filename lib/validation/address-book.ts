@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { MAX_COOLING_OFF_SECONDS } from '@/lib/approvals/address-book';
 import { addressKey, checkRecipientAddress } from './addresses';
+import { type CsvLineError, parseCsvRecords } from './csv';
 import { plainText } from './text';
-import { type CsvLineError, parseCsvRecords } from './withdrawals';
 
 /** One request adds or changes at most this many entries (a CSV import is one request). */
 export const MAX_BOOK_ENTRIES = 200;

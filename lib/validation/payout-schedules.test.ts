@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseRecipientLines } from './payout-schedule-csv';
 import { payoutScheduleSchema } from './payout-schedule-schema';
-import { parseRecipientLines, scheduleTimingOf } from './payout-schedules';
+import { scheduleTimingOf } from './payout-schedules';
 
 const valid = {
   walletId: 'wallet-1',
@@ -55,5 +56,25 @@ describe('parseRecipientLines', () => {
 
   it('names the lines without an address, amount and asset', () => {
     expect(parseRecipientLines('0xa,1\n0xb,2,USDC\n,3,USDC').badLines).toEqual([1, 3]);
+  });
+
+  it('reads a quoted label with a comma whole, without its quotes', () => {
+    const text = '0xa,1,USDC,inv-1,"Smith, Jones & Co"\r\n0xb,2,USDC,,"say ""hi"", then pay"\r\n';
+    expect(parseRecipientLines(text)).toEqual({
+      rows: [
+        { address: '0xa', amount: '1', asset: 'USDC', reference: 'inv-1', label: 'Smith, Jones & Co' },
+        { address: '0xb', amount: '2', asset: 'USDC', reference: '', label: 'say "hi", then pay' },
+      ],
+      badLines: [],
+    });
+  });
+
+  it('numbers lines after a quoted label that spans two, and names a quote left open', () => {
+    const text = '0xa,1,USDC,,"two\nlines"\n0xb,2\n0xc,3,USDC,,"open\n0xd,4,USDC';
+    expect(parseRecipientLines(text)).toEqual({
+      rows: [{ address: '0xa', amount: '1', asset: 'USDC', reference: '', label: 'two\nlines' }],
+      badLines: [3],
+      quoteError: { line: 4, message: 'A quoted field is not closed.' },
+    });
   });
 });

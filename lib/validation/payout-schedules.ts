@@ -1,6 +1,6 @@
 // A payout schedule as the form sends it, one schema for the form and its actions: a name, where the money
-// leaves from, when it runs (UTC), and its recipients as rows (typed, or pasted as CSV lines). The schema is
-// `payout-schedule-schema.ts`.
+// leaves from, when it runs (UTC), and its recipients as rows (typed, or pasted as CSV lines, read by
+// `payout-schedule-csv.ts`). The schema is `payout-schedule-schema.ts`.
 import type { CADENCES, ScheduleTiming } from '@/lib/approvals/payout-schedules';
 
 /** Most payments in one schedule: each run is one payout request of at most this many rows. */
@@ -48,26 +48,4 @@ export function scheduleTimingOf(
     timeOfDay: values.timeOfDay,
     startsOn: values.startsOn,
   };
-}
-
-/**
- * Pasted lines `address,amount,asset[,reference,label]` as recipient rows; a first line naming the columns is
- * skipped, and a label may hold commas (everything after the fourth). Lines with fewer than three cells are
- * named by number.
- */
-export function parseRecipientLines(text: string): { rows: ScheduleRecipientValues[]; badLines: number[] } {
-  const rows: ScheduleRecipientValues[] = [];
-  const badLines: number[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
-    const cells = line.split(',').map((c) => c.trim());
-    if (i === 0 && cells[0]?.toLowerCase() === 'address') return;
-    const [address = '', amount = '', asset = '', reference = '', ...label] = cells;
-    if (!address || !amount || !asset) {
-      badLines.push(i + 1);
-      return;
-    }
-    rows.push({ address, amount, asset, reference, label: label.join(', ') });
-  });
-  return { rows, badLines };
 }

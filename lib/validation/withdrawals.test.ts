@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseCsvRecords } from './csv';
+import { parseWithdrawalCsv } from './withdrawal-csv';
 import { withdrawalSchemaFor } from './withdrawal-schema';
-import {
-  parseCsvRecords,
-  parseWithdrawalCsv,
-  validateWithdrawal,
-  type WithdrawalFormValues,
-  withdrawalLimitErrors,
-} from './withdrawals';
+import { validateWithdrawal, type WithdrawalFormValues, withdrawalLimitErrors } from './withdrawals';
 
 const assets = [
   { id: 'usdc-id', symbol: 'USDC', decimals: 6 },
@@ -57,6 +53,42 @@ describe('parseWithdrawalCsv', () => {
       { line: 8, message: 'USDC has 6 decimals: use at most 6 digits after the dot.' },
     ]);
     expect(rows).toHaveLength(4);
+  });
+
+  it('reads quoted fields (commas, doubled quotes, line breaks) in a CRLF file, each error on its line', () => {
+    const text = [
+      'address,amount,asset,reference,note',
+      `"${A}","1.25",USDC,"inv-9","rent, ""March"""`,
+      `${B},2,ETH,,"two`,
+      `lines"`,
+      `${B},1,"DOGE, maybe"`,
+      '',
+      `"${B}",3,usdc,ref-3,`,
+    ].join('\r\n');
+    const { rows, errors } = parseWithdrawalCsv(`${text}\r\n`, { assets, chain });
+    expect(errors).toEqual([{ line: 5, message: 'Unknown or inactive asset "DOGE, maybe".' }]);
+    expect(rows).toEqual([
+      {
+        address: A,
+        amount: '1.25',
+        assetId: 'usdc-id',
+        reference: 'inv-9',
+        note: 'rent, "March"',
+        metadata: '',
+      },
+      { address: B, amount: '2', assetId: 'eth-id', reference: '', note: 'two\nlines', metadata: '' },
+      { address: B, amount: '3', assetId: 'usdc-id', reference: 'ref-3', note: '', metadata: '' },
+    ]);
+  });
+
+  it('reads old Mac and mixed line breaks as lines, and stops at a quoting mistake on its line', () => {
+    const mixed = parseWithdrawalCsv(`${A},1,USDC\r${B},2,USDC\r\n${A},3,ETH\n`, { assets, chain });
+    expect(mixed.errors).toEqual([]);
+    expect(mixed.rows.map((r) => r.amount)).toEqual(['1', '2', '3']);
+    expect(parseCsvRecords(`${A},1,USDC\n\n${A},"2"x,USDC\n${B},3,USDC`)).toEqual({
+      records: [{ line: 1, fields: [A, '1', 'USDC'] }],
+      errors: [{ line: 3, message: 'A quoted field has more text after its closing quote.' }],
+    });
   });
 
   it('refuses an empty file and an unclosed quote, and caps at 20 rows', () => {

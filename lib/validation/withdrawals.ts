@@ -1,6 +1,7 @@
 // Withdrawal requests (#12, #13, #14) as the form holds them and as the server action receives them: one
-// validator for the meaning (asset decimals, chain addresses), one CSV reader. The shape's schema is in
-// `withdrawal-schema.ts`, so that the form loads zod only when it first validates.
+// validator for the meaning (asset decimals, chain addresses). The shape's schema is in `withdrawal-schema.ts`,
+// so that the form loads zod only when it first validates; the CSV import is `withdrawal-csv.ts`, loaded at the
+// first import.
 import { formatUnits } from 'viem';
 import { formatAssetAmount } from '@/lib/format';
 import { addressKey, checkRecipientAddress } from './addresses';
@@ -10,7 +11,6 @@ import { parseMetadata } from './control-characters';
 /** The spec caps withdrawal batches at 20 items (Limits). */
 export const MAX_RECIPIENTS = 20;
 export const WITHDRAWAL_KINDS = ['withdraw', 'withdrawSign'] as const;
-const CSV_COLUMNS = ['address', 'amount', 'asset', 'reference', 'note'] as const;
 
 /** One recipient row as the form holds it (`withdrawal-schema.ts` checks its shape). */
 export interface WithdrawalFormRow {
@@ -222,133 +222,4 @@ export function validateWithdrawal(
     },
     duplicates: duplicateRecipients(items.map((i) => ({ address: i.address, assetId: i.assetId }))),
   };
-}
-
-// --- CSV --------------------------------------------------------------------------------------------------
-
-export interface CsvLineError {
-  /** 1-based line in the pasted text or file. */
-  line: number;
-  message: string;
-}
-
-/** RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks. */
-export function parseCsvRecords(text: string): {
-  records: Array<{ line: number; fields: string[] }>;
-  errors: CsvLineError[];
-} {
-  const records: Array<{ line: number; fields: string[] }> = [];
-  const errors: CsvLineError[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let recordLine = 1;
-  let fieldStarted = false;
-  const src = text.replace(/^\uFEFF/, '');
-  const endRecord = () => {
-    fields.push(field);
-    if (!(fields.length === 1 && fields[0]!.trim() === '')) records.push({ line: recordLine, fields });
-    fields = [];
-    field = '';
-    fieldStarted = false;
-  };
-  for (let i = 0; i < src.length; i++) {
-    const ch = src[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (src[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else {
-        if (ch === '\n') line++;
-        field += ch;
-      }
-      continue;
-    }
-    if (ch === '"' && !fieldStarted) {
-      quoted = true;
-      fieldStarted = true;
-    } else if (ch === ',') {
-      fields.push(field);
-      field = '';
-      fieldStarted = false;
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && src[i + 1] === '\n') i++;
-      endRecord();
-      line++;
-      recordLine = line;
-    } else {
-      field += ch;
-      fieldStarted = true;
-    }
-  }
-  if (quoted) errors.push({ line: recordLine, message: 'A quoted field is not closed.' });
-  else endRecord();
-  return { records, errors };
-}
-
-/**
- * Reads `address,amount,asset,reference,note` lines (header optional; asset by symbol or id). Lines that
- * cannot become a row are reported and skipped; rows whose values are wrong are kept (so the person can fix
- * them in the form) and reported too.
- */
-export function parseWithdrawalCsv(
-  text: string,
-  context: { assets: AssetOption[]; chain: { isEvmCompatible?: boolean | null } },
-): { rows: WithdrawalFormRow[]; errors: CsvLineError[] } {
-  const { records, errors } = parseCsvRecords(text);
-  const rows: WithdrawalFormRow[] = [];
-  const first = records[0];
-  if (
-    first &&
-    first.fields[0]?.trim().toLowerCase() === 'address' &&
-    first.fields[1]?.trim().toLowerCase() === 'amount'
-  )
-    records.shift();
-  if (records.length === 0 && errors.length === 0) errors.push({ line: 1, message: 'The CSV has no rows.' });
-  for (const { line, fields } of records) {
-    if (fields.length < 3 || fields.length > CSV_COLUMNS.length) {
-      errors.push({
-        line,
-        message: `Expected 3 to 5 columns (${CSV_COLUMNS.join(',')}), found ${fields.length}.`,
-      });
-      continue;
-    }
-    const [address = '', amount = '', assetText = '', reference = '', note = ''] = fields.map((f) =>
-      f.trim(),
-    );
-    const asset = context.assets.find(
-      (a) =>
-        a.isActive !== false && (a.id === assetText || a.symbol.toLowerCase() === assetText.toLowerCase()),
-    );
-    if (!asset) {
-      errors.push({
-        line,
-        message: assetText ? `Unknown or inactive asset "${assetText}".` : 'The asset is missing.',
-      });
-      continue;
-    }
-    if (rows.length >= MAX_RECIPIENTS) {
-      errors.push({
-        line,
-        message: `At most ${MAX_RECIPIENTS} recipients per request; this line was left out.`,
-      });
-      continue;
-    }
-    const addressCheck = checkRecipientAddress(address, context.chain);
-    if (!addressCheck.ok) errors.push({ line, message: addressCheck.message });
-    const amountCheck = checkAmount(amount, asset.decimals, asset.symbol);
-    if (!amountCheck.ok) errors.push({ line, message: amountCheck.message });
-    rows.push({
-      address: addressCheck.ok ? addressCheck.address : address,
-      amount,
-      assetId: asset.id,
-      reference,
-      note,
-      metadata: '',
-    });
-  }
-  return { rows, errors };
 }

@@ -3,6 +3,7 @@ import 'server-only';
 // at the same time), sends each on its channel, records every try, and backs off exponentially up to a cap
 // until the row is sent or has used its tries.
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { backoffDelay } from '@/lib/backoff';
 import { decryptSecret } from '@/lib/crypto/aead';
 import {
   type AlertChannelRow,
@@ -37,11 +38,6 @@ export interface AlertWorkerDeps {
   /** How long a taken row is left alone before another round may take it again (a round that died). */
   leaseMs?: number;
   batch?: number;
-}
-
-/** The wait before try `attempt + 1` after `attempt` failures: exponential from `baseMs`, at most `capMs`. */
-export function backoffMs(attempt: number, settings: Pick<RetrySettings, 'baseMs' | 'capMs'>): number {
-  return Math.min(settings.capMs, settings.baseMs * 2 ** Math.max(0, attempt - 1));
 }
 
 /** The chat channel's URL is sealed to its person and kind. */
@@ -153,7 +149,8 @@ async function recordTry(
       status: givenUp ? 'failed' : 'pending',
       attempts,
       lastError: error,
-      nextAttemptAt: new Date(at.getTime() + (givenUp ? 0 : backoffMs(attempts, retry))),
+      // After `attempts` failures: `baseMs` after the first, doubling, at most `capMs`.
+      nextAttemptAt: new Date(at.getTime() + (givenUp ? 0 : backoffDelay(attempts - 1, retry))),
     })
     .where(eq(alertOutbox.id, row.id));
   return givenUp ? 'failed' : 'retry';

@@ -5,8 +5,9 @@ import 'server-only';
 // Never used against the real service.
 import { createHmac } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
+import { base32 } from '@/lib/crypto/totp-secret';
 import { type ConsoleDb, userFactors, users } from '@/lib/db/schema';
-import { base32, otpauthUri, sealTotpSecret } from './totp';
+import { otpauthUri, sealTotpSecret } from './totp';
 
 export const DEMO_FACTORS_PER_USER = 6;
 const demoLabel = (index: number) => `Demo authenticator ${index + 1}`;

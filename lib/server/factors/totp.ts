@@ -1,37 +1,14 @@
 import 'server-only';
 // Authenticator apps (RFC 6238: SHA-1, 6 digits, 30 s steps, one step either side). The shared secret is sealed
 // with the console's encryption key, bound to the factor's id; a code is accepted once (the last step is kept).
-import { randomBytes } from 'node:crypto';
 import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { generateSync, generateURI, verifySync } from 'otplib';
 import { decryptSecret, encryptSecret } from '@/lib/crypto/aead';
+import { newTotpSecret } from '@/lib/crypto/totp-secret';
 import { type ConsoleDb, userFactors } from '@/lib/db/schema';
 
 const TOTP_PERIOD_S = 30;
 const ISSUER = 'Custody Console';
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-export function base32(bytes: Uint8Array): string {
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = ((value << 8) | byte) & 0xffff;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out;
-}
-
-/** A 160-bit secret in base32, as authenticator apps expect (RFC 4226 recommends 160 bits). */
-function newTotpSecret(): string {
-  return base32(randomBytes(20));
-}
-
 /** The otpauth:// address an authenticator app reads (from a QR code or typed). */
 export function otpauthUri(secret: string, email: string): string {
   return generateURI({

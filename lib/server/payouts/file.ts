@@ -1,9 +1,9 @@
 import 'server-only';
-// Reading a payout file: CSV with papaparse, XLSX with read-excel-file, both on the server. The first row names
-// the columns; each later row keeps its line number so a problem is shown next to the row it belongs to. Every
-// read stays within PAYOUT_FILE_LIMITS (file-limits.ts): a workbook is unpacked and checked first (workbook.ts).
-import Papa from 'papaparse';
+// Reading a payout file: CSV with the console's one CSV reader (papaparse, `lib/validation/csv.ts`), XLSX with
+// read-excel-file, both on the server. The first row names the columns; each later row keeps its line number so
+// a problem is shown next to the row it belongs to. Every read stays within PAYOUT_FILE_LIMITS (file-limits.ts): a workbook is unpacked and checked first (workbook.ts).
 import { readSheet } from 'read-excel-file/node';
+import { csvDelimiter, readCsv } from '@/lib/validation/csv';
 import { MAX_PAYOUT_FILE_BYTES, MAX_PAYOUT_ROWS, PAYOUT_FILE_TOO_LARGE } from '@/lib/validation/payouts';
 import { PAYOUT_FILE_LIMITS, type PayoutFileLimits, refusals, XLSX_UNREADABLE } from './file-limits';
 import { unpackWorkbook } from './workbook';
@@ -134,7 +134,7 @@ function hasWideRecord(text: string, delimiter: string, most: number): boolean {
 /** Papaparse guesses the delimiter from the first ten records, once per candidate: it is given this much. */
 const DELIMITER_SAMPLE = 64 * 1024;
 
-function readCsv(bytes: Uint8Array, limits: PayoutFileLimits): PayoutFileRead {
+function readCsvFile(bytes: Uint8Array, limits: PayoutFileLimits): PayoutFileRead {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
@@ -143,19 +143,14 @@ function readCsv(bytes: Uint8Array, limits: PayoutFileLimits): PayoutFileRead {
   }
   // A million empty lines, or one line of a million commas, is refused before papaparse works through it.
   if (lineBreaks(text) > limits.rows) return { ok: false, error: refusals.rows(limits) };
-  const { delimiter } = Papa.parse<string[]>(text.slice(0, DELIMITER_SAMPLE), { preview: 10 }).meta;
+  const delimiter = csvDelimiter(text.slice(0, DELIMITER_SAMPLE));
   if (hasWideRecord(text, delimiter, limits.columns)) return { ok: false, error: refusals.columns(limits) };
-  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false, delimiter });
-  const fatal = parsed.errors.find((e) => e.type === 'Quotes');
-  if (fatal) return { ok: false, error: `Line ${(fatal.row ?? 0) + 1}: ${fatal.message}.` };
-  // Papaparse's rows are records, not lines; a quoted cell may span lines, so lines are counted from the text.
-  const table: Table = [];
-  let line = 1;
-  for (const cells of parsed.data) {
-    table.push({ line, cells: cells.map((c) => String(c ?? '')) });
-    line += 1 + cells.reduce((n, c) => n + (String(c).match(/\n/g)?.length ?? 0), 0);
-  }
-  return tableRows(table, limits);
+  const { records, quoteError } = readCsv(text, delimiter);
+  if (quoteError) return { ok: false, error: `Line ${quoteError.line}: ${quoteError.message}.` };
+  return tableRows(
+    records.map((r) => ({ line: r.line, cells: r.fields })),
+    limits,
+  );
 }
 
 /** A number cell as the decimal people typed: never exponent notation, never a float's long tail. */
@@ -219,5 +214,5 @@ export async function readPayoutFile(
     if (!zipped) return { ok: false, error: 'The file is named .xlsx but is not an Excel workbook.' };
     return readXlsx(bytes, limits);
   }
-  return readCsv(bytes, limits);
+  return readCsvFile(bytes, limits);
 }

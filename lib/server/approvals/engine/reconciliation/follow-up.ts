@@ -1,6 +1,7 @@
 import 'server-only';
 // Following submitted requests and reconciling unknown outcomes: the follow-up rounds and their lease.
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { backoffDelay } from '@/lib/backoff';
 import type { CustodyClient } from '@/lib/custody';
 import { type OperationRequestRow, operationRequests } from '@/lib/db/schema';
 import { operationType } from '../../operations/registry';
@@ -130,7 +131,7 @@ function nextRound(ctx: EngineContext, row: OperationRequestRow, changed: boolea
   const { now, followUp, windowEndOf } = ctx;
   const at = now().getTime();
   const attempts = changed ? 0 : row.followUpAttempts + 1;
-  let next = at + Math.min(followUp.baseMs * 2 ** attempts, followUp.maxMs);
+  let next = at + backoffDelay(attempts, { baseMs: followUp.baseMs, capMs: followUp.maxMs });
   let parked = false;
   if (row.status === 'OUTCOME_UNKNOWN') {
     if (row.confirmedAbsentAt) parked = true;
