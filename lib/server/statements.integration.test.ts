@@ -7,7 +7,7 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CustodyClient, createCustodyClient } from '@/lib/custody';
-import { auditLog } from '@/lib/db/schema';
+import { auditLog, schema } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { sandboxTransactions } from '@/lib/sandbox/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
@@ -236,6 +236,7 @@ describe('month-end statements with the sandbox', () => {
     const services = await currentServices();
     const parts = (now: Date) => ({
       db: testDb.db,
+      dbKind: testDb.handle.kind,
       clientFor: (walletId: string) => services.custody.clientFor(walletId),
       now: () => now,
     });
@@ -259,6 +260,54 @@ describe('month-end statements with the sandbox', () => {
     });
     // The check runs every hour: the same day again generates nothing new.
     expect(await runMonthlyStatements(parts(firstOfNext))).toBe(0);
+    expect(await verifyAuditChain(testDb.db)).toMatchObject({ ok: true });
+  });
+
+  it('two consoles on one database, both checking on the first of a month, write each statement once', async () => {
+    const today = new Date();
+    // The first of the month after next: next month's statements, which no other case writes.
+    const first = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 2, 1, 0, 30));
+    const { currentServices } = await import('./services');
+    const services = await currentServices();
+    // On PostgreSQL a second console is another database object over other connections; a PGlite data directory
+    // has one console, whose two checks at once share the database object.
+    const handle = testDb.handle;
+    const second =
+      handle.kind === 'postgres'
+        ? (await import('drizzle-orm/node-postgres')).drizzle({
+            client: handle.client as import('pg').Pool,
+            schema,
+          })
+        : testDb.db;
+    const parts = (db: typeof testDb.db) => ({
+      db,
+      dbKind: handle.kind,
+      clientFor: (walletId: string) => services.custody.clientFor(walletId),
+      now: () => first,
+    });
+    const [a, b] = await Promise.all([
+      runMonthlyStatements(parts(testDb.db)),
+      runMonthlyStatements(parts(second as typeof testDb.db)),
+    ]);
+    const nextFrom = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1))
+      .toISOString()
+      .slice(0, 10);
+    const nextMonth = (
+      await testDb.db.select().from(auditLog).where(eq(auditLog.action, STATEMENT_AUDIT_ACTION))
+    ).filter(
+      (e) => e.actorEmail === 'statement-schedule' && (e.input as Record<string, unknown>).from === nextFrom,
+    );
+    // Each asset's statement of this wallet once, whichever console wrote it; every wallet's in all.
+    expect(
+      nextMonth
+        .filter((e) => e.target === wallet.id)
+        .map((e) => (e.input as Record<string, unknown>).asset)
+        .sort(),
+    ).toEqual([...new Set(wallet.assets.map((x) => x.symbol))].sort());
+    expect(
+      new Set(nextMonth.map((e) => `${e.target} ${(e.input as Record<string, unknown>).asset}`)).size,
+    ).toBe(nextMonth.length);
+    expect(a + b).toBe(nextMonth.length);
     expect(await verifyAuditChain(testDb.db)).toMatchObject({ ok: true });
   });
 });
