@@ -48,6 +48,14 @@ describe('passwords', () => {
     expect(bcryptjs.compareSync('correct horse batterY', hash)).toBe(false);
   });
 
+  it("hashes only the demo's published password at bcrypt's lowest cost", async () => {
+    const { hashPassword, PUBLISHED_PASSWORD_COST, verifyPassword } = await import('./passwords');
+    const published = await hashPassword('custody-demo', PUBLISHED_PASSWORD_COST);
+    expect(published).toMatch(/^\$2b\$04\$/);
+    expect(await verifyPassword('custody-demo', published)).toBe(true);
+    expect(await verifyPassword('custody-demO', published)).toBe(false);
+  });
+
   it('compares unknown emails against a real cost-12 hash that no sign-in password matches', async () => {
     const { burnPasswordCheck } = await import('./passwords');
     expect(await burnPasswordCheck('no-such-user-password')).toBe(true);

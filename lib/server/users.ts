@@ -15,7 +15,13 @@ import type { AnyDb } from '@/lib/db/types';
 import { recordProvenance } from './approvals/independence';
 import { seedDemoFactors } from './factors/demo';
 import { requiresSecondFactor } from './factors/store';
-import { burnPasswordCheck, generateOneTimePassword, hashPassword, verifyPassword } from './passwords';
+import {
+  burnPasswordCheck,
+  generateOneTimePassword,
+  hashPassword,
+  PUBLISHED_PASSWORD_COST,
+  verifyPassword,
+} from './passwords';
 import { forgetSessionState } from './session';
 import { endUserSessions, type SessionEndReason } from './sessions';
 import { addressThrottled, type SignInClient, throttleKeyOf } from './sign-in-throttle';
@@ -39,7 +45,7 @@ export async function seedDemoUsers(anyDb: AnyDb): Promise<void> {
   const db = anyDb as ConsoleDb;
   const [existing] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
   if ((existing?.n ?? 0) === 0) {
-    const passwordHash = await hashPassword(DEMO_PASSWORD);
+    const passwordHash = await hashPassword(DEMO_PASSWORD, PUBLISHED_PASSWORD_COST);
     await db
       .insert(users)
       .values(DEMO_USERS.map((u) => ({ ...u, passwordHash })))
