@@ -19,6 +19,7 @@ import { userInvitations } from './tables/invitations';
 import { spendingLimits } from './tables/limits';
 import { payoutScheduleRuns, payoutSchedules } from './tables/payout-schedules';
 import { accountProvenance } from './tables/provenance';
+import { rateLimitWindows } from './tables/rate-limits';
 import { authChallenges, userFactors, userSessions } from './tables/security';
 import { serviceTokenIdempotency, serviceTokens } from './tables/service-tokens';
 import { walletConnections } from './tables/wallets';
@@ -94,6 +95,7 @@ export * from './tables/invitations';
 export * from './tables/limits';
 export * from './tables/payout-schedules';
 export * from './tables/provenance';
+export * from './tables/rate-limits';
 export * from './tables/security';
 export * from './tables/service-tokens';
 export * from './tables/wallets';
@@ -127,6 +129,7 @@ export const schema = {
   payoutScheduleRuns,
   accountProvenance,
   userInvitations,
+  rateLimitWindows,
 };
 export type ConsoleDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type UserRow = typeof users.$inferSelect;

@@ -19,6 +19,7 @@ import { createCustodyClient } from '@/lib/custody/client';
 import { strictSchemas as S } from '@/lib/custody/schemas';
 import type { DatabaseHandle } from '@/lib/db/connection';
 import { openTestHandle } from '@/test/db';
+import { sandboxRateLimitWindows } from './db/schema';
 import { createSandbox, SANDBOX_MIGRATIONS, type Sandbox, type SandboxCredentials } from './index';
 
 type Wallet = SandboxCredentials['wallets'][number];
@@ -236,6 +237,8 @@ describe('authentication, authorization and errors', () => {
   });
 
   it('429 with Retry-After once a key passes its rate limit', async () => {
+    // Instances on one database share each key's count: the key's window starts afresh for this limit.
+    await database.db.delete(sandboxRateLimitWindows);
     // A second instance over the same, already seeded database: it must not reseed, and has a tiny limit.
     const limited = await createSandbox({
       db: database.db,
@@ -270,6 +273,7 @@ describe('authentication, authorization and errors', () => {
   });
 
   it('limits outside callers over HTTP only: the console in-process transport is never refused', async () => {
+    await database.db.delete(sandboxRateLimitWindows);
     const limited = await createSandbox({
       db: database.db,
       dbKind: database.kind,

@@ -6,11 +6,12 @@ import { asc, eq, isNull } from 'drizzle-orm';
 import { untilAborted } from '@/lib/custody/abort';
 import type { DatabaseHandle } from '@/lib/db/connection';
 import { migrationsApplied, runMigrations } from '@/lib/db/connection';
+import { createRateLimiter } from '@/lib/db/rate-limit';
 import type { AnyDb } from '@/lib/db/types';
 import { countUnsettled, mineBlock, processPending } from './chain';
 import { Catalog, HttpError, type Logger, loadKeyRing, type SealedSecrets } from './context';
 import { SandboxCore } from './core';
-import { sandboxBeneficiaries, sandboxBlockchains, sandboxMeta } from './db/schema';
+import { sandboxBeneficiaries, sandboxBlockchains, sandboxMeta, sandboxRateLimitWindows } from './db/schema';
 import { SEED_LOCK_KEY, TICK_LOCK_KEY, withDatabaseLock } from './exclusive';
 import { type ConsumedFaults, FaultStore } from './faults';
 import type { SandboxContext } from './handlers';
@@ -23,7 +24,6 @@ import {
   errorResponse,
   isExtensionRoute,
   matchRoute,
-  RateLimiter,
   readBody,
 } from './router';
 import { isSeeded, seedSandbox } from './seed';
@@ -54,7 +54,10 @@ export interface SandboxOptions {
   fetch?: typeof fetch;
   /** Clock in milliseconds (timestamps, TOTP, rate limit, retry schedule). */
   now?: () => number;
-  /** Per-key rate limit of calls over HTTP (`handle`); default 600 requests per 10 s. In-process calls are not limited. */
+  /**
+   * Per-key rate limit of calls over HTTP (`handle`); default 600 requests per 10 s, counted in the database so
+   * instances sharing it share each key's limit. In-process calls are not limited.
+   */
   rateLimit?: { limit: number; windowMs: number };
   /** Confirmations before a transaction settles; default 3. */
   confirmations?: number;
@@ -209,11 +212,13 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const context: SandboxContext = { core, faults };
   /** Calls held by a `delayNextMs` fault; stop() ends their wait early. */
   const delayed = new Set<{ wake: () => void; done: Promise<unknown> }>();
-  const limiter = new RateLimiter(
-    options.rateLimit?.limit ?? 600,
-    options.rateLimit?.windowMs ?? 10_000,
+  // Counted in the database: instances sharing it share each key's limit.
+  const rateLimit = options.rateLimit?.limit ?? 600;
+  const limiter = createRateLimiter({
+    table: sandboxRateLimitWindows,
+    windowMs: options.rateLimit?.windowMs ?? 10_000,
     now,
-  );
+  });
 
   function logDeliveryError(error: unknown) {
     logger.error({ err: error }, 'sandbox webhook delivery failed');
@@ -320,10 +325,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     let response: Response;
     try {
       const { wallet: keyWallet, keyHash } = authenticate(catalog, request);
-      const retryAfter = rateLimited ? limiter.hit(keyHash) : undefined;
-      if (retryAfter !== undefined) {
+      const rate = rateLimited ? await limiter.take(options.db, keyHash, rateLimit) : undefined;
+      if (rate && !rate.allowed) {
         throw new HttpError(429, 'Too many requests: rate limit exceeded for this API key', {
-          'retry-after': String(retryAfter),
+          'retry-after': String(rate.retryAfterSeconds),
         });
       }
       const wallet = authorizeWallet(catalog, keyWallet, match.params.walletId);

@@ -12,6 +12,7 @@ import { testSandboxOptions } from '@/test/sandbox';
 import {
   sandboxBlockchains,
   sandboxMeta,
+  sandboxRateLimitWindows,
   sandboxTransactions,
   sandboxWallets,
   sandboxWebhookLogs,
@@ -143,5 +144,47 @@ describe('the block tick', () => {
         ),
       );
     expect(events?.n).toBe(1);
+  });
+});
+
+describe('the rate limit over HTTP', () => {
+  it('is shared by the instances: a key has its limit in all, not on each', async () => {
+    // A key's window starts afresh: the calls above counted under the default limit.
+    await database.db.delete(sandboxRateLimitWindows);
+    let t = Date.now();
+    const options = { seed: 'instances', rateLimit: { limit: 2, windowMs: 60_000 }, now: () => t };
+    const [c, d] = await Promise.all([
+      createSandbox(testSandboxOptions(database, path.join(dataDir, 'c'), options)),
+      createSandbox(testSandboxOptions(database, path.join(dataDir, 'd'), options)),
+    ]);
+    try {
+      const w = creds.wallets[0]!;
+      const get = (sandbox: Sandbox) =>
+        sandbox.handle(
+          new Request(`http://sandbox.internal/sandbox/v1/wallets/${w.id}`, {
+            headers: { 'x-api-key': w.apiKey },
+          }),
+        );
+      expect((await get(c)).status).toBe(200);
+      expect((await get(d)).status).toBe(200);
+      t += 15_000;
+      for (const sandbox of [c, d]) {
+        const refused = await get(sandbox);
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('retry-after')).toBe('45');
+        expect(await refused.json()).toEqual({
+          statusCode: 429,
+          message: 'Too many requests: rate limit exceeded for this API key',
+        });
+      }
+      // The window moves on with the clock.
+      t += 45_000;
+      expect((await get(d)).status).toBe(200);
+      expect((await get(c)).status).toBe(200);
+      expect((await get(d)).status).toBe(429);
+    } finally {
+      await c.stop();
+      await d.stop();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import 'server-only';
-// The HTTP face of the endpoints in ./handlers: path matching, x-api-key authentication, per-key rate limit, body parsing, envelope and errors.
+// The HTTP face of the endpoints in ./handlers: path matching, x-api-key authentication, body parsing, envelope and errors.
 import type { z } from 'zod';
 import { type Catalog, HttpError, type WalletRow } from './context';
 import { EXTENSION_ROUTE_KEYS } from './extensions';
@@ -49,29 +49,6 @@ export function envelope(result: Result): Response {
     statusCode: 200,
     ...(result.meta ? { meta: result.meta } : {}),
   });
-}
-
-/** Fixed-window counter per API key; generous by default, but real (429 with Retry-After). */
-export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-  constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-    private readonly now: () => number,
-  ) {}
-
-  /** Seconds to wait when over the limit; undefined when the request may proceed. */
-  hit(key: string): number | undefined {
-    const t = this.now();
-    let w = this.windows.get(key);
-    if (!w || t - w.start >= this.windowMs) {
-      w = { start: t, count: 0 };
-      this.windows.set(key, w);
-    }
-    w.count += 1;
-    if (w.count <= this.limit) return undefined;
-    return Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000));
-  }
 }
 
 export function authenticate(catalog: Catalog, request: Request): { wallet: WalletRow; keyHash: string } {

@@ -15,7 +15,6 @@ import { pageMeta, paging } from './handlers/paging';
 import { totpCode, verifyTotp } from './keys';
 import { applyDelta, InsufficientBalanceError, parseAmount, usdValue } from './money';
 import { quoteSwap } from './rates';
-import { RateLimiter } from './router';
 
 describe('amount validation', () => {
   it('accepts positive decimals within the asset decimals, as base units', () => {
@@ -222,19 +221,6 @@ describe('request helpers', () => {
       totalItems: 205,
       totalPages: 3,
     });
-  });
-});
-
-describe('rate limiter', () => {
-  it('allows the limit per window, then answers with seconds to wait', () => {
-    let t = 0;
-    const limiter = new RateLimiter(2, 10_000, () => t);
-    expect(limiter.hit('k')).toBeUndefined();
-    expect(limiter.hit('k')).toBeUndefined();
-    expect(limiter.hit('k')).toBe(10);
-    expect(limiter.hit('other')).toBeUndefined();
-    t = 10_000;
-    expect(limiter.hit('k')).toBeUndefined();
   });
 });
 

@@ -14,6 +14,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { rateLimitTable } from '../../db/rate-limit';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 const stamps = {
@@ -270,3 +271,6 @@ export const sandboxWebhookLogs = pgTable(
     index('sandbox_webhooks_due_idx').on(t.nextAttemptAt),
   ],
 );
+
+/** Calls over HTTP per API key (lib/db/rate-limit.ts), shared by every sandbox instance on the database. */
+export const sandboxRateLimitWindows = rateLimitTable('sandbox_rate_limit_windows');

@@ -13,7 +13,7 @@ import { and, count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONSOLE_SCOPE } from '@/lib/approvals/configuration';
 import { TOKEN_HOLDER_REFUSAL } from '@/lib/approvals/service-tokens';
-import { alertOutbox, auditLog, operationRequests, serviceTokens } from '@/lib/db/schema';
+import { alertOutbox, auditLog, operationRequests, rateLimitWindows, serviceTokens } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
 import { sandboxTransactions } from '@/lib/sandbox/db/schema';
 import { MAX_METADATA_DEPTH, parseMetadata } from '@/lib/validation/control-characters';
@@ -362,6 +362,15 @@ describe('console API for systems', () => {
     const limited = await call(routes.listWallets as Handler, slow.token);
     expect(limited).toMatchObject({ status: 429, body: { code: 'rate_limited' } });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.body.message).toBe(
+      `This token may make 2 calls a minute. Try again in ${limited.headers.get('retry-after')} s.`,
+    );
+    // Counted in the database, where every console instance on it counts the same token's calls.
+    const [window] = await testDb.db
+      .select({ count: rateLimitWindows.count })
+      .from(rateLimitWindows)
+      .where(eq(rateLimitWindows.key, slow.id));
+    expect(window?.count).toBe(3);
   });
 
   it('signs each step of the token’s requests to its system’s webhook', async () => {

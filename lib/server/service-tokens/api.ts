@@ -7,14 +7,14 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceTokenScope } from '@/lib/approvals/service-tokens';
 import { addressInNetworks, parseNetworkList } from '@/lib/config/networks';
 import { CustodyError } from '@/lib/custody/errors';
-import type { ConsoleDb, ServiceTokenRow } from '@/lib/db/schema';
+import { createRateLimiter } from '@/lib/db/rate-limit';
+import { type ConsoleDb, rateLimitWindows, type ServiceTokenRow } from '@/lib/db/schema';
 import type { EngineActor } from '../approvals/engine';
 import { appendAudit } from '../audit';
 import { clientAddressOf, NETWORK_REFUSED, networkAllowed } from '../client-address';
 import { describeFailure } from '../errors';
 import { logger } from '../logger';
 import { currentDb } from '../services';
-import { createRateLimiter } from './rate-limit';
 import { findToken, hasScope, tokenActorId, tokenActorName, touchToken } from './tokens';
 
 export interface ApiContext {
@@ -53,7 +53,11 @@ export function apiError(
 /** Calls without a valid token audited per client address and minute; more get the same answer, unaudited. */
 const ANONYMOUS_AUDITED_PER_MINUTE = 30;
 
-const limiter = createRateLimiter();
+/**
+ * Calls per token per minute, counted in the database: console instances sharing one database share each token's
+ * limit. The daily cap is the bound on money, this is a bound on load.
+ */
+const limiter = createRateLimiter({ table: rateLimitWindows, windowMs: 60_000 });
 
 export function withServiceToken(
   route: ApiRoute,
@@ -107,7 +111,8 @@ export function withServiceToken(
       if (!found.ok) {
         // Answered alike, but audited only up to a rate per address: nobody without a token floods the log.
         const address = clientAddressOf(request.headers) ?? 'unknown';
-        seen.unaudited = !limiter.take(`anonymous:${address}`, ANONYMOUS_AUDITED_PER_MINUTE).allowed;
+        seen.unaudited = !(await limiter.take(db, `anonymous:${address}`, ANONYMOUS_AUDITED_PER_MINUTE))
+          .allowed;
         return apiError(found.status, found.code, found.message, { 'www-authenticate': 'Bearer' });
       }
       const token = found.token;
@@ -129,7 +134,7 @@ export function withServiceToken(
         return apiError(403, 'scope_missing', `This token does not have the "${route.scope}" scope.`);
       if (params.walletId !== undefined && !token.walletIds.includes(params.walletId))
         return apiError(403, 'wallet_not_allowed', 'This token may not act on this wallet.');
-      const rate = limiter.take(token.id, token.rateLimitPerMinute);
+      const rate = await limiter.take(db, token.id, token.rateLimitPerMinute);
       if (!rate.allowed)
         return apiError(
           429,
