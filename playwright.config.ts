@@ -20,7 +20,9 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  workers: 2,
+  // Three journeys at once: each spends much of its time waiting on the server, the sandbox's blocks or another
+  // person's step, so two left a 2-core machine part idle (E2E_WORKERS overrides).
+  workers: Number(process.env.E2E_WORKERS) || 3,
   timeout: 120_000,
   expect: { timeout: 15_000 },
   use: {
