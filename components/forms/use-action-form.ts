@@ -12,38 +12,12 @@ import {
 } from 'react-hook-form';
 import type { z } from 'zod';
 import { lazyZodResolver } from './lazy-zod-resolver';
+import { showFieldErrors } from './show-field-errors';
 
 /** What a server action answers, as the browser sees it. */
 export type ActionFormResult<T> =
   | { ok: true; data: T }
   | { ok: false; error: string; fieldErrors?: Record<string, string>; status?: number };
-
-type FormOf<V extends FieldValues> = Pick<UseFormReturn<V, unknown, never>, 'setError'>;
-
-/**
- * Puts each of the action's field errors under its field, the first one focused when `focus` is set. `fields`:
- * the fields that take them (others are left to the banner); `fieldFor`: the form field of an action's key,
- * when they differ. Answers whether any field took an error.
- */
-export function showFieldErrors<V extends FieldValues>(
-  form: FormOf<V>,
-  fieldErrors: Record<string, string> | undefined,
-  options: {
-    fields?: readonly Path<V>[];
-    fieldFor?: (key: string) => string;
-    type?: string;
-    focus?: boolean;
-  } = {},
-): boolean {
-  let shown = false;
-  for (const [key, message] of Object.entries(fieldErrors ?? {})) {
-    const name = (options.fieldFor?.(key) ?? key) as Path<V>;
-    if (options.fields && !options.fields.includes(name)) continue;
-    form.setError(name, { type: options.type, message }, { shouldFocus: options.focus === true && !shown });
-    shown = true;
-  }
-  return shown;
-}
 
 export interface ActionFormOptions<V extends FieldValues, O, T> {
   /**
@@ -88,8 +62,12 @@ export interface ActionForm<V extends FieldValues, O> {
   reset: (values?: DefaultValues<V>) => void;
 }
 
+/**
+ * `action` gets the values the schema gave, and the form's values as typed (for an action that parses the form's
+ * own schema).
+ */
 export function useActionForm<V extends FieldValues, O, T>(
-  action: (values: O) => Promise<ActionFormResult<T>>,
+  action: (values: O, typed: V) => Promise<ActionFormResult<T>>,
   options: ActionFormOptions<V, O, T>,
 ): ActionForm<V, O> {
   // The form keeps its first resolver (react-hook-form reads it on every validation; the schema loads once).
@@ -110,10 +88,11 @@ export function useActionForm<V extends FieldValues, O, T>(
   };
 
   const onSubmit = form.handleSubmit((values) => {
+    const typed = form.getValues();
     if (!options.keepBannerWhilePending) setBanner(null);
     options.onSubmit?.(values);
     run(async () => {
-      const result = await action(values);
+      const result = await action(values, typed);
       if (result.ok) {
         setBanner(null);
         options.onSuccess?.(result.data, values);
