@@ -35,7 +35,7 @@ export function CoolingOffForm({
       },
       fields: ['coolingOffMinutes'],
       keepBannerWhilePending: true,
-      onSuccess: setRequested,
+      onSuccess: (data) => setRequested(data),
     },
   );
   const { errors } = form.formState;

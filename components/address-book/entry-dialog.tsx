@@ -46,7 +46,7 @@ export function EntryDialog({ walletId, defaultChain, entry }: EntryDialogProps)
       schema: loadAddressBookEntrySchema,
       defaultValues: defaults,
       fields: FIELDS,
-      onSuccess: setRequested,
+      onSuccess: (data) => setRequested(data),
     },
   );
   const { errors } = form.formState;

@@ -51,7 +51,7 @@ export function SpendingLimits({ rules, wallets }: SpendingLimitsProps) {
       schema: loadSpendingRuleFormSchema,
       fields: FIELDS,
       keepBannerWhilePending: true,
-      onSuccess: setRequested,
+      onSuccess: (data) => setRequested(data),
       defaultValues: {
         walletId: wallets[0]?.id ?? '',
         scope: 'wallet',

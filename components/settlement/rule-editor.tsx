@@ -88,7 +88,7 @@ export function RuleEditor(props: RuleEditorProps) {
           ? updateAddressRuleAction({ walletId, addressId, ruleId: rule.id, rule: values })
           : createAddressRuleAction({ walletId, addressId, rule: values }),
       ),
-    { resolver, defaultValues: defaults(props), onSuccess: setRequested },
+    { resolver, defaultValues: defaults(props), onSuccess: (data) => setRequested(data) },
   );
   const { errors } = form.formState;
   const chains = [chainSlug];
