@@ -1,10 +1,9 @@
 'use client';
 // Where a person receives alerts outside the console (email, chat webhook) and which events each channel gets.
 import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
-import { type UseFormRegister, useForm } from 'react-hook-form';
-import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
-import { Alert, AlertDescription } from '@/components/ui/alert';
+import type { UseFormRegister } from 'react-hook-form';
+import { FormBanner } from '@/components/forms/form-banner';
+import { useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -17,9 +16,8 @@ import {
   type AlertSettingsInput,
 } from '@/lib/validation/alerts';
 
-const alertSettingsResolver = lazyZodResolver(() =>
-  import('@/lib/validation/alert-schema').then((m) => m.alertSettingsSchema),
-);
+const loadAlertSettingsSchema = () =>
+  import('@/lib/validation/alert-schema').then((m) => m.alertSettingsSchema);
 
 export interface AlertSettingsFormProps {
   channels: AlertChannelView[];
@@ -54,42 +52,32 @@ function EventChoices({
 
 export function AlertSettingsForm({ channels, emailAvailable }: AlertSettingsFormProps) {
   const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
   const email = channels.find((c) => c.kind === 'email');
   const chat = channels.find((c) => c.kind === 'chat');
-  const form = useForm<AlertSettingsInput>({
-    resolver: alertSettingsResolver,
-    defaultValues: {
-      emailEnabled: email?.enabled ?? false,
-      email: email?.hint ?? '',
-      emailEvents: email?.events ?? ['approval_needed', 'request_failed', 'request_duplicate'],
-      chatEnabled: chat?.enabled ?? false,
-      chatUrl: '',
-      chatEvents: chat?.events ?? ['approval_needed', 'request_failed', 'request_duplicate'],
+  const { form, onSubmit, pending, banner, run } = useActionForm(
+    (values: AlertSettingsInput) => saveAlertSettingsAction(values),
+    {
+      schema: loadAlertSettingsSchema,
+      defaultValues: {
+        emailEnabled: email?.enabled ?? false,
+        email: email?.hint ?? '',
+        emailEvents: email?.events ?? ['approval_needed', 'request_failed', 'request_duplicate'],
+        chatEnabled: chat?.enabled ?? false,
+        chatUrl: '',
+        chatEvents: chat?.events ?? ['approval_needed', 'request_failed', 'request_duplicate'],
+      },
+      onSuccess: () => {
+        // The webhook URL is write-only: the page shows its host and last characters from now on.
+        form.setValue('chatUrl', '');
+        toast.success('Alert settings saved');
+        router.refresh();
+      },
     },
-  });
+  );
   const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit((values) => {
-    setError(null);
-    startTransition(async () => {
-      const outcome = await saveAlertSettingsAction(values);
-      if (!outcome.ok) {
-        setError(outcome.error);
-        for (const [field, message] of Object.entries(outcome.fieldErrors ?? {}))
-          form.setError(field as keyof AlertSettingsInput, { message });
-        return;
-      }
-      // The webhook URL is write-only: the page shows its host and last characters from now on.
-      form.setValue('chatUrl', '');
-      toast.success('Alert settings saved');
-      router.refresh();
-    });
-  });
-
   const sendTest = () =>
-    startTransition(async () => {
+    run(async () => {
       const outcome = await sendTestAlertAction({});
       if (!outcome.ok) {
         toast.error(outcome.error);
@@ -101,11 +89,7 @@ export function AlertSettingsForm({ channels, emailAvailable }: AlertSettingsFor
 
   return (
     <form onSubmit={onSubmit} className="grid gap-6" noValidate aria-label="Alert channels">
-      {error ? (
-        <Alert variant="destructive">
-          <AlertDescription>{error}</AlertDescription>
-        </Alert>
-      ) : null}
+      <FormBanner message={banner} />
       <section className="grid gap-4 rounded-lg border p-4" aria-labelledby="alerts-email-heading">
         <h2 id="alerts-email-heading" className="text-base font-semibold">
           Email

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { passkeyProblem } from '@/components/auth/second-factor-step';
 import { TotpSecretPanel } from '@/components/auth/totp-secret-panel';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { showFieldErrors } from '@/components/forms/show-field-errors';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -96,7 +97,7 @@ export function FactorEnrol() {
       const result = await confirmTotpEnrolmentAction({ factorId: enrolment.factorId, code: values.code });
       codeForm.reset({ code: '' });
       if (!result.ok) {
-        if (result.fieldErrors?.code) codeForm.setError('code', { message: result.fieldErrors.code });
+        showFieldErrors(codeForm, result.fieldErrors, { fields: ['code'] });
         return setError(result.error);
       }
       setEnrolment(null);

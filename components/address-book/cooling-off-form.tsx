@@ -2,11 +2,9 @@
 // The address book policy: the cooling-off, and the destination policy (money goes only to address book entries
 // past their cooling-off). A change is a request a second admin approves; turning the destination policy off
 // loosens the rules, and the review says so.
-import { useState, useTransition } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
+import { useState } from 'react';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
-import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { useActionForm } from '@/components/forms/use-action-form';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -14,11 +12,8 @@ import { Input } from '@/components/ui/input';
 import { requestCoolingOffChangeAction } from '@/lib/actions/address-book';
 import type { RequestedChange } from '@/lib/actions/configuration-request';
 import { DESTINATION_POLICY_LABEL } from '@/lib/approvals/address-book';
-import type { coolingOffSchema } from '@/lib/validation/address-book';
 
-const coolingOffResolver = lazyZodResolver(() =>
-  import('@/lib/validation/address-book').then((m) => m.coolingOffSchema),
-);
+const loadCoolingOffSchema = () => import('@/lib/validation/address-book').then((m) => m.coolingOffSchema);
 
 export function CoolingOffForm({
   coolingOffSeconds,
@@ -27,33 +22,23 @@ export function CoolingOffForm({
   coolingOffSeconds: number;
   destinationPolicy: boolean;
 }) {
-  const form = useForm<z.input<typeof coolingOffSchema>, unknown, z.output<typeof coolingOffSchema>>({
-    resolver: coolingOffResolver,
-    defaultValues: {
-      coolingOffMinutes: String(Math.round((coolingOffSeconds / 60) * 1000) / 1000),
-      destinationPolicy,
-    },
-  });
-  const { errors } = form.formState;
-  const [banner, setBanner] = useState<string | null>(null);
   const [requested, setRequested] = useState<RequestedChange | null>(null);
-  const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
-
-  // The action parses the field as typed (the form's own schema), so it gets it before conversion.
-  const onSubmit = form.handleSubmit(() => {
-    startTransition(async () => {
-      const result = await stepUp.withStepUp(() => requestCoolingOffChangeAction(form.getValues()));
-      if (result.ok) {
-        setBanner(null);
-        setRequested(result.data);
-        return;
-      }
-      setBanner(result.error);
-      const message = result.fieldErrors?.coolingOffMinutes;
-      if (message) form.setError('coolingOffMinutes', { message });
-    });
-  });
+  const { form, onSubmit, pending, banner } = useActionForm(
+    // The action parses the field as typed (the form's own schema), so it gets it before conversion.
+    (_, typed) => stepUp.withStepUp(() => requestCoolingOffChangeAction(typed)),
+    {
+      schema: loadCoolingOffSchema,
+      defaultValues: {
+        coolingOffMinutes: String(Math.round((coolingOffSeconds / 60) * 1000) / 1000),
+        destinationPolicy,
+      },
+      fields: ['coolingOffMinutes'],
+      keepBannerWhilePending: true,
+      onSuccess: (data) => setRequested(data),
+    },
+  );
+  const { errors } = form.formState;
 
   return (
     <form

@@ -5,6 +5,7 @@
 import { useState, useTransition } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { showFieldErrors } from '@/components/forms/show-field-errors';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -346,9 +347,7 @@ function ResolutionForm({ data, run }: Pick<OutcomePanelProps, 'data' | 'run'>) 
         startTransition(() => {
           run(async () => {
             const result = await proposeResolutionAction(values);
-            if (!result.ok)
-              for (const [key, message] of Object.entries(result.fieldErrors ?? {}))
-                form.setError(key as keyof ResolutionFormValues, { type: 'server', message });
+            if (!result.ok) showFieldErrors(form, result.fieldErrors, { type: 'server' });
             return result;
           }, 'Resolution recorded: a second person must confirm it.');
         }),

@@ -1,18 +1,15 @@
 'use client';
-import { useState, useTransition } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
+import { useState } from 'react';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
-import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { useActionForm } from '@/components/forms/use-action-form';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { updatePolicyAction } from '@/lib/actions/policy';
 import type { RequestedChange } from '@/lib/actions/users';
-import type { policySchema } from '@/lib/validation/policy';
 
-const policyResolver = lazyZodResolver(() => import('@/lib/validation/policy').then((m) => m.policySchema));
+const loadPolicySchema = () => import('@/lib/validation/policy').then((m) => m.policySchema);
 
 export interface PolicyFormProps {
   operationType: string;
@@ -31,43 +28,34 @@ export function PolicyForm({
   thresholdUsd,
   expirySeconds,
 }: PolicyFormProps) {
-  const form = useForm<z.input<typeof policySchema>, unknown, z.output<typeof policySchema>>({
-    resolver: policyResolver,
-    defaultValues: {
-      operationType,
-      approvals: String(approvals),
-      thresholdUsd: thresholdUsd === null ? '' : String(thresholdUsd),
-      expiryMinutes: String(Math.round((expirySeconds / 60) * 1000) / 1000),
-    },
-  });
-  const { errors } = form.formState;
-  const [banner, setBanner] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [requested, setRequested] = useState<RequestedChange | null>(null);
-  const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
-  const id = (name: string) => `${operationType}-${name}`;
-
-  // The action parses the fields as typed (the form's own schema), so it gets them before conversion.
-  const onSubmit = form.handleSubmit(() => {
-    startTransition(async () => {
+  const { form, onSubmit, pending, banner } = useActionForm(
+    // The action parses the fields as typed (the form's own schema), so it gets them before conversion.
+    (_, typed) => {
       setSaved(null);
-      const values = form.getValues();
-      const result = await stepUp.withStepUp(() => updatePolicyAction(values));
-      if (result.ok) {
+      return stepUp.withStepUp(() => updatePolicyAction(typed));
+    },
+    {
+      schema: loadPolicySchema,
+      defaultValues: {
+        operationType,
+        approvals: String(approvals),
+        thresholdUsd: thresholdUsd === null ? '' : String(thresholdUsd),
+        expiryMinutes: String(Math.round((expirySeconds / 60) * 1000) / 1000),
+      },
+      fields: FIELDS,
+      keepBannerWhilePending: true,
+      onSuccess: (data) => {
         // The change applies once a second admin approves it (the request shows the before and after).
-        setBanner(null);
-        setRequested(result.data);
+        setRequested(data);
         setSaved(`${label} policy change requested.`);
-        return;
-      }
-      setBanner(result.error);
-      for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
-        const name = FIELDS.find((f) => f === field);
-        if (name) form.setError(name, { message });
-      }
-    });
-  });
+      },
+    },
+  );
+  const { errors } = form.formState;
+  const id = (name: string) => `${operationType}-${name}`;
 
   return (
     <>

@@ -6,6 +6,7 @@ import { useState, useTransition } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { ContractPanels, isContractReview } from '@/components/contracts/contract-panels';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { showFieldErrors } from '@/components/forms/show-field-errors';
 import { PayoutBatches, PayoutReviewPanel } from '@/components/payouts/payout-review-panel';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { OperationPanels } from '@/components/swaps/operation-panels';
@@ -166,8 +167,7 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
     else {
       setActionError(result.error ?? 'The action failed.');
       // A code the server refuses goes back under the field.
-      const codeRefusal = result.fieldErrors?.twoFactorCode;
-      if (codeRefusal) codeForm.setError('twoFactorCode', { type: 'server', message: codeRefusal });
+      showFieldErrors(codeForm, result.fieldErrors, { fields: ['twoFactorCode'], type: 'server' });
     }
     await queryClient.invalidateQueries({ queryKey: ['approvals'] });
     return result.ok;
@@ -197,8 +197,8 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
     await rejectForm.handleSubmit(async (values) => {
       rejected = await perform(async () => {
         const result = await rejectRequestAction(values);
-        if (!result.ok && result.fieldErrors?.reason)
-          rejectForm.setError('reason', { type: 'server', message: result.fieldErrors.reason });
+        if (!result.ok)
+          showFieldErrors(rejectForm, result.fieldErrors, { fields: ['reason'], type: 'server' });
         return result;
       }, 'Request rejected.');
     })();

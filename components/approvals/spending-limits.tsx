@@ -1,11 +1,10 @@
 'use client';
 // Spending limits on the policy page: the rules in force, and a form to ask for a new one. Adding or removing
 // a limit is a request a second admin approves.
-import { useState, useTransition } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import type { z } from 'zod';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
-import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { useActionForm } from '@/components/forms/use-action-form';
 import { useStepUp } from '@/components/step-up/use-step-up';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -19,11 +18,9 @@ import {
   LIMIT_WINDOWS,
   type LimitBreach,
 } from '@/lib/approvals/limits';
-import type { SpendingRuleFormValues, spendingRuleFormSchema } from '@/lib/validation/limits';
 
-const spendingRuleFormResolver = lazyZodResolver(() =>
-  import('@/lib/validation/limits').then((m) => m.spendingRuleFormSchema),
-);
+const loadSpendingRuleFormSchema = () =>
+  import('@/lib/validation/limits').then((m) => m.spendingRuleFormSchema);
 
 export interface SpendingLimitsProps {
   rules: Array<{ id: string; description: string; onBreach: LimitBreach; extraApprovals: number }>;
@@ -42,48 +39,37 @@ const FIELDS = [
 ] as const;
 
 export function SpendingLimits({ rules, wallets }: SpendingLimitsProps) {
-  const form = useForm<SpendingRuleFormValues, unknown, z.output<typeof spendingRuleFormSchema>>({
-    resolver: spendingRuleFormResolver,
-    defaultValues: {
-      walletId: wallets[0]?.id ?? '',
-      scope: 'wallet',
-      windowHours: '24',
-      unit: 'usd',
-      assetSymbol: '',
-      limit: '',
-      onBreach: 'approvals',
-      extraApprovals: '1',
+  const [requested, setRequested] = useState<RequestedChange | null>(null);
+  // Asking for a limit or its removal asks for the second factor again when this session's last check is stale.
+  const stepUp = useStepUp();
+  const { form, onSubmit, pending, banner, setBanner, run } = useActionForm(
+    (_, typed) => {
+      setRequested(null);
+      return stepUp.withStepUp(() => requestSpendingLimitAction(typed));
     },
-  });
+    {
+      schema: loadSpendingRuleFormSchema,
+      fields: FIELDS,
+      keepBannerWhilePending: true,
+      onSuccess: (data) => setRequested(data),
+      defaultValues: {
+        walletId: wallets[0]?.id ?? '',
+        scope: 'wallet',
+        windowHours: '24',
+        unit: 'usd',
+        assetSymbol: '',
+        limit: '',
+        onBreach: 'approvals',
+        extraApprovals: '1',
+      },
+    },
+  );
   const { errors } = form.formState;
   const unit = useWatch({ control: form.control, name: 'unit' });
   const onBreach = useWatch({ control: form.control, name: 'onBreach' });
-  const [banner, setBanner] = useState<string | null>(null);
-  const [requested, setRequested] = useState<RequestedChange | null>(null);
-  const [pending, startTransition] = useTransition();
-  // Asking for a limit or its removal asks for the second factor again when this session's last check is stale.
-  const stepUp = useStepUp();
-
-  const onSubmit = form.handleSubmit(() => {
-    startTransition(async () => {
-      setRequested(null);
-      const values = form.getValues();
-      const result = await stepUp.withStepUp(() => requestSpendingLimitAction(values));
-      if (result.ok) {
-        setBanner(null);
-        setRequested(result.data);
-        return;
-      }
-      setBanner(result.error);
-      for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
-        const name = FIELDS.find((f) => f === field);
-        if (name) form.setError(name, { message });
-      }
-    });
-  });
 
   function requestRemoval(ruleId: string) {
-    startTransition(async () => {
+    run(async () => {
       setRequested(null);
       const result = await stepUp.withStepUp(() => requestSpendingLimitRemovalAction({ ruleId }));
       if (result.ok) {

@@ -8,12 +8,12 @@ import {
   type FieldErrors,
   type FieldValues,
   type Mode,
-  type Path,
   type UseFormReturn,
   useForm,
 } from 'react-hook-form';
 import type { z } from 'zod';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { showFieldErrors as showOn } from '@/components/forms/show-field-errors';
 import type { OperationReview } from '@/lib/approvals/kinds';
 
 type Result<T> =
@@ -88,8 +88,7 @@ export function useOperationRequest<I, V extends I & FieldValues>(
   const [pending, startTransition] = useTransition();
 
   function showFieldErrors(fieldErrors: Record<string, string> | undefined) {
-    for (const [key, message] of Object.entries(fieldErrors ?? {}))
-      form.setError((options.fieldFor?.(key) ?? key) as Path<V>, { type: 'server', message });
+    showOn(form, fieldErrors, { fieldFor: options.fieldFor, type: 'server' });
   }
 
   const requestReview = form.handleSubmit((values) => {

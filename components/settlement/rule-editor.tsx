@@ -1,22 +1,14 @@
 'use client';
 import { PencilIcon, PlusIcon } from 'lucide-react';
-import { useMemo, useState, useTransition } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useMemo, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { RecipientPicker } from '@/components/address-book/recipient-picker';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
+import { FormDialog } from '@/components/forms/form-dialog';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { useActionForm } from '@/components/forms/use-action-form';
 import { useStepUp } from '@/components/step-up/use-step-up';
-import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import type { RequestedChange } from '@/lib/actions/configuration-request';
@@ -76,9 +68,7 @@ function defaults(props: RuleEditorProps): RuleForm {
 export function RuleEditor(props: RuleEditorProps) {
   const { walletId, addressId, rule, symbols, chainSlug } = props;
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [requested, setRequested] = useState<RequestedChange | null>(null);
-  const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
   // The wallet's own assets and blockchain: the action holds the rule to the same choices.
   const resolver = useMemo(
@@ -90,7 +80,16 @@ export function RuleEditor(props: RuleEditorProps) {
       ),
     [symbols, chainSlug],
   );
-  const form = useForm<RuleForm>({ resolver, defaultValues: defaults(props) });
+  const { form, onSubmit, pending, banner, setBanner } = useActionForm(
+    // The rule changes at the service only once a second admin approves the request.
+    (values: RuleForm) =>
+      stepUp.withStepUp(() =>
+        rule
+          ? updateAddressRuleAction({ walletId, addressId, ruleId: rule.id, rule: values })
+          : createAddressRuleAction({ walletId, addressId, rule: values }),
+      ),
+    { resolver, defaultValues: defaults(props), onSuccess: (data) => setRequested(data) },
+  );
   const { errors } = form.formState;
   const chains = [chainSlug];
   const idp = rule ? `rule-${rule.id}` : 'rule-new';
@@ -174,40 +173,20 @@ export function RuleEditor(props: RuleEditorProps) {
     />
   );
 
-  const onSubmit = form.handleSubmit((values) => {
-    setError(null);
-    startTransition(async () => {
-      // The rule changes at the service only once a second admin approves the request.
-      const result = await stepUp.withStepUp(() =>
-        rule
-          ? updateAddressRuleAction({ walletId, addressId, ruleId: rule.id, rule: values })
-          : createAddressRuleAction({ walletId, addressId, rule: values }),
-      );
-      if (!result.ok) {
-        setError(result.error);
-        for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
-          form.setError(field as keyof RuleForm, { message });
-        }
-        return;
-      }
-      setRequested(result.data);
-    });
-  });
-
+  const title = rule ? `Edit rule ${rule.name}` : 'New auto-settlement rule';
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
         if (next) form.reset(defaults(props));
         else {
           setRequested(null);
-          setError(null);
+          setBanner(null);
         }
       }}
-    >
-      <DialogTrigger asChild>
-        {rule ? (
+      trigger={
+        rule ? (
           <Button variant="outline" size="sm" aria-label={`Edit rule ${rule.name}`}>
             <PencilIcon aria-hidden />
             Edit
@@ -217,152 +196,126 @@ export function RuleEditor(props: RuleEditorProps) {
             <PlusIcon aria-hidden />
             Add rule
           </Button>
-        )}
-      </DialogTrigger>
-      <DialogContent className="max-h-[90vh] max-w-2xl overflow-y-auto">
-        {requested ? (
-          <div className="grid gap-4">
-            <DialogHeader>
-              <DialogTitle>{rule ? `Edit rule ${rule.name}` : 'New auto-settlement rule'}</DialogTitle>
-              <DialogDescription>
-                The rule changes once a second admin approves the request.
-              </DialogDescription>
-            </DialogHeader>
-            <RequestedChangeNotice change={requested} />
-            <DialogFooter>
-              <Button type="button" onClick={() => setOpen(false)}>
-                Done
-              </Button>
-            </DialogFooter>
-          </div>
-        ) : (
-          <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-            <DialogHeader>
-              <DialogTitle>{rule ? `Edit rule ${rule.name}` : 'New auto-settlement rule'}</DialogTitle>
-              <DialogDescription>
-                Deposits to this address that match the source are moved to the destination. A second admin
-                approves the rule before it is in force.
-              </DialogDescription>
-            </DialogHeader>
-            {error ? (
-              <Alert variant="destructive">
-                <AlertDescription>{error}</AlertDescription>
-              </Alert>
-            ) : null}
-            <div className="grid gap-4 sm:grid-cols-2">
-              {textField({ name: 'name', label: 'Name' })}
-              <label className="flex items-center gap-2 self-end pb-2 text-sm font-medium">
-                <input type="checkbox" className="size-4" {...form.register('isActive')} />
-                Active
-              </label>
-            </div>
-            <fieldset className="grid gap-2">
-              <legend className="mb-1 text-sm font-medium">Order</legend>
-              {SETTLEMENT_ORDERS.map((order) => (
-                <label key={order} className="flex items-start gap-2 text-sm">
-                  <input type="radio" value={order} className="mt-0.5 size-4" {...form.register('order')} />
-                  <span>
-                    <span className="font-medium">{order}</span>
-                    <span className="block text-muted-foreground">{ORDER_EXPLANATIONS[order]}</span>
-                  </span>
-                </label>
-              ))}
-            </fieldset>
-            {boundField({
-              name: 'slippageTolerance',
-              label: 'Slippage tolerance (%)',
-              noLimitLabel: 'No slippage limit',
-              unit: '%',
-            })}
-            <fieldset className="grid gap-2">
-              <legend className="mb-1 text-sm font-medium">Source assets</legend>
-              <div className="flex flex-wrap gap-4">
-                {symbols.map((symbol) => (
-                  <label key={symbol} className="flex items-center gap-2 text-sm">
-                    <input
-                      type="checkbox"
-                      value={symbol}
-                      className="size-4"
-                      {...form.register('sourceAssets')}
-                    />
-                    {symbol}
-                  </label>
-                ))}
-              </div>
-              {errors.sourceAssets ? (
-                <p className="text-xs font-medium text-destructive">{errors.sourceAssets.message}</p>
-              ) : null}
-            </fieldset>
-            <div className="grid gap-4 sm:grid-cols-3">
-              <Field
-                id={`${idp}-sourceBlockchain`}
-                label="Source blockchain"
-                error={errors.sourceBlockchain?.message}
-              >
-                <NativeSelect id={`${idp}-sourceBlockchain`} {...form.register('sourceBlockchain')}>
-                  {chains.map((c) => (
-                    <option key={c} value={c}>
-                      {c}
-                    </option>
-                  ))}
-                </NativeSelect>
-              </Field>
-              {boundField({ name: 'minAmount', label: 'Minimum amount', noLimitLabel: 'No minimum' })}
-              {boundField({ name: 'maxAmount', label: 'Maximum amount', noLimitLabel: 'No maximum' })}
-            </div>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Field
-                id={`${idp}-destinationBlockchain`}
-                label="Destination blockchain"
-                error={errors.destinationBlockchain?.message}
-              >
-                <NativeSelect id={`${idp}-destinationBlockchain`} {...form.register('destinationBlockchain')}>
-                  {chains.map((c) => (
-                    <option key={c} value={c}>
-                      {c}
-                    </option>
-                  ))}
-                </NativeSelect>
-              </Field>
-              <Field
-                id={`${idp}-destinationAsset`}
-                label="Destination asset"
-                error={errors.destinationAsset?.message}
-              >
-                <NativeSelect id={`${idp}-destinationAsset`} {...form.register('destinationAsset')}>
-                  {symbols.map((s) => (
-                    <option key={s} value={s}>
-                      {s}
-                    </option>
-                  ))}
-                </NativeSelect>
-              </Field>
-            </div>
-            {textField({ name: 'destinationAddress', label: 'Destination address', mono: true })}
-            <div>
-              <RecipientPicker
-                label="Pick the destination from the address book"
-                options={props.book ?? []}
-                onPick={(entry) =>
-                  form.setValue('destinationAddress', entry.address, {
-                    shouldValidate: true,
-                    shouldDirty: true,
-                  })
-                }
-              />
-            </div>
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={pending}>
-                {pending ? 'Requesting…' : 'Request change'}
-              </Button>
-            </DialogFooter>
-          </form>
-        )}
-        {stepUp.dialog}
-      </DialogContent>
-    </Dialog>
+        )
+      }
+      className="max-h-[90vh] max-w-2xl overflow-y-auto"
+      title={title}
+      description="Deposits to this address that match the source are moved to the destination. A second admin approves the rule before it is in force."
+      banner={banner}
+      onSubmit={onSubmit}
+      submitLabel="Request change"
+      pendingLabel="Requesting…"
+      pending={pending}
+      onCancel={() => setOpen(false)}
+      done={
+        requested
+          ? {
+              title,
+              description: 'The rule changes once a second admin approves the request.',
+              content: <RequestedChangeNotice change={requested} />,
+              onDone: () => setOpen(false),
+            }
+          : null
+      }
+      after={stepUp.dialog}
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        {textField({ name: 'name', label: 'Name' })}
+        <label className="flex items-center gap-2 self-end pb-2 text-sm font-medium">
+          <input type="checkbox" className="size-4" {...form.register('isActive')} />
+          Active
+        </label>
+      </div>
+      <fieldset className="grid gap-2">
+        <legend className="mb-1 text-sm font-medium">Order</legend>
+        {SETTLEMENT_ORDERS.map((order) => (
+          <label key={order} className="flex items-start gap-2 text-sm">
+            <input type="radio" value={order} className="mt-0.5 size-4" {...form.register('order')} />
+            <span>
+              <span className="font-medium">{order}</span>
+              <span className="block text-muted-foreground">{ORDER_EXPLANATIONS[order]}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {boundField({
+        name: 'slippageTolerance',
+        label: 'Slippage tolerance (%)',
+        noLimitLabel: 'No slippage limit',
+        unit: '%',
+      })}
+      <fieldset className="grid gap-2">
+        <legend className="mb-1 text-sm font-medium">Source assets</legend>
+        <div className="flex flex-wrap gap-4">
+          {symbols.map((symbol) => (
+            <label key={symbol} className="flex items-center gap-2 text-sm">
+              <input type="checkbox" value={symbol} className="size-4" {...form.register('sourceAssets')} />
+              {symbol}
+            </label>
+          ))}
+        </div>
+        {errors.sourceAssets ? (
+          <p className="text-xs font-medium text-destructive">{errors.sourceAssets.message}</p>
+        ) : null}
+      </fieldset>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field
+          id={`${idp}-sourceBlockchain`}
+          label="Source blockchain"
+          error={errors.sourceBlockchain?.message}
+        >
+          <NativeSelect id={`${idp}-sourceBlockchain`} {...form.register('sourceBlockchain')}>
+            {chains.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        {boundField({ name: 'minAmount', label: 'Minimum amount', noLimitLabel: 'No minimum' })}
+        {boundField({ name: 'maxAmount', label: 'Maximum amount', noLimitLabel: 'No maximum' })}
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          id={`${idp}-destinationBlockchain`}
+          label="Destination blockchain"
+          error={errors.destinationBlockchain?.message}
+        >
+          <NativeSelect id={`${idp}-destinationBlockchain`} {...form.register('destinationBlockchain')}>
+            {chains.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <Field
+          id={`${idp}-destinationAsset`}
+          label="Destination asset"
+          error={errors.destinationAsset?.message}
+        >
+          <NativeSelect id={`${idp}-destinationAsset`} {...form.register('destinationAsset')}>
+            {symbols.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+      </div>
+      {textField({ name: 'destinationAddress', label: 'Destination address', mono: true })}
+      <div>
+        <RecipientPicker
+          label="Pick the destination from the address book"
+          options={props.book ?? []}
+          onPick={(entry) =>
+            form.setValue('destinationAddress', entry.address, {
+              shouldValidate: true,
+              shouldDirty: true,
+            })
+          }
+        />
+      </div>
+    </FormDialog>
   );
 }

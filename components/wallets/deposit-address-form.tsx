@@ -1,9 +1,9 @@
 'use client';
 import { CircleCheckIcon } from 'lucide-react';
 import Link from 'next/link';
-import { useState, useTransition } from 'react';
-import { useForm } from 'react-hook-form';
-import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { useState } from 'react';
+import { FormBanner } from '@/components/forms/form-banner';
+import { useActionForm } from '@/components/forms/use-action-form';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -13,9 +13,8 @@ import { AddressFlagsFieldset, MetadataField } from '@/components/wallets/addres
 import { createDepositAddressAction, type DepositAddressResult } from '@/lib/actions/deposit-addresses';
 import type { DepositAddressForm as DepositAddressValues } from '@/lib/validation/settlement';
 
-const depositAddressFormResolver = lazyZodResolver(() =>
-  import('@/lib/validation/settlement').then((m) => m.depositAddressFormSchema),
-);
+const loadDepositAddressFormSchema = () =>
+  import('@/lib/validation/settlement').then((m) => m.depositAddressFormSchema);
 
 const EMPTY: DepositAddressValues = {
   name: '',
@@ -26,32 +25,21 @@ const EMPTY: DepositAddressValues = {
 
 /** Creates a customer's deposit address; the custody service derives it from the wallet's key. */
 export function DepositAddressForm({ walletId }: { walletId: string }) {
-  const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<DepositAddressResult | null>(null);
-  const form = useForm<DepositAddressValues>({
-    resolver: depositAddressFormResolver,
-    defaultValues: EMPTY,
-  });
+  const { form, onSubmit, pending, banner } = useActionForm(
+    (values: DepositAddressValues) => createDepositAddressAction({ walletId, form: values }),
+    {
+      schema: loadDepositAddressFormSchema,
+      defaultValues: EMPTY,
+      onSuccess: (data) => {
+        setCreated(data);
+        form.reset(EMPTY);
+        toast.success(`Deposit address ${data.name ?? ''} created`);
+      },
+    },
+  );
   const { errors } = form.formState;
   const base = `/wallets/${encodeURIComponent(walletId)}/addresses`;
-
-  const onSubmit = form.handleSubmit((values) => {
-    setError(null);
-    startTransition(async () => {
-      const outcome = await createDepositAddressAction({ walletId, form: values });
-      if (!outcome.ok) {
-        setError(outcome.error);
-        for (const [field, message] of Object.entries(outcome.fieldErrors ?? {})) {
-          form.setError(field as keyof DepositAddressValues, { message });
-        }
-        return;
-      }
-      setCreated(outcome.data);
-      form.reset(EMPTY);
-      toast.success(`Deposit address ${outcome.data.name ?? ''} created`);
-    });
-  });
 
   return (
     <div className="grid gap-6">
@@ -78,11 +66,7 @@ export function DepositAddressForm({ walletId }: { walletId: string }) {
         </Alert>
       ) : null}
       <form onSubmit={onSubmit} className="grid gap-4" noValidate aria-label="New deposit address">
-        {error ? (
-          <Alert variant="destructive">
-            <AlertDescription>{error}</AlertDescription>
-          </Alert>
-        ) : null}
+        <FormBanner message={banner} />
         <Field
           id="da-name"
           label="Name"

@@ -1,30 +1,19 @@
 'use client';
 import { KeyRoundIcon } from 'lucide-react';
-import { useState, useTransition } from 'react';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
 import type { z } from 'zod';
-import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { FormDialog } from '@/components/forms/form-dialog';
+import { useActionForm } from '@/components/forms/use-action-form';
 import { useStepUp } from '@/components/step-up/use-step-up';
-import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { revealPrivateKeyAction } from '@/lib/actions/addresses';
 import type { revealPrivateKeySchema } from '@/lib/validation/wallets';
 
-const revealPrivateKeyResolver = lazyZodResolver(() =>
-  import('@/lib/validation/wallets').then((m) => m.revealPrivateKeySchema),
-);
+const loadRevealPrivateKeySchema = () =>
+  import('@/lib/validation/wallets').then((m) => m.revealPrivateKeySchema);
 
 type RevealValues = z.input<typeof revealPrivateKeySchema>;
 
@@ -50,12 +39,23 @@ export function RevealPrivateKeyDialog({
   onDone,
 }: RevealPrivateKeyDialogProps) {
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [revealed, setRevealed] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
   const empty: RevealValues = { walletId, addressId, password: '', requestId };
-  const form = useForm<RevealValues>({ resolver: revealPrivateKeyResolver, defaultValues: empty });
+  const { form, onSubmit, pending, banner, reset } = useActionForm(
+    async (values) => {
+      const result = await stepUp.withStepUp(() => revealPrivateKeyAction(values));
+      form.setValue('password', '');
+      return result;
+    },
+    {
+      schema: loadRevealPrivateKeySchema,
+      defaultValues: empty,
+      fields: ['password'],
+      fieldErrorsOnly: true,
+      onSuccess: (data) => setRevealed(data.privateKey),
+    },
+  );
   const passwordError = form.formState.errors.password?.message;
 
   const close = (next: boolean) => {
@@ -63,92 +63,62 @@ export function RevealPrivateKeyDialog({
     if (!next) {
       if (revealed) onDone?.();
       setRevealed(null);
-      form.reset(empty);
-      setError(null);
+      reset(empty);
     }
   };
 
-  const onSubmit = form.handleSubmit((values) => {
-    setError(null);
-    startTransition(async () => {
-      const result = await stepUp.withStepUp(() => revealPrivateKeyAction(values));
-      form.setValue('password', '');
-      if (!result.ok) {
-        if (result.fieldErrors?.password) form.setError('password', { message: result.fieldErrors.password });
-        else setError(result.error);
-        return;
-      }
-      setRevealed(result.data.privateKey);
-    });
-  });
-
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <DialogTrigger asChild>
+    <FormDialog
+      open={open}
+      onOpenChange={close}
+      trigger={
         <Button variant="destructive">
           <KeyRoundIcon aria-hidden />
           Show the private key
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        {stepUp.dialog}
-        {revealed ? (
-          <>
-            <DialogHeader>
-              <DialogTitle>Private key of {addressName}</DialogTitle>
-              <DialogDescription>
-                Shown once. Anyone with this key controls the address’s funds. It is not stored; closing this
-                dialog forgets it.
-              </DialogDescription>
-            </DialogHeader>
-            <div className="flex items-center gap-2">
-              <code
-                data-testid="private-key"
-                className="flex-1 break-all rounded-md bg-muted px-3 py-2 font-mono text-xs"
-              >
-                {revealed}
-              </code>
-              <CopyButton value={revealed} label="Copy private key" className="size-9" />
-            </div>
-            <DialogFooter>
-              <Button onClick={() => close(false)}>Done</Button>
-            </DialogFooter>
-          </>
-        ) : (
-          <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-            <DialogHeader>
-              <DialogTitle>Reveal private key</DialogTitle>
-              <DialogDescription>
-                Re-enter your password to reveal the private key of {addressName}. This is recorded in the
-                audit log.
-              </DialogDescription>
-            </DialogHeader>
-            {error ? (
-              <Alert variant="destructive">
-                <AlertDescription>{error}</AlertDescription>
-              </Alert>
-            ) : null}
-            <Field id="reveal-password" label="Your password" error={passwordError}>
-              <Input
-                id="reveal-password"
-                type="password"
-                autoComplete="current-password"
-                aria-invalid={Boolean(passwordError)}
-                aria-describedby={passwordError ? 'reveal-password-error' : undefined}
-                {...form.register('password')}
-              />
-            </Field>
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => close(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" variant="destructive" disabled={pending}>
-                {pending ? 'Checking…' : 'Reveal'}
-              </Button>
-            </DialogFooter>
-          </form>
-        )}
-      </DialogContent>
-    </Dialog>
+      }
+      title="Reveal private key"
+      description={`Re-enter your password to reveal the private key of ${addressName}. This is recorded in the audit log.`}
+      banner={banner}
+      onSubmit={onSubmit}
+      submitLabel="Reveal"
+      pendingLabel="Checking…"
+      submitVariant="destructive"
+      pending={pending}
+      onCancel={() => close(false)}
+      done={
+        revealed
+          ? {
+              title: `Private key of ${addressName}`,
+              description:
+                'Shown once. Anyone with this key controls the address’s funds. It is not stored; closing this dialog forgets it.',
+              content: (
+                <div className="flex items-center gap-2">
+                  <code
+                    data-testid="private-key"
+                    className="flex-1 break-all rounded-md bg-muted px-3 py-2 font-mono text-xs"
+                  >
+                    {revealed}
+                  </code>
+                  <CopyButton value={revealed} label="Copy private key" className="size-9" />
+                </div>
+              ),
+              onDone: () => close(false),
+            }
+          : null
+      }
+      after={stepUp.dialog}
+    >
+      <Field id="reveal-password" label="Your password" error={passwordError}>
+        <Input
+          id="reveal-password"
+          type="password"
+          autoComplete="current-password"
+          aria-invalid={Boolean(passwordError)}
+          aria-describedby={passwordError ? 'reveal-password-error' : undefined}
+          {...form.register('password')}
+        />
+      </Field>
+    </FormDialog>
   );
 }

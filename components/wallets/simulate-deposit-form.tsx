@@ -7,10 +7,9 @@ import {
   CircleIcon,
   XCircleIcon,
 } from 'lucide-react';
-import { useState, useTransition } from 'react';
-import { useForm } from 'react-hook-form';
-import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
-import { Alert, AlertDescription } from '@/components/ui/alert';
+import { useState } from 'react';
+import { FormBanner } from '@/components/forms/form-banner';
+import { useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
@@ -22,9 +21,8 @@ import type { Transaction } from '@/lib/custody/schemas';
 import { transactionKeys, walletKeys } from '@/lib/query-keys';
 import type { SimulateDepositInput } from '@/lib/validation/wallets';
 
-const simulateDepositResolver = lazyZodResolver(() =>
-  import('@/lib/validation/wallets').then((m) => m.simulateDepositSchema),
-);
+const loadSimulateDepositSchema = () =>
+  import('@/lib/validation/wallets').then((m) => m.simulateDepositSchema);
 
 export interface SimulateDepositFormProps {
   walletId: string;
@@ -49,35 +47,23 @@ export function SimulateDepositForm({
   addressSweeps,
 }: SimulateDepositFormProps) {
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
   const [followed, setFollowed] = useState<FollowedDeposit | null>(null);
-  const [pending, startTransition] = useTransition();
-  const form = useForm<SimulateDepositInput>({
-    resolver: simulateDepositResolver,
-    defaultValues: { walletId, addressId, assetId: assets[0]?.id ?? '', amount: '' },
-  });
+  const { form, onSubmit, pending, banner } = useActionForm(
+    (values: SimulateDepositInput) => simulateDepositAction(values),
+    {
+      schema: loadSimulateDepositSchema,
+      defaultValues: { walletId, addressId, assetId: assets[0]?.id ?? '', amount: '' },
+      onFailure: (result) => toast.error(`Deposit not simulated: ${result.error}`),
+      onSuccess: ({ amount, symbol, status, transactionId }, values) => {
+        toast.success(`Deposit of ${amount} ${symbol} simulated (${status})`);
+        setFollowed({ id: transactionId, amount, symbol, status });
+        form.reset({ walletId, addressId, assetId: values.assetId, amount: '' });
+        void queryClient.invalidateQueries({ queryKey: walletKeys.detail(walletId) });
+        void queryClient.invalidateQueries({ queryKey: transactionKeys.all(walletId) });
+      },
+    },
+  );
   const { errors } = form.formState;
-
-  const onSubmit = form.handleSubmit((values) => {
-    setError(null);
-    startTransition(async () => {
-      const result = await simulateDepositAction(values);
-      if (!result.ok) {
-        setError(result.error);
-        for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
-          form.setError(field as keyof SimulateDepositInput, { message });
-        }
-        toast.error(`Deposit not simulated: ${result.error}`);
-        return;
-      }
-      const { amount, symbol, status, transactionId } = result.data;
-      toast.success(`Deposit of ${amount} ${symbol} simulated (${status})`);
-      setFollowed({ id: transactionId, amount, symbol, status });
-      form.reset({ walletId, addressId, assetId: values.assetId, amount: '' });
-      void queryClient.invalidateQueries({ queryKey: walletKeys.detail(walletId) });
-      void queryClient.invalidateQueries({ queryKey: transactionKeys.all(walletId) });
-    });
-  });
 
   return (
     <div className="grid gap-4">
@@ -87,11 +73,7 @@ export function SimulateDepositForm({
         noValidate
         aria-label="Simulate a deposit"
       >
-        {error ? (
-          <Alert variant="destructive" className="basis-full">
-            <AlertDescription>{error}</AlertDescription>
-          </Alert>
-        ) : null}
+        <FormBanner message={banner} className="basis-full" />
         <Field id="deposit-asset" label="Asset" error={errors.assetId?.message} className="w-40">
           <NativeSelect id="deposit-asset" {...form.register('assetId')}>
             {assets.map((a) => (

@@ -1,11 +1,10 @@
 'use client';
 // Whitelisting an address is a request a second admin approves: the form files it and links to it.
-import { useState, useTransition } from 'react';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
-import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { FormBanner } from '@/components/forms/form-banner';
+import { useActionForm } from '@/components/forms/use-action-form';
 import { useStepUp } from '@/components/step-up/use-step-up';
-import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -14,9 +13,8 @@ import type { RequestedChange } from '@/lib/actions/configuration-request';
 import { whitelistAddressAction } from '@/lib/actions/whitelist';
 import type { WhitelistForm as WhitelistFormValues } from '@/lib/validation/settlement';
 
-const whitelistFormResolver = lazyZodResolver(() =>
-  import('@/lib/validation/settlement').then((m) => m.whitelistFormSchema),
-);
+const loadWhitelistFormSchema = () =>
+  import('@/lib/validation/settlement').then((m) => m.whitelistFormSchema);
 
 const EMPTY: WhitelistFormValues = {
   address: '',
@@ -29,44 +27,32 @@ const EMPTY: WhitelistFormValues = {
 };
 
 export function WhitelistForm({ walletId }: { walletId: string }) {
-  const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
   const [requested, setRequested] = useState<RequestedChange | null>(null);
   const stepUp = useStepUp();
-  const form = useForm<WhitelistFormValues>({
-    resolver: whitelistFormResolver,
-    defaultValues: EMPTY,
-  });
-  const { errors } = form.formState;
-
-  const onSubmit = form.handleSubmit((values) => {
-    setError(null);
-    setRequested(null);
-    startTransition(async () => {
+  const { form, onSubmit, pending, banner } = useActionForm(
+    async (values: WhitelistFormValues) => {
       const outcome = await stepUp.withStepUp(() => whitelistAddressAction({ walletId, form: values }));
       // The private key is write-only: forget it whatever the outcome (the request keeps it sealed).
       form.setValue('privateKey', '');
-      if (!outcome.ok) {
-        setError(outcome.error);
-        for (const [field, message] of Object.entries(outcome.fieldErrors ?? {})) {
-          form.setError(field as keyof WhitelistFormValues, { message });
-        }
-        return;
-      }
-      setRequested(outcome.data);
-      form.reset(EMPTY);
-    });
-  });
+      return outcome;
+    },
+    {
+      schema: loadWhitelistFormSchema,
+      defaultValues: EMPTY,
+      onSubmit: () => setRequested(null),
+      onSuccess: (data) => {
+        setRequested(data);
+        form.reset(EMPTY);
+      },
+    },
+  );
+  const { errors } = form.formState;
 
   return (
     <div className="grid gap-6">
       {requested ? <RequestedChangeNotice change={requested} /> : null}
       <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-        {error ? (
-          <Alert variant="destructive">
-            <AlertDescription>{error}</AlertDescription>
-          </Alert>
-        ) : null}
+        <FormBanner message={banner} />
         <Field id="wl-address" label="Address" error={errors.address?.message}>
           <Input
             id="wl-address"

@@ -2,22 +2,12 @@
 // Asks for an API token: what it may do, on which wallets, up to what a day, from where, until when. A second
 // admin approves; the token is then shown once to the admin who asked, on the request page.
 import { PlusIcon } from 'lucide-react';
-import { useState, useTransition } from 'react';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
-import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { FormDialog } from '@/components/forms/form-dialog';
+import { useActionForm } from '@/components/forms/use-action-form';
 import { useStepUp } from '@/components/step-up/use-step-up';
-import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
@@ -25,12 +15,11 @@ import { toast } from '@/components/ui/toast';
 import { requestServiceTokenAction } from '@/lib/actions/service-tokens';
 import type { RequestedChange } from '@/lib/actions/users';
 import { SCOPE_WORDS, SERVICE_TOKEN_SCOPES } from '@/lib/approvals/service-tokens';
-import type { ServiceTokenFormInput, ServiceTokenFormValues } from '@/lib/validation/service-tokens';
+import type { ServiceTokenFormInput } from '@/lib/validation/service-tokens';
 import { CheckboxGroup } from './checkbox-group';
 
-const serviceTokenFormResolver = lazyZodResolver(() =>
-  import('@/lib/validation/service-tokens').then((m) => m.serviceTokenFormSchema),
-);
+const loadServiceTokenFormSchema = () =>
+  import('@/lib/validation/service-tokens').then((m) => m.serviceTokenFormSchema);
 
 const DEFAULTS: ServiceTokenFormInput = {
   name: '',
@@ -46,39 +35,28 @@ const DEFAULTS: ServiceTokenFormInput = {
 
 export function NewTokenDialog({ wallets }: { wallets: Array<{ id: string; name: string }> }) {
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [requested, setRequested] = useState<RequestedChange | null>(null);
-  const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
-  const form = useForm<ServiceTokenFormInput, unknown, ServiceTokenFormValues>({
-    resolver: serviceTokenFormResolver,
-    defaultValues: DEFAULTS,
-  });
+  const { form, onSubmit, pending, banner, reset } = useActionForm(
+    (values) => stepUp.withStepUp(() => requestServiceTokenAction(values)),
+    {
+      schema: loadServiceTokenFormSchema,
+      defaultValues: DEFAULTS,
+      onSuccess: (data) => {
+        setRequested(data);
+        toast.success('Waiting for a second admin');
+      },
+    },
+  );
   const { errors } = form.formState;
 
   const close = (next: boolean) => {
     setOpen(next);
     if (!next) {
-      form.reset(DEFAULTS);
-      setError(null);
+      reset(DEFAULTS);
       setRequested(null);
     }
   };
-
-  const onSubmit = form.handleSubmit((values) => {
-    setError(null);
-    startTransition(async () => {
-      const result = await stepUp.withStepUp(() => requestServiceTokenAction(values));
-      if (!result.ok) {
-        setError(result.error);
-        for (const [field, message] of Object.entries(result.fieldErrors ?? {}))
-          form.setError(field as keyof ServiceTokenFormInput, { message });
-        return;
-      }
-      setRequested(result.data);
-      toast.success('Waiting for a second admin');
-    });
-  });
 
   const text = (
     id: string,
@@ -100,108 +78,90 @@ export function NewTokenDialog({ wallets }: { wallets: Array<{ id: string; name:
   );
 
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <DialogTrigger asChild>
+    <FormDialog
+      open={open}
+      onOpenChange={close}
+      trigger={
         <Button>
           <PlusIcon aria-hidden />
           New token
         </Button>
-      </DialogTrigger>
-      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-xl">
-        {requested ? (
-          <div className="grid gap-4">
-            <DialogHeader>
-              <DialogTitle>Token requested</DialogTitle>
-              <DialogDescription>
-                A second admin approves it; the token is then shown to you, once, on the request page.
-              </DialogDescription>
-            </DialogHeader>
-            <RequestedChangeNotice change={requested} />
-            <DialogFooter>
-              <Button type="button" onClick={() => close(false)}>
-                Done
-              </Button>
-            </DialogFooter>
-          </div>
-        ) : (
-          <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-            <DialogHeader>
-              <DialogTitle>New API token</DialogTitle>
-              <DialogDescription>
-                For a back-office system. Its withdrawals and swaps become requests people approve; it never
-                approves or sends money itself.
-              </DialogDescription>
-            </DialogHeader>
-            {error ? (
-              <Alert variant="destructive">
-                <AlertDescription>{error}</AlertDescription>
-              </Alert>
-            ) : null}
-            {text('token-name', 'name', 'Name', 'The system that will use it, e.g. Payroll')}
-            <CheckboxGroup
-              control={form.control}
-              name="scopes"
-              legend="Scopes"
-              error={errors.scopes?.message}
-              options={SERVICE_TOKEN_SCOPES.map((s) => ({
-                value: s,
-                label: SCOPE_WORDS[s].label,
-                description: SCOPE_WORDS[s].description,
-              }))}
-            />
-            <CheckboxGroup
-              control={form.control}
-              name="walletIds"
-              legend="Wallets"
-              error={errors.walletIds?.message}
-              empty="No wallet is connected yet: connect one under Wallet connections first."
-              options={wallets.map((w) => ({ value: w.id, label: w.name, description: w.id }))}
-            />
-            <div className="grid gap-4 sm:grid-cols-2">
-              {text('token-cap', 'dailyCapUsd', 'Daily cap (USD)', 'Over any 24 hours, all its requests')}
-              {text(
-                'token-approvals',
-                'minApprovals',
-                'Approvals per request',
-                'At least; the policy may ask more',
-                'number',
-              )}
-              {text('token-rate', 'rateLimitPerMinute', 'Calls per minute', undefined, 'number')}
-              {text('token-days', 'expiresInDays', 'Expires after (days)', undefined, 'number')}
-            </div>
-            <Field
-              id="token-networks"
-              label="Networks it may call from"
-              hint="One CIDR per line, e.g. 203.0.113.0/24. Empty: any network."
-              error={errors.allowedCidrs?.message}
-            >
-              <Textarea
-                id="token-networks"
-                rows={2}
-                spellCheck={false}
-                aria-invalid={Boolean(errors.allowedCidrs)}
-                {...form.register('allowedCidrs')}
-              />
-            </Field>
-            {text(
-              'token-webhook',
-              'webhookUrl',
-              'Webhook URL (optional)',
-              'Where request changes are posted, signed. Empty: the system polls.',
-              'url',
-            )}
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => close(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={pending}>
-                {pending ? 'Requesting…' : 'Request token'}
-              </Button>
-            </DialogFooter>
-          </form>
+      }
+      className="max-h-[90dvh] overflow-y-auto sm:max-w-xl"
+      title="New API token"
+      description="For a back-office system. Its withdrawals and swaps become requests people approve; it never approves or sends money itself."
+      banner={banner}
+      onSubmit={onSubmit}
+      submitLabel="Request token"
+      pendingLabel="Requesting…"
+      pending={pending}
+      onCancel={() => close(false)}
+      done={
+        requested
+          ? {
+              title: 'Token requested',
+              description:
+                'A second admin approves it; the token is then shown to you, once, on the request page.',
+              content: <RequestedChangeNotice change={requested} />,
+              onDone: () => close(false),
+            }
+          : null
+      }
+      after={stepUp.dialog}
+    >
+      {text('token-name', 'name', 'Name', 'The system that will use it, e.g. Payroll')}
+      <CheckboxGroup
+        control={form.control}
+        name="scopes"
+        legend="Scopes"
+        error={errors.scopes?.message}
+        options={SERVICE_TOKEN_SCOPES.map((s) => ({
+          value: s,
+          label: SCOPE_WORDS[s].label,
+          description: SCOPE_WORDS[s].description,
+        }))}
+      />
+      <CheckboxGroup
+        control={form.control}
+        name="walletIds"
+        legend="Wallets"
+        error={errors.walletIds?.message}
+        empty="No wallet is connected yet: connect one under Wallet connections first."
+        options={wallets.map((w) => ({ value: w.id, label: w.name, description: w.id }))}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        {text('token-cap', 'dailyCapUsd', 'Daily cap (USD)', 'Over any 24 hours, all its requests')}
+        {text(
+          'token-approvals',
+          'minApprovals',
+          'Approvals per request',
+          'At least; the policy may ask more',
+          'number',
         )}
-        {stepUp.dialog}
-      </DialogContent>
-    </Dialog>
+        {text('token-rate', 'rateLimitPerMinute', 'Calls per minute', undefined, 'number')}
+        {text('token-days', 'expiresInDays', 'Expires after (days)', undefined, 'number')}
+      </div>
+      <Field
+        id="token-networks"
+        label="Networks it may call from"
+        hint="One CIDR per line, e.g. 203.0.113.0/24. Empty: any network."
+        error={errors.allowedCidrs?.message}
+      >
+        <Textarea
+          id="token-networks"
+          rows={2}
+          spellCheck={false}
+          aria-invalid={Boolean(errors.allowedCidrs)}
+          {...form.register('allowedCidrs')}
+        />
+      </Field>
+      {text(
+        'token-webhook',
+        'webhookUrl',
+        'Webhook URL (optional)',
+        'Where request changes are posted, signed. Empty: the system polls.',
+        'url',
+      )}
+    </FormDialog>
   );
 }

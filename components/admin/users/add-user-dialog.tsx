@@ -1,32 +1,18 @@
 'use client';
 import { UserPlusIcon } from 'lucide-react';
-import { useState, useTransition } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
+import { useState } from 'react';
 import { RequestedChangeNotice } from '@/components/admin/requested-change';
-import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
+import { FormDialog } from '@/components/forms/form-dialog';
+import { useActionForm } from '@/components/forms/use-action-form';
 import { useStepUp } from '@/components/step-up/use-step-up';
-import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
 import { addUserAction, type RequestedChange } from '@/lib/actions/users';
 import { ROLES } from '@/lib/roles';
-import type { addUserSchema } from '@/lib/validation/users';
 
-const addUserResolver = lazyZodResolver(() => import('@/lib/validation/users').then((m) => m.addUserSchema));
-
-type FormValues = z.input<typeof addUserSchema>;
+const loadAddUserSchema = () => import('@/lib/validation/users').then((m) => m.addUserSchema);
 
 export interface AddUserDialogProps {
   /** Why nobody can be invited from this console (no mail server against a real service), if so. */
@@ -36,107 +22,80 @@ export interface AddUserDialogProps {
 export function AddUserDialog({ invitationProblem }: AddUserDialogProps) {
   const [open, setOpen] = useState(false);
   const [outcome, setOutcome] = useState<RequestedChange | null>(null);
-  const [error, setError] = useState<string | null>(invitationProblem);
-  const [pending, startTransition] = useTransition();
   const stepUp = useStepUp();
-  const form = useForm<FormValues>({
-    resolver: addUserResolver,
-    defaultValues: { email: '', name: '', role: 'viewer' },
-  });
+  const { form, onSubmit, pending, banner, setBanner } = useActionForm(
+    (values) => stepUp.withStepUp(() => addUserAction(values)),
+    {
+      schema: loadAddUserSchema,
+      defaultValues: { email: '', name: '', role: 'viewer' },
+      initialBanner: invitationProblem,
+      onSuccess: (data) => {
+        setOutcome(data);
+        form.reset();
+        toast.success('Waiting for a second admin');
+      },
+    },
+  );
   const { errors } = form.formState;
-
-  const onSubmit = form.handleSubmit((values) => {
-    setError(null);
-    startTransition(async () => {
-      const result = await stepUp.withStepUp(() => addUserAction(values));
-      if (!result.ok) {
-        setError(result.error);
-        for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
-          form.setError(field as keyof FormValues, { message });
-        }
-        return;
-      }
-      setOutcome(result.data);
-      form.reset();
-      toast.success('Waiting for a second admin');
-    });
-  });
 
   const close = (next: boolean) => {
     setOpen(next);
     if (!next) {
       setOutcome(null);
-      setError(invitationProblem);
+      setBanner(invitationProblem);
     }
   };
 
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <DialogTrigger asChild>
+    <FormDialog
+      open={open}
+      onOpenChange={close}
+      trigger={
         <Button>
           <UserPlusIcon aria-hidden />
           Add user
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        {outcome?.kind === 'requested' ? (
-          <>
-            <DialogHeader>
-              <DialogTitle>User requested</DialogTitle>
-              <DialogDescription>
-                The user is created when a second admin approves; the console then emails them an invitation
-                link, where they choose their own password.
-              </DialogDescription>
-            </DialogHeader>
-            <RequestedChangeNotice change={outcome} />
-            <DialogFooter>
-              <Button onClick={() => close(false)}>Done</Button>
-            </DialogFooter>
-          </>
-        ) : (
-          <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-            <DialogHeader>
-              <DialogTitle>Add user</DialogTitle>
-              <DialogDescription>
-                A second admin approves the new user; then an invitation goes to their email address, where
-                they choose their own password (and set up an authenticator app if their role approves).
-                Nobody else sees it.
-              </DialogDescription>
-            </DialogHeader>
-            {error ? (
-              <Alert variant="destructive">
-                <AlertDescription>{error}</AlertDescription>
-              </Alert>
-            ) : null}
-            <Field id="new-user-email" label="Email" error={errors.email?.message}>
-              <Input
-                id="new-user-email"
-                type="email"
-                aria-invalid={Boolean(errors.email)}
-                {...form.register('email')}
-              />
-            </Field>
-            <Field id="new-user-name" label="Name" error={errors.name?.message}>
-              <Input id="new-user-name" aria-invalid={Boolean(errors.name)} {...form.register('name')} />
-            </Field>
-            <Field id="new-user-role" label="Role" error={errors.role?.message}>
-              <NativeSelect id="new-user-role" {...form.register('role')}>
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <DialogFooter>
-              <Button type="submit" disabled={pending || Boolean(invitationProblem)}>
-                Request user
-              </Button>
-            </DialogFooter>
-          </form>
-        )}
-        {stepUp.dialog}
-      </DialogContent>
-    </Dialog>
+      }
+      title="Add user"
+      description="A second admin approves the new user; then an invitation goes to their email address, where they choose their own password (and set up an authenticator app if their role approves). Nobody else sees it."
+      banner={banner}
+      onSubmit={onSubmit}
+      submitLabel="Request user"
+      pending={pending}
+      submitDisabled={Boolean(invitationProblem)}
+      done={
+        outcome?.kind === 'requested'
+          ? {
+              title: 'User requested',
+              description:
+                'The user is created when a second admin approves; the console then emails them an invitation link, where they choose their own password.',
+              content: <RequestedChangeNotice change={outcome} />,
+              onDone: () => close(false),
+            }
+          : null
+      }
+      after={stepUp.dialog}
+    >
+      <Field id="new-user-email" label="Email" error={errors.email?.message}>
+        <Input
+          id="new-user-email"
+          type="email"
+          aria-invalid={Boolean(errors.email)}
+          {...form.register('email')}
+        />
+      </Field>
+      <Field id="new-user-name" label="Name" error={errors.name?.message}>
+        <Input id="new-user-name" aria-invalid={Boolean(errors.name)} {...form.register('name')} />
+      </Field>
+      <Field id="new-user-role" label="Role" error={errors.role?.message}>
+        <NativeSelect id="new-user-role" {...form.register('role')}>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </NativeSelect>
+      </Field>
+    </FormDialog>
   );
 }
