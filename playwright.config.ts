@@ -20,9 +20,9 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  // Three journeys at once: each spends much of its time waiting on the server, the sandbox's blocks or another
-  // person's step, so two left a 2-core machine part idle (E2E_WORKERS overrides).
-  workers: Number(process.env.E2E_WORKERS) || 3,
+  // Two journeys at once (E2E_WORKERS overrides): with the unit tests beside them the machine's two cores are
+  // busy; a third left the unit tests finishing last and journeys waiting past their timeouts.
+  workers: Number(process.env.E2E_WORKERS) || 2,
   timeout: 120_000,
   expect: { timeout: 15_000 },
   use: {
