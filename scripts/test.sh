@@ -43,7 +43,6 @@ count_vitest() { # file
     echo "== database tests against PostgreSQL"
     nice -n 10 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$reports/vitest-pg.json" \
       lib/server/audit.test.ts lib/server/users.test.ts lib/server/approvals lib/server/webhooks.test.ts \
-      lib/server/statements.integration.test.ts \
       lib/server/webhooks.integration.test.ts lib/sandbox \
       lib/server/events.postgres.test.ts lib/db/connection.postgres.test.ts || echo fail >> "$reports/vitest.status"
   fi

@@ -7,6 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/connection';
+import { TICK_LOCK_KEY, withDatabaseLock } from '@/lib/db/exclusive';
 import { openTestHandle } from '@/test/db';
 import { testSandboxOptions } from '@/test/sandbox';
 import {
@@ -17,7 +18,6 @@ import {
   sandboxWallets,
   sandboxWebhookLogs,
 } from './db/schema';
-import { TICK_LOCK_KEY, withDatabaseLock } from './exclusive';
 import { createSandbox, type Sandbox, type SandboxCredentials } from './index';
 
 const abi = erc20Abi as unknown as Record<string, unknown>[];

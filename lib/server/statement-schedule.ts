@@ -3,8 +3,9 @@ import 'server-only';
 // every connected wallet and asset is generated and its file's SHA-256 written to the audit chain. A periodic
 // check in the server process; one already audited for a wallet, asset and period is not generated again, also
 // by consoles sharing one PostgreSQL database: a wallet's period is checked and written under a lock.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { CustodyClient } from '@/lib/custody';
+import { STATEMENTS_LOCK_KEY, withDatabaseLock } from '@/lib/db/exclusive';
 import { auditLog, type ConsoleDb } from '@/lib/db/schema';
 import { lastCalendarMonth } from '@/lib/validation/statements';
 import { logger } from './logger';
@@ -59,48 +60,29 @@ export async function runMonthlyStatements(parts: ScheduleParts): Promise<number
       const client = await parts.clientFor(wallet.id);
       if (!client) continue;
       const statements = await loadStatements(parts.db, client, { walletId: wallet.id, from, to });
-      generated += await exclusively(parts, `statements:${wallet.id}:${from}:${to}`, async () => {
-        const done = await auditedAssets(parts.db, wallet.id, from, to);
-        let written = 0;
-        for (const statement of statements) {
-          if (done.has(statement.asset.symbol)) continue;
-          await auditStatementFile(parts.db, SCHEDULE_ACTOR, statement, statementCsv(statement));
-          written += 1;
-        }
-        return written;
-      });
+      const outcome = await withDatabaseLock(
+        parts.db,
+        parts.dbKind,
+        STATEMENTS_LOCK_KEY,
+        'wait',
+        async () => {
+          const done = await auditedAssets(parts.db, wallet.id, from, to);
+          let written = 0;
+          for (const statement of statements) {
+            if (done.has(statement.asset.symbol)) continue;
+            await auditStatementFile(parts.db, SCHEDULE_ACTOR, statement, statementCsv(statement));
+            written += 1;
+          }
+          return written;
+        },
+      );
+      if (outcome.ran) generated += outcome.value;
     } catch (error) {
       log.warn({ err: error, walletId: wallet.id }, 'monthly statements of a wallet failed');
     }
   }
   if (generated > 0) log.info({ from, to, generated }, 'monthly statements generated');
   return generated;
-}
-
-/** What runs under `exclusively` in this process, per database: one at a time. */
-const running = new WeakMap<ConsoleDb, Promise<unknown>>();
-
-/**
- * Runs `work` alone: after what this process runs under the lock already and, on PostgreSQL, holding a
- * transaction-scoped advisory lock on `key` against every other console on the database. `work` writes through
- * the pool (the audit chain has its own transactions), and is done before the lock is released, so whoever
- * takes it next reads what it wrote.
- */
-async function exclusively<T>(parts: ScheduleParts, key: string, work: () => Promise<T>): Promise<T> {
-  const before = running.get(parts.db) ?? Promise.resolve();
-  const mine = before.then(() =>
-    parts.dbKind === 'postgres'
-      ? parts.db.transaction(async (tx) => {
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
-          return work();
-        })
-      : work(),
-  );
-  running.set(
-    parts.db,
-    mine.catch(() => undefined),
-  );
-  return mine;
 }
 
 const TIMER = Symbol.for('custody-console.statement-schedule');

@@ -1,13 +1,15 @@
 import 'server-only';
-// Work that must happen once across sandbox instances sharing one database: seeding and the block tick.
-// On PostgreSQL several console instances may share the database, so an advisory lock decides; PGlite is
-// opened by one process only, where an in-process lock per database object does the same job.
+// Work that must happen once across instances sharing one database: the sandbox's seeding and block tick, the
+// console's monthly statements. On PostgreSQL several console instances may share the database, so an advisory
+// lock decides; PGlite is opened by one process only, where an in-process lock per database object does the same
+// job.
 import { sql } from 'drizzle-orm';
-import type { AnyDb } from '@/lib/db/types';
+import type { AnyDb } from './types';
 
 /** Advisory lock keys; fixed so that every instance, whatever its version, contends on the same ones. */
 export const SEED_LOCK_KEY = 7302;
 export const TICK_LOCK_KEY = 7303;
+export const STATEMENTS_LOCK_KEY = 7304;
 
 type Outcome<T> = { ran: true; value: T } | { ran: false };
 
