@@ -72,7 +72,8 @@ export async function confirmItIsYou(page: Page): Promise<RanAgain> {
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.type(await nextCode());
     await page.keyboard.press('Enter');
-    await expect.poll(state).not.toBe('waiting');
+    // The check is one server action; on a busy machine its answer can take longer than the default 15 s.
+    await expect.poll(state, { timeout: 30_000 }).not.toBe('waiting');
     const outcome = await state();
     if (outcome === 'closed') return () => calls;
     expect(attempt, 'the step-up code was refused three times').toBeLessThan(3);
