@@ -119,6 +119,7 @@ export type TransactionRow = Pick<
   | 'rateUSD'
   | 'toAmount'
   | 'toCurrency'
+  | 'feeMetadata'
   | 'gasFee'
   | 'gasPrice'
   | 'gasUsed'

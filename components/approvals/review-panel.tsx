@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { ADDRESS_BOOK_SOURCE_LABELS, describeDuration } from '@/lib/approvals/address-book';
-import type { ReviewItem, WithdrawalReview } from '@/lib/approvals/withdrawals';
+import { networkFeePayerText, type ReviewItem, type WithdrawalReview } from '@/lib/approvals/withdrawals';
 import { explorerUrl, formatAmount, formatDateTime, formatUsd } from '@/lib/format';
 
 function arrival(seconds: number | null) {
@@ -39,6 +39,7 @@ export function ReviewPanel({
   review: WithdrawalReview;
   requiredApprovals?: number;
 }) {
+  const feePayer = networkFeePayerText(review);
   const sourceUrl = explorerUrl(review.wallet.slug, review.wallet.network, 'address', review.source.address);
   return (
     <section aria-labelledby="review-heading" className="grid gap-4 rounded-lg border p-4">
@@ -77,6 +78,7 @@ export function ReviewPanel({
             label: 'Network fee estimate',
             value: `${review.fee.total === null ? 'unavailable' : `${formatAmount(review.fee.total)} ${review.fee.symbol}`} (${formatUsd(review.fee.totalUsd)})`,
           },
+          feePayer !== null && { label: 'Network fee paid by', value: feePayer },
           {
             label: `${review.nativeBalance.symbol} balance now → after`,
             value: `${review.nativeBalance.before === null ? '—' : formatAmount(review.nativeBalance.before)} → ${review.nativeBalance.after === null ? '—' : formatAmount(review.nativeBalance.after)} ${review.nativeBalance.symbol}`,

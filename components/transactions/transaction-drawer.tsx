@@ -17,6 +17,7 @@ import {
 import { Skeleton } from '@/components/ui/skeleton';
 import { AddressText } from '@/components/wallets/address-text';
 import { AmlBadge } from '@/components/wallets/aml-badge';
+import { masterWalletFeePayment } from '@/lib/custody/fee-metadata';
 import { formatAmount, formatDateTime, formatUsd } from '@/lib/format';
 import type { TransactionRow } from '@/lib/wallet-view';
 import { amountWithAsset, typeLabel } from './transaction-columns';
@@ -109,6 +110,7 @@ function TransactionDetail({
       ? (tx.amlScreening as { status: string; provider?: string; message?: string })
       : null;
   const hasMetadata = tx.metadata && Object.keys(tx.metadata).length > 0;
+  const feePayment = masterWalletFeePayment(tx.feeMetadata);
   return (
     <div className="grid gap-6">
       <div className="flex flex-wrap items-center gap-2">
@@ -148,6 +150,14 @@ function TransactionDetail({
         <Item label="Gas fee">
           {tx.gasFee !== null ? `${formatAmount(tx.gasFee, 18)} ${tx.blockchain?.symbol ?? ''}` : null}
         </Item>
+        {feePayment ? (
+          <Item label="Gas fee paid by">
+            <span className="grid gap-0.5">
+              <span>Master wallet (gasless withdrawal)</span>
+              <OnChain value={feePayment.payerAddress} what="fee payer address" tx={tx} kind="address" />
+            </span>
+          </Item>
+        ) : null}
         <Item label="Gas price">{tx.gasPrice}</Item>
         <Item label="Gas used">{tx.gasUsed !== null ? String(tx.gasUsed) : null}</Item>
       </Group>

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ActionRefusal, defineAction, ok } from '@/lib/actions/define-action';
 import { CustodyError } from '@/lib/custody';
+import { forgetWithdrawFormContext } from '@/lib/server/approvals';
 import { depositAddressFormSchema, metadataObject } from '@/lib/validation/settlement';
 
 export interface DepositAddressResult {
@@ -48,6 +49,9 @@ export const createDepositAddressAction = defineAction({
           enableGaslessWithdraw: form.enableGaslessWithdraw,
         },
       );
+      // The withdrawal form lists the wallet's child addresses from a short-lived copy: the new address is
+      // offered as a source at once, not only once that copy runs out.
+      forgetWithdrawFormContext(walletId);
       return ok<DepositAddressResult>({
         id: data.id,
         address: data.address,

@@ -25,6 +25,24 @@ export type ReviewItem = {
   warnings: string[];
 };
 
+/**
+ * Who pays a withdrawal's network fee: the source itself, or the master wallet for a child address with gasless
+ * withdrawals on (Blockradar's `enableGaslessWithdraw`).
+ */
+export type NetworkFeePayer = 'source' | 'masterWallet';
+
+/**
+ * The review's answer to "who pays the network fee?" for a withdrawal from a child address, where it is a
+ * question; null for the master wallet, which always pays its own.
+ */
+export function networkFeePayerText(review: Pick<WithdrawalReview, 'source' | 'fee'>): string | null {
+  if (review.source.kind === 'master') return null;
+  if (review.fee.paidBy === 'masterWallet')
+    return 'Master wallet (gasless withdrawals are on for this address)';
+  if (review.fee.paidBy === 'source') return `This address, from its own ${review.fee.symbol}`;
+  return null;
+}
+
 export type WithdrawalReview = {
   kind: 'withdraw' | 'withdrawSign';
   /** The spending limits that apply and what each leaves after this request (absent: no limit applies). */
@@ -33,7 +51,14 @@ export type WithdrawalReview = {
   source: ReviewSource;
   items: ReviewItem[];
   totals: { usd: number | null; byAsset: Array<{ symbol: string; amount: string }> };
-  fee: { symbol: string; total: string | null; totalUsd: number | null; error: string | null };
+  fee: {
+    symbol: string;
+    total: string | null;
+    totalUsd: number | null;
+    error: string | null;
+    /** Who pays the network fee; absent from reviews that did not record it. */
+    paidBy?: NetworkFeePayer;
+  };
   nativeBalance: { symbol: string; before: string | null; after: string | null; beforeUsd: number | null };
   estimatedArrivalSeconds: number | null;
   warnings: string[];

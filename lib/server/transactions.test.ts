@@ -122,6 +122,15 @@ describe('toTransactionRow', () => {
     expect(Object.keys(row)).not.toContain('response');
     expect(JSON.stringify(row).length).toBeLessThan(JSON.stringify(whole).length / 2);
   });
+
+  it("keeps a gasless withdrawal's fee metadata, which says the master wallet paid the fee", () => {
+    const feeMetadata = {
+      gasless: true,
+      feePaidBy: 'MASTER_WALLET',
+      feePayerAddress: '0x00000000000000000000000000000000000000cc',
+    };
+    expect(toTransactionRow(tx(2, { type: 'WITHDRAW', feeMetadata })).feeMetadata).toEqual(feeMetadata);
+  });
 });
 
 describe('openTransactionCsvStream', () => {

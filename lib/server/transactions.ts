@@ -436,6 +436,7 @@ export function toTransactionRow(tx: Transaction): TransactionRow {
     rateUSD: tx.rateUSD,
     toAmount: tx.toAmount,
     toCurrency: tx.toCurrency,
+    feeMetadata: tx.feeMetadata,
     gasFee: tx.gasFee,
     gasPrice: tx.gasPrice,
     gasUsed: tx.gasUsed,

@@ -204,7 +204,11 @@ export async function buildWithdrawalReview(
   } else {
     feeError = fee.error;
   }
-  const nativePrice = native?.priceUsd ?? null;
+  // A child address holding none of the chain's coin gives no price for it; the master wallet usually does (and
+  // pays the fees of a gasless address in it).
+  const nativePrice =
+    native?.priceUsd ??
+    (addressId ? ((await ctx.balances()).find((b) => b.isNative)?.priceUsd ?? null) : null);
   if (feeTotal !== null && feeTotalUsd === null) feeTotalUsd = usdNumber(usdOf(feeTotal, nativePrice));
 
   const duplicates = duplicateRecipients(
@@ -320,7 +324,13 @@ export async function buildWithdrawalReview(
     source: reviewSource(wallet, child),
     items,
     totals: { usd: usdNumber(amountUsd), byAsset: byAsset.map(({ symbol, amount }) => ({ symbol, amount })) },
-    fee: { symbol: nativeSymbol, total: feeTotal, totalUsd: feeTotalUsd, error: feeError },
+    fee: {
+      symbol: nativeSymbol,
+      total: feeTotal,
+      totalUsd: feeTotalUsd,
+      error: feeError,
+      paidBy: gasless ? 'masterWallet' : 'source',
+    },
     nativeBalance: {
       symbol: nativeSymbol,
       before: nativeBefore,
