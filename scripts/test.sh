@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # npm test: lint, type-check, unit and contract tests, production build, its bundle sizes, end-to-end tests in Chromium.
+# The unit tests, lint and the type-check run beside the build and the end-to-end tests.
 # With TEST_DATABASE_URL (a PostgreSQL server): also the database tests on PostgreSQL and two console
 # instances sharing one database (playwright.multi.config.ts).
 # Ends with one line "N passed, M failed" over unit and end-to-end tests (a failed lint, type-check or bundle-size check counts as one failure).
@@ -49,11 +50,17 @@ count_vitest() { # file
 ) > "$reports/vitest.log" 2>&1 &
 unit=$!
 
-echo "== lint (biome, layer rules, unused exports, import cycles)"
-if ! { node_modules/.bin/biome check . && node scripts/check-layers.mjs && node_modules/.bin/knip --include exports,files && node_modules/.bin/madge --circular --extensions ts,tsx --ts-config tsconfig.json lib app components; }; then failed=$((failed + 1)); status=1; failed_steps+=("lint"); fi
-
-echo "== type-check (tsc --noEmit)"
-if ! node_modules/.bin/tsc --noEmit; then failed=$((failed + 1)); status=1; failed_steps+=("type-check"); fi
+# Lint and the type-check run beside the build and the end-to-end tests (neither needs the other's output); their
+# output is printed, and their failures counted, once they end.
+(
+  echo "== lint (biome, layer rules, unused exports, import cycles)"
+  node_modules/.bin/biome check . && node scripts/check-layers.mjs && node_modules/.bin/knip --include exports,files \
+    && node_modules/.bin/madge --circular --extensions ts,tsx --ts-config tsconfig.json lib app components \
+    || echo lint >> "$reports/static.failed"
+  echo "== type-check (tsc --noEmit)"
+  node_modules/.bin/tsc --noEmit -p tsconfig.check.json || echo type-check >> "$reports/static.failed"
+) > "$reports/static.log" 2>&1 &
+static=$!
 
 echo "== production build"
 if node_modules/.bin/next build; then
@@ -70,6 +77,13 @@ if node_modules/.bin/next build; then
   fi
 else
   echo "build failed"; failed=$((failed + 1)); status=1; failed_steps+=("production build")
+fi
+
+echo "== lint and type-check (beside the build)"
+wait "$static"
+cat "$reports/static.log"
+if [ -f "$reports/static.failed" ]; then
+  while read -r step; do failed=$((failed + 1)); status=1; failed_steps+=("$step"); done < "$reports/static.failed"
 fi
 
 echo "== unit and database tests (started first, beside the rest)"
