@@ -17,6 +17,7 @@ import {
 import { toast } from '@/components/ui/toast';
 import { type ResendOutcome, resendWebhooksAction } from '@/lib/actions/webhooks';
 import type { WebhookDeliveryGroup } from '@/lib/validation/webhooks';
+import { bulkResendText } from './bulk-resend-text';
 import { refreshDeliveriesSoon } from './resend-webhook-button';
 
 export interface BulkResendDialogProps {
@@ -34,6 +35,7 @@ export function BulkResendDialog({ walletId, selected, onDone }: BulkResendDialo
   const queryClient = useQueryClient();
   // A resend (#2) is per transaction: two failed events of one transaction are one resend.
   const transactionIds = [...new Set(selected.map((d) => d.transactionId))];
+  const { title, confirmLabel } = bulkResendText(transactionIds.length);
   const eventsOf = new Map<string, string[]>();
   for (const d of selected)
     eventsOf.set(d.transactionId, [...(eventsOf.get(d.transactionId) ?? []), d.event]);
@@ -67,9 +69,9 @@ export function BulkResendDialog({ walletId, selected, onDone }: BulkResendDialo
             Resend selected ({transactionIds.length})
           </Button>
         }
-        title={`Resend ${transactionIds.length} webhooks?`}
+        title={title}
         description="The custody service delivers each transaction’s webhook again to the wallet’s webhook URL, four at a time."
-        confirmLabel="Resend all"
+        confirmLabel={confirmLabel}
         className="max-h-[90vh] overflow-y-auto"
         onConfirm={confirm}
       >
