@@ -77,15 +77,18 @@ export class Catalog {
   private assetByChainAddress = new Map<string, AssetRow>();
   private addressByValue = new Map<string, AddressRow>();
 
+  /**
+   * Reads the catalog through `db`, one table after another: the seed loads it inside its transaction, one
+   * connection that answers one query at a time (node-postgres queues, and deprecates, a query started before
+   * the previous one answered).
+   */
   async load(db: AnyDb, encryptionKey: Buffer): Promise<void> {
-    const [chains, assets, wallets, walletAssets, addresses, meta] = await Promise.all([
-      db.select().from(sandboxBlockchains),
-      db.select().from(sandboxAssets),
-      db.select().from(sandboxWallets),
-      db.select().from(sandboxWalletAssets),
-      db.select().from(sandboxAddresses),
-      db.select().from(sandboxMeta),
-    ]);
+    const chains = await db.select().from(sandboxBlockchains);
+    const assets = await db.select().from(sandboxAssets);
+    const wallets = await db.select().from(sandboxWallets);
+    const walletAssets = await db.select().from(sandboxWalletAssets);
+    const addresses = await db.select().from(sandboxAddresses);
+    const meta = await db.select().from(sandboxMeta);
     this.blockchains = new Map(chains.map((r) => [r.id, r]));
     this.assets = new Map(assets.map((r) => [r.id, r]));
     this.assetByChainAddress = new Map(
