@@ -6,7 +6,12 @@ import { Badge } from '@/components/ui/badge';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { ADDRESS_BOOK_SOURCE_LABELS, describeDuration } from '@/lib/approvals/address-book';
-import { networkFeePayerText, type ReviewItem, type WithdrawalReview } from '@/lib/approvals/withdrawals';
+import {
+  networkFeePayerText,
+  type ReviewItem,
+  reviewItemReference,
+  type WithdrawalReview,
+} from '@/lib/approvals/withdrawals';
 import { explorerUrl, formatAmount, formatDateTime, formatUsd } from '@/lib/format';
 
 function arrival(seconds: number | null) {
@@ -131,8 +136,11 @@ export function ReviewPanel({
                 {item.networkFee === null ? '—' : `${formatAmount(item.networkFee)} ${review.fee.symbol}`}
               </TableCell>
               <TableCell className="font-mono text-xs">
-                {item.clientReference ? <span className="block">{item.clientReference}</span> : null}
-                <span className="text-muted-foreground">{item.reference || 'assigned on creation'}</span>
+                <span
+                  className={item.clientReference || item.reference ? undefined : 'text-muted-foreground'}
+                >
+                  {reviewItemReference(item)}
+                </span>
               </TableCell>
               <TableCell>
                 <ul className="flex min-w-64 flex-wrap gap-1">

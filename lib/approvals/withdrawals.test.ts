@@ -1,7 +1,7 @@
 // Who pays a withdrawal's network fee, as its review says it: the master wallet for a gasless child address.
 import { describe, expect, it } from 'vitest';
 import type { ReviewSource } from './types';
-import { type NetworkFeePayer, networkFeePayerText } from './withdrawals';
+import { type NetworkFeePayer, networkFeePayerText, reviewItemReference } from './withdrawals';
 
 const child: ReviewSource = {
   kind: 'address',
@@ -37,5 +37,19 @@ describe('networkFeePayerText', () => {
 
   it('says nothing when the review did not record the payer', () => {
     expect(networkFeePayerText({ source: child, fee: fee() })).toBeNull();
+  });
+});
+
+describe('reviewItemReference', () => {
+  it('shows the typed reference in a preview, whose upstream references are blank until creation', () => {
+    expect(reviewItemReference({ reference: '', clientReference: 'INV-2041' })).toBe('INV-2041');
+  });
+
+  it('says the reference is assigned on creation only when none was typed', () => {
+    expect(reviewItemReference({ reference: '', clientReference: null })).toBe('assigned on creation');
+  });
+
+  it('shows the upstream reference of a created request', () => {
+    expect(reviewItemReference({ reference: 'req-1-0', clientReference: null })).toBe('req-1-0');
   });
 });

@@ -13,9 +13,9 @@ export type ReviewItem = {
   usd: number | null;
   networkFee: string | null;
   networkFeeUsd: number | null;
-  /** Upstream reference (derived from the request id). */
+  /** Upstream reference: the person's own when they typed one, else derived from the request id. */
   reference: string;
-  /** The person's own reference, if any. */
+  /** The person's own reference, if any (then also the upstream reference). */
   clientReference: string | null;
   note: string | null;
   metadata: Record<string, unknown> | null;
@@ -24,6 +24,14 @@ export type ReviewItem = {
   book?: ReviewBookEntry | null;
   warnings: string[];
 };
+
+/**
+ * The reference a review shows for an item: the person's own, else the upstream one; a preview has neither
+ * when nothing was typed (the request's own is derived when it is created).
+ */
+export function reviewItemReference(item: Pick<ReviewItem, 'reference' | 'clientReference'>): string {
+  return item.clientReference || item.reference || 'assigned on creation';
+}
 
 /**
  * Who pays a withdrawal's network fee: the source itself, or the master wallet for a child address with gasless

@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CustodyError } from '@/lib/custody';
 import type { ReviewContext } from '../types';
-import { nativeAfterSending, withdrawalFee } from './withdraw';
+import { itemReferences, nativeAfterSending, withdrawalFee } from './withdraw';
 
 const base = { symbol: 'ETH', decimals: 18, nativeSpent: [] as string[] };
 
@@ -122,5 +122,18 @@ describe('withdrawalFee', () => {
     const { client, withdraw } = fakeClient(async () => estimate('0'));
     expect(await withdrawalFee(client, 'w1', undefined, items)).toMatchObject({ payerKnown: true });
     expect(withdraw.networkFeeFromAddress).not.toHaveBeenCalled();
+  });
+});
+
+describe('itemReferences', () => {
+  it('keeps a typed reference in the review item, beside the upstream reference it becomes', () => {
+    expect(itemReferences(' INV-2041 ', 'INV-2041')).toEqual({
+      reference: 'INV-2041',
+      clientReference: 'INV-2041',
+    });
+  });
+
+  it('has no typed reference when none was typed: the upstream one is derived from the request', () => {
+    expect(itemReferences(undefined, 'req-1-0')).toEqual({ reference: 'req-1-0', clientReference: null });
   });
 });

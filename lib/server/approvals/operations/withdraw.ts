@@ -106,6 +106,18 @@ export async function knownAddresses(
   return known.filter((k) => k.address);
 }
 
+/**
+ * An item's references in its review: the upstream one (the requester's own when they typed one, else derived
+ * from the request), and the typed one on its own, so that a preview, whose derived references are never used,
+ * still shows what was typed.
+ */
+export function itemReferences(
+  typed: string | undefined,
+  upstream: string | undefined,
+): Pick<ReviewItem, 'reference' | 'clientReference'> {
+  return { reference: upstream ?? '', clientReference: typed?.trim() || null };
+}
+
 export async function buildWithdrawalReview(
   kind: 'withdraw' | 'withdrawSign',
   payload: WithdrawalPayload,
@@ -262,9 +274,7 @@ export async function buildWithdrawalReview(
       usd: usdNumber(itemsUsd[index] ?? null),
       networkFee: feeItem,
       networkFeeUsd: feeItem === null ? null : usdNumber(usdOf(feeItem, nativePrice)),
-      reference: ctx.references[index] ?? '',
-      // The reference above is the requester's own when they gave one.
-      clientReference: null,
+      ...itemReferences(item.reference, ctx.references[index]),
       note: item.note ?? null,
       metadata: item.metadata ?? null,
       aml: aml
