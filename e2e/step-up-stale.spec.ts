@@ -505,7 +505,7 @@ test('approving and rejecting another admin’s request each confirm the second 
   const { page, context } = await contextAs(browser, 'admin', approved);
   const confirmApproval = page.getByRole('dialog', { name: 'Approve this request?' });
   await openDialog(page.getByRole('button', { name: 'Approve', exact: true }), confirmApproval);
-  await confirmApproval.getByRole('button', { name: /^(Approve and send|Confirm approval)$/ }).click();
+  await confirmApproval.getByRole('button', { name: /^(Approve and apply|Confirm approval)$/ }).click();
   const approveRan = await confirmItIsYou(page);
   await expect(page.getByText('Approved.', { exact: true })).toBeVisible();
   await expect(page.getByText('Request status: Success')).toBeVisible();

@@ -20,6 +20,7 @@ import { RelativeTime, useNow } from '@/components/ui/relative-time';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Textarea } from '@/components/ui/textarea';
 import { approveRequestAction, cancelRequestAction, rejectRequestAction } from '@/lib/actions/approvals';
+import { approveConfirmLabel } from '@/lib/approvals/approve-label';
 import { isConfigurationReview } from '@/lib/approvals/configuration';
 import { isCustodySettingsReview } from '@/lib/approvals/custody-settings';
 import { MOVING_STATUSES, type RequestDetailDto } from '@/lib/approvals/requests';
@@ -279,7 +280,7 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
               <ConfirmDialog
                 trigger={<Button disabled={pending}>Approve</Button>}
                 title="Approve this request?"
-                confirmLabel={lastApproval ? 'Approve and send' : 'Confirm approval'}
+                confirmLabel={approveConfirmLabel(data.review, lastApproval)}
                 description={
                   lastApproval
                     ? isConfigurationReview(data.review) && !isCustodySettingsReview(data.review)

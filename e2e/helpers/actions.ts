@@ -54,7 +54,9 @@ export async function approveOnPage(page: Page): Promise<void> {
     await expect(dialog).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
   await decideWithCheck(page, async () => {
-    await dialog.getByRole('button', { name: /^(Approve and send|Confirm approval)$/ }).click();
+    await dialog
+      .getByRole('button', { name: /^(Approve and send|Approve and apply|Confirm approval)$/ })
+      .click();
     await expect(dialog).toHaveCount(0);
   });
 }
