@@ -8,6 +8,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { updatePolicyAction } from '@/lib/actions/policy';
 import type { RequestedChange } from '@/lib/actions/users';
+import { isSamePolicy, POLICY_UNCHANGED } from '@/lib/approvals/policy';
 
 const loadPolicySchema = () => import('@/lib/validation/policy').then((m) => m.policySchema);
 
@@ -33,8 +34,16 @@ export function PolicyForm({
   const stepUp = useStepUp();
   const { form, onSubmit, pending, banner } = useActionForm(
     // The action parses the fields as typed (the form's own schema), so it gets them before conversion.
-    (_, typed) => {
+    (values, typed) => {
       setSaved(null);
+      // Said here before any second-factor check; the action refuses it too.
+      const after = {
+        approvals: values.approvals,
+        thresholdUsd: values.thresholdUsd === '' ? null : Number(values.thresholdUsd),
+        expirySeconds: Math.round(values.expiryMinutes * 60),
+      };
+      if (isSamePolicy({ approvals, thresholdUsd, expirySeconds }, after))
+        return Promise.resolve({ ok: false as const, error: POLICY_UNCHANGED });
       return stepUp.withStepUp(() => updatePolicyAction(typed));
     },
     {

@@ -464,6 +464,25 @@ describe('configuration requests', () => {
     });
   });
 
+  it('refuses a policy change whose values are the policy’s own, and files nothing', async () => {
+    const engine = await getApprovalEngine();
+    const current = await engine.getPolicy('swap');
+    const requestsBefore = await t.db.select().from(operationRequests);
+    as(a);
+    const result = await updatePolicyAction({
+      operationType: 'swap',
+      approvals: String(current.approvals),
+      thresholdUsd: current.thresholdUsd === null ? '' : String(current.thresholdUsd),
+      expiryMinutes: String(current.expirySeconds / 60),
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: 'Nothing changed: the policy already has these values.',
+    });
+    expect(await t.db.select().from(operationRequests)).toHaveLength(requestsBefore.length);
+    expect(await engine.getPolicy('swap')).toEqual(current);
+  });
+
   it('freezes at once and lifts the freeze only after a second admin approves', async () => {
     const engine = await getApprovalEngine();
     as(a);

@@ -1,7 +1,8 @@
 'use server';
 import { revalidatePath } from 'next/cache';
 import { type RequestedChange, requestConfigurationChange } from '@/lib/actions/configuration-request';
-import { type ActionResult, defineAction, ok } from '@/lib/actions/define-action';
+import { type ActionResult, defineAction, ok, refuse } from '@/lib/actions/define-action';
+import { isSamePolicy, POLICY_UNCHANGED } from '@/lib/approvals/policy';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { freezeSchema, policySchema } from '@/lib/validation/policy';
 
@@ -14,13 +15,17 @@ export const updatePolicyAction = defineAction({
   input: policySchema,
   context: 'update approval policy',
   stepUp: (input) => ({ change: 'policyEdit', ...input }),
-  run: async ({ input: { operationType, approvals, thresholdUsd, expiryMinutes }, actor }) =>
-    requestConfigurationChange(actor, 'policyEdit', {
-      operationType,
+  run: async ({ input: { operationType, approvals, thresholdUsd, expiryMinutes }, actor }) => {
+    const after = {
       approvals,
       thresholdUsd: thresholdUsd === '' ? null : Number(thresholdUsd),
       expirySeconds: Math.round(expiryMinutes * 60),
-    }),
+    };
+    // A request that changes nothing would still take a second admin's time and read as a change in the log.
+    const before = await (await getApprovalEngine()).getPolicy(operationType);
+    if (isSamePolicy(before, after)) return refuse(POLICY_UNCHANGED, { status: 422 });
+    return requestConfigurationChange(actor, 'policyEdit', { operationType, ...after });
+  },
 });
 
 export type FreezeOutcome = { kind: 'frozen' } | RequestedChange;

@@ -22,3 +22,13 @@ export const FALLBACK_POLICY: PolicyValues = {
   thresholdUsd: null,
   expirySeconds: DEFAULT_EXPIRY_SECONDS,
 };
+
+/** Whether a policy change would leave the policy as it is. */
+export function isSamePolicy(a: PolicyValues, b: PolicyValues): boolean {
+  return (
+    a.approvals === b.approvals && a.thresholdUsd === b.thresholdUsd && a.expirySeconds === b.expirySeconds
+  );
+}
+
+/** The refusal of a policy change whose values are the policy's own. */
+export const POLICY_UNCHANGED = 'Nothing changed: the policy already has these values.';
