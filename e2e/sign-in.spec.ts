@@ -12,10 +12,10 @@ import {
 const NAV: Record<DemoRole, string[]> = {
   admin: ['Wallets', 'Approvals', 'Webhooks', 'Audit', 'Admin'],
   admin2: ['Wallets', 'Approvals', 'Webhooks', 'Audit', 'Admin'],
-  finance: ['Wallets', 'Approvals'],
-  finance2: ['Wallets', 'Approvals'],
+  finance: ['Wallets', 'Approvals', 'Webhooks'],
+  finance2: ['Wallets', 'Approvals', 'Webhooks'],
   support: ['Wallets', 'Webhooks'],
-  viewer: ['Wallets', 'Audit'],
+  viewer: ['Wallets', 'Webhooks', 'Audit'],
 };
 
 test.describe('signing in', () => {
