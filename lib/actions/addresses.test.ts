@@ -259,6 +259,27 @@ describe('reveal private key', () => {
     ]);
   });
 
+  it('refuses an external address, whose key the service does not hold, and files no request', async () => {
+    const external = wallet.addresses.find((a) => a.type === 'EXTERNAL');
+    if (!external) throw new Error('the seed whitelists external addresses');
+    const admin = await signedInAs('admin');
+    const result = await requestPrivateKeyRevealAction({ walletId: wallet.id, addressId: external.id });
+    expect(result).toMatchObject({
+      ok: false,
+      status: 422,
+      error: expect.stringContaining('external address: the custody service does not hold its private key'),
+    });
+    // The engine audits every request it files; nothing was filed for this admin.
+    const filed = async () =>
+      (await entriesOf(admin.email)).filter((e) => e.outcome === 'success' && !e.action.startsWith('auth.'));
+    expect(await filed()).toEqual([]);
+    // An internal address of the same wallet is still asked for.
+    const internal = wallet.addresses.find((a) => a.type === 'INTERNAL')!;
+    const asked = await requestPrivateKeyRevealAction({ walletId: wallet.id, addressId: internal.id });
+    if (!asked.ok) throw new Error(asked.error);
+    expect((await filed()).map((e) => e.target)).toEqual([asked.data.id]);
+  });
+
   it('refuses a wallet the console does not hold', async () => {
     await signedInAs('admin');
     const result = await requestPrivateKeyRevealAction({

@@ -1,6 +1,7 @@
 'use server';
 import { requestConfigurationChange } from '@/lib/actions/configuration-request';
 import { defineAction, ok, refuse, WALLET_NOT_CONNECTED } from '@/lib/actions/define-action';
+import { serviceHoldsKey } from '@/lib/custody/constants';
 import { getApprovalEngine } from '@/lib/server/approvals';
 import { audit } from '@/lib/server/guard';
 import { verifyPassword } from '@/lib/server/passwords';
@@ -17,6 +18,9 @@ export interface RevealedKey {
   address: string;
   privateKey: string;
 }
+
+const EXTERNAL_NO_KEY =
+  'This is an external address: the custody service does not hold its private key, so there is none to reveal.';
 
 const NO_KEY_RETURNED =
   'The custody service returned no private key for this address. Its configuration does not allow revealing it (showPrivateKey is off, or the service does not hold the key).';
@@ -35,6 +39,8 @@ export const requestPrivateKeyRevealAction = defineAction({
   run: async ({ input: { walletId, addressId }, actor, custody }) => {
     const client = await custody(walletId);
     const address = (await client.addresses.get({ walletId, addressId })).data;
+    // No request is filed for a key nobody here holds: a second admin would approve a reveal that cannot happen.
+    if (!serviceHoldsKey(address)) return refuse(EXTERNAL_NO_KEY, { status: 422 });
     return requestConfigurationChange(actor, 'privateKeyReveal', {
       walletId,
       addressId,

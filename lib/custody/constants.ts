@@ -18,6 +18,14 @@ export const SORT_ORDERS = ['ASC', 'DESC'] as const;
  */
 export const TRANSACTION_SORT_FIELDS = ['createdAt', 'amount', 'amountUSD', 'type', 'status'] as const;
 export const ADDRESS_TYPES = ['INTERNAL', 'EXTERNAL'] as const;
+
+/**
+ * Whether the custody service holds this address's private key: it derived INTERNAL addresses itself; an EXTERNAL
+ * one is a whitelisted destination whose key lives elsewhere, so there is nothing to reveal.
+ */
+export function serviceHoldsKey(address: { type: string }): boolean {
+  return address.type === 'INTERNAL';
+}
 /** Routing preference of swaps (#20) and auto-settlement rules (#10, #11). */
 export const SETTLEMENT_ORDERS = ['RECOMMENDED', 'FASTEST', 'CHEAPEST', 'NO_SLIPPAGE'] as const;
 

@@ -23,6 +23,7 @@ import { AskPrivateKeyButton } from '@/components/wallets/ask-private-key-button
 import { RemoveWhitelistedButton } from '@/components/wallets/remove-whitelisted-button';
 import { ServiceError } from '@/components/wallets/service-error';
 import { SimulateDepositForm } from '@/components/wallets/simulate-deposit-form';
+import { serviceHoldsKey } from '@/lib/custody/constants';
 import { addressOfRender } from '@/lib/server/page-access';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';
@@ -113,7 +114,7 @@ export default async function AddressDetailPage({ params, searchParams }: PagePr
               address={address.address}
             />
           ) : null}
-          {can(actor.role, 'privateKeyReveal.request') ? (
+          {serviceHoldsKey(address) && can(actor.role, 'privateKeyReveal.request') ? (
             <AskPrivateKeyButton
               walletId={walletId}
               addressId={address.id}
