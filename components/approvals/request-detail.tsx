@@ -4,13 +4,9 @@ import { SnowflakeIcon } from 'lucide-react';
 import Link from 'next/link';
 import { useState, useTransition } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { ContractPanels, isContractReview } from '@/components/contracts/contract-panels';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
 import { showFieldErrors } from '@/components/forms/show-field-errors';
-import { PayoutBatches, PayoutReviewPanel } from '@/components/payouts/payout-review-panel';
 import { useStepUp } from '@/components/step-up/use-step-up';
-import { OperationPanels } from '@/components/swaps/operation-panels';
-import { SwapQuoteCheck } from '@/components/swaps/swap-quote-check';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -26,12 +22,8 @@ import { isCustodySettingsReview } from '@/lib/approvals/custody-settings';
 import { MOVING_STATUSES, type RequestDetailDto } from '@/lib/approvals/requests';
 import { explorerUrl, formatDateTime, formatUsd, shortAddress } from '@/lib/format';
 import type { ApproveFormValues, RejectFormValues } from '@/lib/validation/approvals';
-import { ConfigurationOutcome } from './configuration-outcome';
-import { ConfigurationReviewPanel } from './configuration-review-panel';
 import { OutcomePanel } from './outcome-panel';
-import { RetryReviewPanel } from './retry-review-panel';
-import { ReviewPanel } from './review-panel';
-import { SignedTransactions } from './signed-transactions';
+import { RequestPanels } from './request-panels';
 import { StatusBadge } from './status-badge';
 
 const approveResolver = lazyZodResolver(() =>
@@ -386,49 +378,10 @@ export function RequestDetail({ initial }: { initial: RequestDetailDto }) {
       <OutcomePanel data={data} run={run} pending={pending} codeForSubmission={codeForSubmission} />
 
       {/* Each operation kind brings its own review and result. */}
-      {isConfigurationReview(data.review) ? (
-        <>
-          <ConfigurationOutcome
-            requestId={data.id}
-            result={data.configurationResult}
-            isRequester={data.isRequester}
-            onChanged={() => void queryClient.invalidateQueries({ queryKey: ['approvals'] })}
-          />
-          <ConfigurationReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
-        </>
-      ) : data.review.kind === 'payout' ? (
-        <>
-          {data.payoutResult ? <PayoutBatches result={data.payoutResult} /> : null}
-          <PayoutReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
-        </>
-      ) : data.review.kind === 'retry' ? (
-        <RetryReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
-      ) : isContractReview(data.review) ? (
-        <ContractPanels
-          review={data.review}
-          result={data.result}
-          items={data.items}
-          requiredApprovals={data.requiredApprovals}
-        />
-      ) : data.review.kind === 'withdraw' || data.review.kind === 'withdrawSign' ? (
-        <>
-          <ReviewPanel review={data.review} requiredApprovals={data.requiredApprovals} />
-          {data.result ? <SignedTransactions result={data.result} review={data.review} /> : null}
-        </>
-      ) : (
-        // Swaps and typed-data signatures.
-        <>
-          {data.review.kind === 'swap' && data.status === 'PENDING_APPROVAL' && data.can.approve ? (
-            <SwapQuoteCheck requestId={data.id} review={data.review} />
-          ) : null}
-          <OperationPanels
-            review={data.review}
-            result={data.result}
-            items={data.items}
-            requiredApprovals={data.requiredApprovals}
-          />
-        </>
-      )}
+      <RequestPanels
+        request={data}
+        onChanged={() => void queryClient.invalidateQueries({ queryKey: ['approvals'] })}
+      />
 
       {data.items.some((i) => i.transactionId || i.status) ? (
         <section aria-labelledby="transactions-heading" className="grid gap-2">

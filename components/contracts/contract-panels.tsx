@@ -15,7 +15,7 @@ import type {
 } from '@/lib/approvals/contracts';
 import { formatUsd } from '@/lib/format';
 
-export function isContractReview(review: unknown): review is ContractReview {
+function isContractReview(review: unknown): review is ContractReview {
   const kind = (review as { kind?: unknown } | null)?.kind;
   return kind === 'contractWrite' || kind === 'contractSign';
 }

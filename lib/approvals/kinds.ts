@@ -87,6 +87,80 @@ export function isOperationKind(value: string): value is OperationKind {
   return (OPERATION_KINDS as readonly string[]).includes(value);
 }
 
+/**
+ * How a kind's money counts against the spending limits: `recipients`, each payload item's amount to its address
+ * (priced by the review's lines); `swap`, the amount sold (against USD limits only when priced); `contractCalls`,
+ * the transfers and allowances the review decoded from each call; `signature`, a permit's allowance or an
+ * authorization's transfer. Contract writes and signatures move or release tokens as surely as a withdrawal.
+ */
+export type LimitCounting = 'recipients' | 'swap' | 'contractCalls' | 'signature';
+
+/** What the console does with a request of one kind beyond its review, the same everywhere it is asked. */
+export interface OperationKindTraits {
+  /** How it counts against spending limits; null: limits do not apply to it. */
+  limits: LimitCounting | null;
+  /** Its payload's `items` are recipients it pays: once sent, past counterparties a look-alike may imitate. */
+  paysRecipients: boolean;
+  /**
+   * What its answer leaves on the request: `service`, the custody service's answer as the request page shows it
+   * (signed transactions, a swap's rate, a signature, contract calls); `payoutBatches`, a payout file's batches;
+   * `configuration`, the outcome of a change the console carries out (or sends, for custody settings).
+   */
+  result: 'service' | 'payoutBatches' | 'configuration';
+}
+
+const CONFIGURATION_TRAITS: OperationKindTraits = {
+  limits: null,
+  paysRecipients: false,
+  result: 'configuration',
+};
+
+/** Every kind's traits: a new kind does not compile until it says how limits, recipients and results treat it. */
+export const OPERATION_KIND_TRAITS: { readonly [K in OperationKind]: OperationKindTraits } = {
+  withdraw: { limits: 'recipients', paysRecipients: true, result: 'service' },
+  withdrawSign: { limits: 'recipients', paysRecipients: true, result: 'service' },
+  swap: { limits: 'swap', paysRecipients: false, result: 'service' },
+  typedDataSign: { limits: 'signature', paysRecipients: false, result: 'service' },
+  contractWrite: { limits: 'contractCalls', paysRecipients: false, result: 'service' },
+  contractSign: { limits: 'contractCalls', paysRecipients: false, result: 'service' },
+  // A retry's payload names the failed transaction, not amounts or recipients.
+  retry: { limits: null, paysRecipients: false, result: 'service' },
+  payout: { limits: 'recipients', paysRecipients: true, result: 'payoutBatches' },
+  userCreate: CONFIGURATION_TRAITS,
+  userReset: CONFIGURATION_TRAITS,
+  userRole: CONFIGURATION_TRAITS,
+  userEnable: CONFIGURATION_TRAITS,
+  userDisable: CONFIGURATION_TRAITS,
+  policyEdit: CONFIGURATION_TRAITS,
+  limitEdit: CONFIGURATION_TRAITS,
+  freezeLift: CONFIGURATION_TRAITS,
+  walletConnect: CONFIGURATION_TRAITS,
+  walletRotate: CONFIGURATION_TRAITS,
+  walletRemove: CONFIGURATION_TRAITS,
+  addressBookSave: CONFIGURATION_TRAITS,
+  coolingOffEdit: CONFIGURATION_TRAITS,
+  serviceTokenCreate: CONFIGURATION_TRAITS,
+  serviceTokenRotate: CONFIGURATION_TRAITS,
+  // Each run of a schedule is a payout file request of its own, counted and listed as such.
+  payoutSchedule: CONFIGURATION_TRAITS,
+  privateKeyReveal: CONFIGURATION_TRAITS,
+  settlementToggle: CONFIGURATION_TRAITS,
+  settlementRule: CONFIGURATION_TRAITS,
+  whitelistAdd: CONFIGURATION_TRAITS,
+  whitelistRemove: CONFIGURATION_TRAITS,
+  beneficiaryDelete: CONFIGURATION_TRAITS,
+};
+
+/** The traits of a stored request's kind; null for a kind the console does not know. */
+export function traitsOf(kind: string): OperationKindTraits | null {
+  return isOperationKind(kind) ? OPERATION_KIND_TRAITS[kind] : null;
+}
+
+/** The kinds whose traits pass `test`, in the order of `OPERATION_KINDS` (for a query's list of kinds). */
+export function kindsWhere(test: (traits: OperationKindTraits) => boolean): OperationKind[] {
+  return OPERATION_KINDS.filter((kind) => test(OPERATION_KIND_TRAITS[kind]));
+}
+
 interface KindShapes {
   withdraw: { review: WithdrawalReview; result: null };
   withdrawSign: { review: WithdrawalReview; result: SignOnlyResult };

@@ -10,6 +10,7 @@ import {
   outsideBookProblem,
   usableFrom,
 } from '@/lib/approvals/address-book';
+import { kindsWhere } from '@/lib/approvals/kinds';
 import type { CustodyClient } from '@/lib/custody';
 import {
   type AddressBookEntryRow,
@@ -295,6 +296,9 @@ export async function bookOptions(
   }));
 }
 
+/** The kinds whose payload's `items` are the recipients they pay (withdrawals, sent or signed, and payout files). */
+export const RECIPIENT_PAYING_KINDS = kindsWhere((traits) => traits.paysRecipients);
+
 /**
  * The recipients of the console's own submitted withdrawals and payout files of a wallet, newest requests first
  * (`requests` of them read), each address once: past counterparties a look-alike may imitate.
@@ -313,7 +317,7 @@ export async function consolePaidAddresses(
     })
     .from(operationRequests)
     .where(
-      sql`${operationRequests.walletId} = ${walletId} and ${operationRequests.type} in ('withdraw', 'withdrawSign', 'payout') and ${operationRequests.status} in ('SUBMITTED','SUCCESS')`,
+      sql`${operationRequests.walletId} = ${walletId} and ${inArray(operationRequests.type, RECIPIENT_PAYING_KINDS)} and ${operationRequests.status} in ('SUBMITTED','SUCCESS')`,
     )
     .orderBy(sql`${operationRequests.createdAt} desc`)
     .limit(requests);

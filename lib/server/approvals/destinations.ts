@@ -3,6 +3,7 @@ import 'server-only';
 // approval lands and just before anything is sent: the book may change while a request waits (an entry removed,
 // or changed and re-added so its cooling-off starts again), and counts as it is now.
 import type { AbiFunction } from 'viem';
+import { isOperationKind, type OperationKind } from '@/lib/approvals/kinds';
 import type { ConsoleDb } from '@/lib/db/schema';
 import { describeTypedData, type TypedDataDocument } from '@/lib/validation/typed-data';
 import { checkDestinations, describeDestinationProblems } from '../address-book';
@@ -141,6 +142,74 @@ function settlementToggleDestinations(
   };
 }
 
+type DestinationsReader = (walletId: string, payload: unknown, review: unknown) => Destinations | null;
+
+function recipientDestinations(walletId: string, payload: unknown): Destinations {
+  const items = itemsOf(payload);
+  return {
+    walletId,
+    addresses: addressesOf(items),
+    where: items.length > 1 ? (i) => `Recipient ${i + 1}` : null,
+  };
+}
+
+function payoutDestinations(walletId: string, payload: unknown): Destinations {
+  const items = itemsOf(payload);
+  return { walletId, addresses: addressesOf(items), where: (i) => `Line ${items[i]?.line ?? i + 1}` };
+}
+
+function payoutScheduleDestinations(payload: unknown): Destinations {
+  const schedule = record(payload);
+  const items = itemsOf(schedule.payout);
+  return {
+    walletId: String(schedule.walletId ?? ''),
+    addresses: addressesOf(items),
+    where: (i) => `Line ${items[i]?.line ?? i + 1}`,
+  };
+}
+
+function settlementRuleDestinations(walletId: string, payload: unknown): Destinations | null {
+  const rule = record(record(payload).rule);
+  // A rule switched off forwards nothing.
+  if (rule.isActive !== true) return null;
+  return { walletId, addresses: [String(record(rule.destination).address ?? '')], where: null };
+}
+
+// Every kind says how its recipients are read: a new kind does not compile until it does.
+const DESTINATIONS_OF: { readonly [K in OperationKind]: DestinationsReader | null } = {
+  withdraw: recipientDestinations,
+  withdrawSign: recipientDestinations,
+  payout: payoutDestinations,
+  payoutSchedule: (_walletId, payload) => payoutScheduleDestinations(payload),
+  settlementRule: settlementRuleDestinations,
+  settlementToggle: settlementToggleDestinations,
+  contractWrite: contractDestinations,
+  contractSign: contractDestinations,
+  retry: (walletId, _payload, review) => retryDestinations(walletId, review),
+  typedDataSign: signatureDestinations,
+  // A swap's proceeds stay at its address.
+  swap: null,
+  userCreate: null,
+  userReset: null,
+  userRole: null,
+  userEnable: null,
+  userDisable: null,
+  policyEdit: null,
+  limitEdit: null,
+  freezeLift: null,
+  walletConnect: null,
+  walletRotate: null,
+  walletRemove: null,
+  addressBookSave: null,
+  coolingOffEdit: null,
+  serviceTokenCreate: null,
+  serviceTokenRotate: null,
+  privateKeyReveal: null,
+  whitelistAdd: null,
+  whitelistRemove: null,
+  beneficiaryDelete: null,
+};
+
 /**
  * The recipients of a request that pays addresses: withdrawals (sent or sign-only), payout files, payout
  * schedules (each run is a payout file of its own), an auto-settlement rule in force, the rules a wallet's
@@ -155,47 +224,8 @@ function destinationsOf(
   payload: unknown,
   review: unknown,
 ): Destinations | null {
-  switch (type) {
-    case 'withdraw':
-    case 'withdrawSign': {
-      const items = itemsOf(payload);
-      return {
-        walletId,
-        addresses: addressesOf(items),
-        where: items.length > 1 ? (i) => `Recipient ${i + 1}` : null,
-      };
-    }
-    case 'payout': {
-      const items = itemsOf(payload);
-      return { walletId, addresses: addressesOf(items), where: (i) => `Line ${items[i]?.line ?? i + 1}` };
-    }
-    case 'payoutSchedule': {
-      const schedule = record(payload);
-      const items = itemsOf(schedule.payout);
-      return {
-        walletId: String(schedule.walletId ?? ''),
-        addresses: addressesOf(items),
-        where: (i) => `Line ${items[i]?.line ?? i + 1}`,
-      };
-    }
-    case 'settlementRule': {
-      const rule = record(record(payload).rule);
-      // A rule switched off forwards nothing.
-      if (rule.isActive !== true) return null;
-      return { walletId, addresses: [String(record(rule.destination).address ?? '')], where: null };
-    }
-    case 'settlementToggle':
-      return settlementToggleDestinations(walletId, payload, review);
-    case 'contractWrite':
-    case 'contractSign':
-      return contractDestinations(walletId, payload);
-    case 'retry':
-      return retryDestinations(walletId, review);
-    case 'typedDataSign':
-      return signatureDestinations(walletId, payload);
-    default:
-      return null;
-  }
+  const read = isOperationKind(type) ? DESTINATIONS_OF[type] : null;
+  return read ? read(walletId, payload, review) : null;
 }
 
 /**

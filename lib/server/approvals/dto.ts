@@ -1,12 +1,8 @@
 import 'server-only';
 // Requests as the browser may see them: no secrets live in a request (API keys never enter the engine), and
 // dates become ISO strings.
-import {
-  type ConfigurationResult,
-  type InvitationStatus,
-  isConfigurationReview,
-} from '@/lib/approvals/configuration';
-import { isOperationReview } from '@/lib/approvals/kinds';
+import type { ConfigurationResult, InvitationStatus } from '@/lib/approvals/configuration';
+import { isOperationReview, OPERATION_KIND_TRAITS, traitsOf } from '@/lib/approvals/kinds';
 import type { PayoutResult } from '@/lib/approvals/payouts';
 import type { RequestDetailDto, RequestSummaryDto } from '@/lib/approvals/requests';
 import type { SignOnlyResult } from '@/lib/approvals/withdrawals';
@@ -45,7 +41,7 @@ async function configurationResultDto(
   actor: EngineActor,
 ): Promise<ConfigurationResult | null> {
   // A configuration kind the console carries out, or one it sends to the custody service (a settlement rule).
-  if (!isConfigurationReview({ kind: row.type }) || !row.result) return null;
+  if (traitsOf(row.type)?.result !== 'configuration' || !row.result) return null;
   const { sealed: _sealed, ...result } = row.result as ConfigurationResult & { sealed?: unknown };
   const purpose = row.type === 'userCreate' ? 'invitation' : row.type === 'userReset' ? 'reset' : null;
   if (!purpose || !result.userId) return result;
@@ -102,6 +98,8 @@ export async function requestDetail(
   // Every review is stored with its kind when the request is created.
   const review = request.review;
   if (!isOperationReview(review)) throw new TypeError(`Request ${request.id} has no review of a known kind.`);
+  // What the request's kind keeps of its outcome, and so which field carries it.
+  const kept = OPERATION_KIND_TRAITS[review.kind].result;
   const can = await engine.abilities(
     actor,
     request,
@@ -116,12 +114,9 @@ export async function requestDetail(
     confirmedAbsentAt: request.confirmedAbsentAt?.toISOString() ?? null,
     submitAttempts: request.submitAttempts,
     // A configuration change's result is its own field: pages that read a signing result never see it.
-    result:
-      operationType(request.type)?.scope === 'console' || isConfigurationReview(review)
-        ? null
-        : ((request.result as SignOnlyResult | null) ?? null),
+    result: kept === 'configuration' ? null : ((request.result as SignOnlyResult | null) ?? null),
     configurationResult: await configurationResultDto(request, actor),
-    payoutResult: request.type === 'payout' ? ((request.result as PayoutResult | null) ?? null) : null,
+    payoutResult: kept === 'payoutBatches' ? ((request.result as PayoutResult | null) ?? null) : null,
     decisions: approvals.map((a) => ({
       approverEmail: a.approverEmail,
       role: a.role,

@@ -5,6 +5,7 @@ import 'server-only';
 // checked at the same moment never both fit under a limit that only one fits under. Amounts are exact
 // decimals (bigint), never binary floating point.
 import { and, asc, gt, inArray, ne, sql } from 'drizzle-orm';
+import { kindsWhere, type LimitCounting, traitsOf } from '@/lib/approvals/kinds';
 import {
   describeRule,
   type LimitCheck,
@@ -16,23 +17,11 @@ import {
 import { type ConsoleDb, operationRequests, spendingLimits, walletConnections } from '@/lib/db/schema';
 import { addressKey } from '@/lib/validation/addresses';
 
-/**
- * The kinds whose money counts against limits: withdrawals (sent or signed, one by one or from a file), swaps,
- * contract writes (sent or signed), which move tokens as surely as a withdrawal does, and typed-data signatures
- * (a permit's allowance, an authorization's transfer), which let someone else move them.
- */
-const LIMITED_KINDS = [
-  'withdraw',
-  'withdrawSign',
-  'payout',
-  'swap',
-  'contractWrite',
-  'contractSign',
-  'typedDataSign',
-] as const;
+/** The kinds whose money counts against limits (the kinds' traits say which and how). */
+export const LIMITED_KINDS = kindsWhere((traits) => traits.limits !== null);
 
 export function isLimitedKind(type: string): boolean {
-  return (LIMITED_KINDS as readonly string[]).includes(type);
+  return (traitsOf(type)?.limits ?? null) !== null;
 }
 
 /**
@@ -105,22 +94,39 @@ const usdText = (value: unknown): string | null =>
 
 /** The movements of a request, read from its payload and the USD values its review carries. */
 export function contributionsOf(type: string, payload: unknown, review: unknown): Contribution[] {
-  const p = (payload ?? {}) as Record<string, unknown>;
-  const r = (review ?? {}) as Record<string, unknown>;
-  if (type === 'swap') {
-    if (typeof p.amount !== 'string' || typeof p.fromSymbol !== 'string') return [];
-    return [
-      {
-        destination: null,
-        symbol: p.fromSymbol,
-        amount: p.amount,
-        usd: usdText(r.amountUsd),
-        pricedOnly: true,
-      },
-    ];
-  }
-  if (type === 'contractWrite' || type === 'contractSign') return contractContributions(r);
-  if (type === 'typedDataSign') return signatureContributions(r);
+  const counting = traitsOf(type)?.limits ?? null;
+  if (counting === null) return [];
+  return COUNTED_BY[counting](
+    (payload ?? {}) as Record<string, unknown>,
+    (review ?? {}) as Record<string, unknown>,
+  );
+}
+
+type Counter = (payload: Record<string, unknown>, review: Record<string, unknown>) => Contribution[];
+
+const COUNTED_BY: { readonly [C in LimitCounting]: Counter } = {
+  recipients: recipientContributions,
+  swap: swapContributions,
+  contractCalls: (_payload, review) => contractContributions(review),
+  signature: (_payload, review) => signatureContributions(review),
+};
+
+/** A swap's amount sold, with no destination: its proceeds stay at its address. */
+function swapContributions(p: Record<string, unknown>, r: Record<string, unknown>): Contribution[] {
+  if (typeof p.amount !== 'string' || typeof p.fromSymbol !== 'string') return [];
+  return [
+    {
+      destination: null,
+      symbol: p.fromSymbol,
+      amount: p.amount,
+      usd: usdText(r.amountUsd),
+      pricedOnly: true,
+    },
+  ];
+}
+
+/** Each payload item's amount to its address, priced by the review's line of the same index. */
+function recipientContributions(p: Record<string, unknown>, r: Record<string, unknown>): Contribution[] {
   const items = Array.isArray(p.items) ? (p.items as Array<Record<string, unknown>>) : [];
   // A withdrawal's review lists its recipients as `items`, a payout file's as `rows`, in payload order.
   const listed = Array.isArray(r.items) ? r.items : Array.isArray(r.rows) ? r.rows : [];
@@ -419,7 +425,7 @@ async function loadHistory(
     .from(operationRequests)
     .where(
       and(
-        inArray(operationRequests.type, [...LIMITED_KINDS]),
+        inArray(operationRequests.type, LIMITED_KINDS),
         inArray(operationRequests.status, [...statuses]),
         gt(operationRequests.createdAt, since),
         excludeId ? ne(operationRequests.id, excludeId) : undefined,
