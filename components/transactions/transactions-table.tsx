@@ -14,8 +14,10 @@ import {
 import { DataTableViewOptions } from '@/components/data-table/data-table-view-options';
 import { useDataTable } from '@/components/data-table/use-data-table';
 import { useLiveRefetchInterval } from '@/components/live/live-status';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { firstReadFailure } from '@/components/wallets/first-read';
+import { ServiceError } from '@/components/wallets/service-error';
 import { RetryTransactionButton } from '@/components/webhooks/retry-transaction-button';
 import { TransactionDeliveries } from '@/components/webhooks/transaction-deliveries';
 import { TRANSACTION_FILTER_TYPES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@/lib/custody/constants';
@@ -103,6 +105,12 @@ export function TransactionsTable({
     refetchInterval,
   });
   const rows = query.data?.data ?? EMPTY;
+  const failure = firstReadFailure({
+    hasData: query.data !== undefined,
+    queryError: query.error?.message ?? null,
+    initialError,
+    isInitial,
+  });
 
   // The server sorts the whole result (URL `sort` and `order`); the table only shows which column it is.
   const sorting = useMemo<SortingState>(
@@ -244,22 +252,12 @@ export function TransactionsTable({
         />
       </DataTableToolbar>
 
-      {query.isError && !query.data ? (
-        <Alert variant="destructive">
-          <AlertTitle>Transactions could not be loaded</AlertTitle>
-          <AlertDescription className="grid gap-2">
-            <p>{query.error.message}</p>
-            <div>
-              <Button size="sm" variant="outline" onClick={() => void query.refetch()}>
-                Try again
-              </Button>
-            </div>
-          </AlertDescription>
-        </Alert>
-      ) : initialError && isInitial && !query.data ? (
-        <Alert variant="destructive">
-          <AlertDescription>{initialError}</AlertDescription>
-        </Alert>
+      {failure !== null ? (
+        <ServiceError
+          title="Transactions could not be loaded"
+          message={failure}
+          onRetry={() => void query.refetch()}
+        />
       ) : (
         <>
           {query.isError ? (

@@ -27,6 +27,7 @@ import {
   addressTransactionView,
 } from './address-search-params';
 import { SWEEP_LABEL, type SweepState, sweepStateOf } from './deposit-sweep';
+import { firstReadFailure } from './first-read';
 import { useAddressTransactions } from './queries';
 import { ServiceError } from './service-error';
 
@@ -115,14 +116,19 @@ export function AddressTransactions({
 
   const openRow = search.open ? rows.find((tx) => tx.id === search.open) : undefined;
   const meta = query.data?.meta;
-  const failedFirstRead = !query.data && (query.isError || (isInitial && initialError !== null));
+  const failure = firstReadFailure({
+    hasData: query.data !== undefined,
+    queryError: query.error?.message ?? null,
+    initialError,
+    isInitial,
+  });
 
   return (
     <div className="grid gap-2">
-      {failedFirstRead ? (
+      {failure !== null ? (
         <ServiceError
           title="Could not read this address's transactions"
-          message={query.error?.message ?? initialError ?? ''}
+          message={failure}
           onRetry={() => void query.refetch()}
         />
       ) : (

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { ServiceError } from '@/components/wallets/service-error';
 import { WithdrawForm } from '@/components/withdrawals/withdraw-form';
 import { bookOptions, consolePaidAddresses } from '@/lib/server/address-book';
 import { getApprovalEngine, withdrawFormContext } from '@/lib/server/approvals';
@@ -30,12 +30,10 @@ export default async function WithdrawPage({ params }: { params: Promise<{ walle
     context = await withdrawFormContext(walletId);
   } catch (error) {
     return (
-      <Alert variant="destructive">
-        <AlertTitle>Could not load the wallet</AlertTitle>
-        <AlertDescription>
-          {describeFailure(error, actor.requestId, 'withdraw page').message}
-        </AlertDescription>
-      </Alert>
+      <ServiceError
+        title="Could not load the wallet"
+        message={describeFailure(error, actor.requestId, 'withdraw page').message}
+      />
     );
   }
   if (!context) notFound();
