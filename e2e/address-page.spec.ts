@@ -25,6 +25,8 @@ test('finance opens a sweeping child address, sees its balances and transactions
     `/wallets/${wallet.id}/addresses/${address.id}`,
   );
   await expect(page.getByRole('heading', { name: 'Customer 005', level: 2 })).toBeVisible();
+  // A QR code of the deposit address beside it, for a sender's wallet app to scan.
+  await expect(page.getByRole('img', { name: `QR code of the address ${address.address}` })).toBeVisible();
   await expect(page.getByRole('status', { name: /Live updates/ })).toHaveText('Live');
 
   // Settings in plain words.

@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton';
 import { AddressBalances } from '@/components/wallets/address-balances';
 import { AddressFacts, AddressMetadata } from '@/components/wallets/address-facts';
+import { AddressQrCode } from '@/components/wallets/address-qr-code';
 import {
   type AddressTransactionView,
   addressTransactionView,
@@ -96,6 +97,8 @@ export default async function AddressDetailPage({ params, searchParams }: PagePr
             </Badge>
           </div>
           <AddressText value={address.address} blockchain={chain} network={address.network} full />
+          {/* Only the service's own addresses receive deposits; an external one is a destination. */}
+          {address.type === 'INTERNAL' ? <AddressQrCode address={address.address} /> : null}
         </div>
         <div className="flex flex-wrap gap-2">
           <Button asChild variant="outline">
