@@ -88,7 +88,7 @@ describe('listTransactionPage', () => {
 
   it('redacts the embedded wallet business object', async () => {
     const secret = tx(1, {
-      wallet: { id: 'w', business: { id: 'b', name: 'B', seedPhrase: 'abandon '.repeat(11) + 'about' } },
+      wallet: { id: 'w', business: { id: 'b', name: 'B', seedPhrase: `${'abandon '.repeat(11)}about` } },
     });
     const page = await listTransactionPage(fakeClient([secret]), 'w', filtersOf(DEFAULT_TRANSACTION_SEARCH));
     expect(JSON.stringify(page.data)).not.toContain('abandon');
