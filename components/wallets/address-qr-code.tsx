@@ -1,6 +1,6 @@
 // A deposit address as a QR code, drawn on the server (an SVG data URL, as the authenticator enrolment does), so
 // a sender's wallet app scans it instead of someone retyping forty hex digits.
-import QRCode from 'qrcode';
+import { qrCodeDataUrl } from '@/lib/server/qr-code';
 
 export interface AddressQrCodeProps {
   address: string;
@@ -8,11 +8,11 @@ export interface AddressQrCodeProps {
 }
 
 export async function AddressQrCode({ address, size = 144 }: AddressQrCodeProps) {
-  const svg = await QRCode.toString(address, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  const src = await qrCodeDataUrl(address);
   return (
     // biome-ignore lint/performance/noImgElement: a generated SVG data URL, not an optimisable asset
     <img
-      src={`data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`}
+      src={src}
       alt={`QR code of the address ${address}`}
       width={size}
       height={size}

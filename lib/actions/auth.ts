@@ -8,13 +8,13 @@ import { headers } from 'next/headers';
 // (useActionState) rather than the wrapper's typed input, and redirect when they succeed.
 import { redirect } from 'next/navigation';
 import { AuthError, CredentialsSignin } from 'next-auth';
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import { SecondFactorRequired, signIn } from '@/lib/server/auth';
 import { relyingParty } from '@/lib/server/factors/relying-party';
 import { type FactorKind, pendingEnrolment, pendingPasskeyOptions } from '@/lib/server/factors/sign-in';
 import { audit, currentActor } from '@/lib/server/guard';
 import { verifyPassword } from '@/lib/server/passwords';
+import { qrCodeDataUrl } from '@/lib/server/qr-code';
 import { currentDb, currentServices } from '@/lib/server/services';
 import { changePassword, findUserByEmail, findUserById } from '@/lib/server/users';
 import { safeCallbackPath } from '@/lib/validation/callback-url';
@@ -148,14 +148,13 @@ export async function signInEnrolmentAction(input: unknown): Promise<SignInEnrol
   const started = await pendingEnrolment(db, key, rp, parsed.data.pendingId, parsed.data.kind);
   if (!started) return { ok: false, error: EXPIRED_STEP };
   if (started.kind === 'passkey') return { ok: true, kind: 'passkey', options: started.options };
-  const svg = await QRCode.toString(started.uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   return {
     ok: true,
     kind: 'totp',
     factorId: started.factorId,
     secret: started.secret,
     uri: started.uri,
-    qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+    qrCode: await qrCodeDataUrl(started.uri),
   };
 }
 

@@ -1,7 +1,6 @@
 'use server';
 // A person's own second factors (authenticator apps and passkeys) and the step-up check that decisions ask for.
 import { headers } from 'next/headers';
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import { checkStepUp, defineAction, ok, refuse } from '@/lib/actions/define-action';
 import { createChallenge, takeChallenge } from '@/lib/server/factors/challenges';
@@ -18,6 +17,7 @@ import { forgetStepUp, grantDecision } from '@/lib/server/factors/step-up';
 import { confirmedFactorKinds, removeFactor } from '@/lib/server/factors/store';
 import { enrollTotp, verifyTotp } from '@/lib/server/factors/totp';
 import type { Actor } from '@/lib/server/guard';
+import { qrCodeDataUrl } from '@/lib/server/qr-code';
 import { currentServices } from '@/lib/server/services';
 import { recordStepUp } from '@/lib/server/sessions';
 import { findUserById, lockedUntil, recordSignInAttempt } from '@/lib/server/users';
@@ -61,10 +61,9 @@ export const startTotpEnrolmentAction = defineAction({
     if (refusal) return refusal;
     const { db, key } = await parts();
     const started = await enrollTotp(db, key, actor, label);
-    const svg = await QRCode.toString(started.uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     return ok<TotpEnrolment>({
       ...started,
-      qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+      qrCode: await qrCodeDataUrl(started.uri),
     });
   },
 });

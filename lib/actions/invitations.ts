@@ -2,7 +2,6 @@
 // The invitation page's actions, for a person without a session: the link's token is the only proof, checked
 // here on every call (single use, not expired, not replaced, account enabled). They set the person's own
 // password and, when their role approves, enrol their own authenticator app. Nothing here reaches an admin.
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import { appendAudit } from '@/lib/server/audit';
 import { NETWORK_REFUSED, requestNetworkAllowed } from '@/lib/server/client-address';
@@ -10,6 +9,7 @@ import { confirmedFactorKinds } from '@/lib/server/factors/store';
 import { enrollTotp } from '@/lib/server/factors/totp';
 import { acceptInvitation, checkInvitation, invitationRefusalSentence } from '@/lib/server/invitations';
 import { hashPassword } from '@/lib/server/passwords';
+import { qrCodeDataUrl } from '@/lib/server/qr-code';
 import { currentServices } from '@/lib/server/services';
 import { fieldErrorsOf } from '@/lib/validation/errors';
 import { acceptInvitationSchema } from '@/lib/validation/users';
@@ -34,13 +34,12 @@ export async function startInvitationTotpAction(input: unknown): Promise<Invitat
   if (!check.ok) return { ok: false, error: invitationRefusalSentence(check) };
   if (!check.needsFactor) return { ok: false, error: 'Your account needs no authenticator app here.' };
   const started = await enrollTotp(db, services.config.encryptionKey, check.user, 'Authenticator app');
-  const svg = await QRCode.toString(started.uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   return {
     ok: true,
     factorId: started.factorId,
     secret: started.secret,
     uri: started.uri,
-    qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+    qrCode: await qrCodeDataUrl(started.uri),
   };
 }
 
