@@ -40,9 +40,8 @@ test('a person sets a chat webhook, refuses an internal address, and receives a 
   browser,
 }) => {
   const receiver = await startChatReceiver();
-  const { page, context } = await contextAs(browser, 'viewer');
+  const { page, context } = await contextAs(browser, 'viewer', '/account/alerts');
   try {
-    await page.goto('/account/alerts');
     await expect(page.getByRole('heading', { name: 'Alerts', level: 1 })).toBeVisible();
     await expectAccessible(page);
 

@@ -14,9 +14,8 @@ const NOT_INDEPENDENT =
 test.describe.configure({ mode: 'serial' });
 
 test('a policy change waits for a second admin and applies after admin2 approves', async ({ browser }) => {
-  const { page: admin, context } = await contextAs(browser, 'admin');
+  const { page: admin, context } = await contextAs(browser, 'admin', '/admin/policy');
   const expiry = admin.getByLabel(`${RETRY}: open for (minutes)`);
-  await admin.goto('/admin/policy');
   // The form's fields get their values when it hydrates; a value typed before that would be replaced.
   await expect(expiry).not.toHaveValue('');
   const before = await expiry.inputValue();

@@ -74,10 +74,9 @@ test.describe('settlement, whitelist and beneficiaries (admin asks, a second adm
   test('an address rule is created and edited through a second admin, with a before/after review', async ({
     browser,
   }) => {
-    const { page, context } = await contextAs(browser, 'admin');
+    const { page, context } = await contextAs(browser, 'admin', `/wallets/${wallet().id}/settlement`);
     const address = wallet().addresses.find((a) => a.name === 'Customer 007')!;
     const settlement = `/wallets/${wallet().id}/settlement?addressId=${address.id}`;
-    await page.goto(`/wallets/${wallet().id}/settlement`);
     await page.getByLabel('Child address').selectOption(address.id);
     await expect(page).toHaveURL(new RegExp(`addressId=${address.id}`));
 
@@ -212,9 +211,8 @@ test.describe('settlement, whitelist and beneficiaries (admin asks, a second adm
   test('removing a whitelisted address waits for a second admin; then it leaves the list', async ({
     browser,
   }) => {
-    const { page, context } = await contextAs(browser, 'admin');
+    const { page, context } = await contextAs(browser, 'admin', `/wallets/${wallet().id}/whitelist`);
     const name = `Vendor ${Math.random().toString(36).slice(2, 8)}`;
-    await page.goto(`/wallets/${wallet().id}/whitelist`);
     await page.getByLabel('Address', { exact: true }).fill(randomAddress());
     await page.getByLabel('Name').fill(name);
     await page.getByRole('button', { name: 'Request change' }).click();
@@ -252,9 +250,8 @@ test.describe('settlement, whitelist and beneficiaries (admin asks, a second adm
   test('deleting a beneficiary waits for a second admin; then it is listed as deleted', async ({
     browser,
   }) => {
-    const { page, context } = await contextAs(browser, 'admin');
+    const { page, context } = await contextAs(browser, 'admin', `/wallets/${wallet().id}/beneficiaries`);
     const name = 'Hooli Cloud';
-    await page.goto(`/wallets/${wallet().id}/beneficiaries`);
     await expectAccessible(page);
     const row = page.getByRole('table', { name: 'Beneficiaries' }).getByRole('row').filter({ hasText: name });
     await expect(row).toHaveCount(1);

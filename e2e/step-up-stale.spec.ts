@@ -585,10 +585,9 @@ test('a refused submission: approving and resubmitting confirm the second factor
 }) => {
   test.setTimeout(240_000);
   const request = await contractWriteByAdmin2(browser);
-  const { page, context } = await contextAs(browser, 'admin');
+  const { page, context } = await contextAs(browser, 'admin', request);
 
   // Approved with a code the custody service refuses: the approval is recorded after "Confirm it is you".
-  await page.goto(request);
   await codeAfterHydration(page, 'Approve this request?', 'Approve', wrongCustodyCode());
   const confirmApproval = page.getByRole('dialog', { name: 'Approve this request?' });
   await openDialog(page.getByRole('button', { name: 'Approve', exact: true }), confirmApproval);

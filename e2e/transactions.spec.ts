@@ -45,8 +45,7 @@ test.describe('transactions', () => {
     await expect(row).toBeVisible();
 
     const shared = page.url();
-    const other = await contextAs(browser, 'support');
-    await other.page.goto(shared);
+    const other = await contextAs(browser, 'support', shared);
     await expect(other.page.getByLabel('Status', { exact: true })).toHaveValue('SUCCESS');
     await expect(other.page.getByLabel('Type', { exact: true })).toHaveValue('DEPOSIT');
     await expect(

@@ -221,8 +221,7 @@ test('finance requests a retry of a FAILED transaction; it is sent only after an
   await expect(page.getByText('You requested this: another person must approve it.')).toBeVisible();
 
   // Another person approves: the service retries it once.
-  const admin = await contextAs(browser, 'admin');
-  await admin.page.goto(requestUrl);
+  const admin = await contextAs(browser, 'admin', requestUrl);
   await approveOnPage(admin.page);
   await expect(admin.page.getByText(/Submitted|Failed|Success/).first()).toBeVisible();
   // The retried withdrawal fails again on chain; the request follows it to the end.

@@ -70,9 +70,8 @@ export async function approveAsSecondAdminCapturing(
   browser: Browser,
   requestPath: string,
 ): Promise<DecisionActions> {
-  const { page, context } = await contextAs(browser, 'admin2');
+  const { page, context } = await contextAs(browser, 'admin2', requestPath);
   try {
-    await page.goto(requestPath);
     const actions = await approveOnPageCapturing(page);
     await expect(page.getByText('Request status: Success')).toBeVisible();
     return actions;

@@ -17,9 +17,8 @@ export async function requestedChangePath(page: Page): Promise<string> {
 
 /** The demo's second admin approves a configuration request; the console makes the change at once. */
 export async function approveAsSecondAdmin(browser: Browser, requestPath: string): Promise<void> {
-  const { page, context } = await contextAs(browser, 'admin2');
+  const { page, context } = await contextAs(browser, 'admin2', requestPath);
   try {
-    await page.goto(requestPath);
     await approveOnPage(page);
     await expect(page.getByText('Request status: Success')).toBeVisible();
   } finally {
