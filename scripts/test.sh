@@ -67,14 +67,24 @@ if node_modules/.bin/next build; then
   echo "== first-load JavaScript per route against its budget and ceiling (npm run check:bundle)"
   if ! node_modules/.bin/tsx scripts/check-bundle-size.ts; then failed=$((failed + 1)); status=1; failed_steps+=("bundle size"); fi
   echo "== end-to-end tests (Playwright, Chromium)"
-  PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" node_modules/.bin/playwright test --reporter=list,json || status=1
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" node_modules/.bin/playwright test --project=journeys \
+    --reporter=list,json || status=1
   count_playwright "$reports/playwright.json"
+  # The journeys that change what the whole console does run one at a time on a console of their own (its own
+  # port and data), beside the two-instance journeys: each of the two keeps one core busy.
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright-wide.json" E2E_PORT=3200 node_modules/.bin/playwright test \
+    --project=console-wide --no-deps --reporter=list,json > "$reports/wide.log" 2>&1 &
+  wide=$!
   if [ -n "${TEST_DATABASE_URL:-}" ]; then
     echo "== two console instances on one PostgreSQL (Playwright, same build)"
     PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright-multi.json" node_modules/.bin/playwright test \
       --config playwright.multi.config.ts --reporter=list,json || status=1
     count_playwright "$reports/playwright-multi.json"
   fi
+  echo "== journeys that change the whole console (@console-wide, one at a time, beside the above)"
+  wait "$wide" || status=1
+  cat "$reports/wide.log"
+  count_playwright "$reports/playwright-wide.json"
 else
   echo "build failed"; failed=$((failed + 1)); status=1; failed_steps+=("production build")
 fi
@@ -94,8 +104,8 @@ count_vitest "$reports/vitest.json"
 [ -n "${TEST_DATABASE_URL:-}" ] && count_vitest "$reports/vitest-pg.json"
 
 [ "$failed" -gt 0 ] && status=1
-node scripts/failures.mjs "$reports/playwright.json" "$reports/playwright-multi.json" "$reports/vitest.json" \
-  "$reports/vitest-pg.json" || true
+node scripts/failures.mjs "$reports/playwright.json" "$reports/playwright-wide.json" "$reports/playwright-multi.json" \
+  "$reports/vitest.json" "$reports/vitest-pg.json" || true
 [ ${#failed_steps[@]} -gt 0 ] && echo "== failed steps: ${failed_steps[*]} (their output is above)"
 echo "$passed passed, $failed failed"
 exit "$status"
