@@ -123,3 +123,25 @@ export function genericMessage(status: number): string {
         : `The custody service answered HTTP ${status}`;
   }
 }
+
+const METHOD_NOT_FOUND = /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \//i;
+
+/**
+ * True when a custody error says "this endpoint does not exist here", as opposed to "this record does not
+ * exist". The rule:
+ * - 405 and 501: the path is unknown for this method, or not implemented;
+ * - 404 "Cannot GET /v1/..." (Express and NestJS answer an unmatched route this way);
+ * - 404 without a JSON message (an HTML or empty page from a router or proxy, not the service's lookup);
+ * - 404 with any wording other than the service's "<Something> not found".
+ * Only a 404 whose message says "... not found" is taken as a missing record. When in doubt it answers
+ * true: a caller then falls back to the spec's endpoints, whereas reading a missing endpoint as "no such
+ * record" could make the console conclude that a transaction does not exist.
+ */
+export function isMissingEndpoint(error: unknown): boolean {
+  if (!(error instanceof CustodyError) || error.kind !== 'http') return false;
+  if (error.status === 405 || error.status === 501) return true;
+  if (error.status !== 404) return false;
+  if (METHOD_NOT_FOUND.test(error.message)) return true;
+  if (error.message === genericMessage(404)) return true;
+  return !/\bnot found\b/i.test(error.message);
+}

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type CustodyClient, CustodyError, createCustodyClient } from '@/lib/custody';
+import { type CustodyClient, CustodyError, createCustodyClient, isMissingEndpoint } from '@/lib/custody';
 import type { Transaction } from '@/lib/custody/schemas';
 import { operationRequests, walletConnections, webhookEvents } from '@/lib/db/schema';
 import { createSandbox, type Sandbox, type SandboxCredentials } from '@/lib/sandbox';
@@ -20,7 +20,6 @@ const {
   FAILED_PROBE_PAUSE_MS,
   RECHECK_PAUSE_MS,
   capabilitiesOf,
-  isMissingEndpoint,
   markCapabilityMissing,
   probeCapabilities,
   toCapabilities,

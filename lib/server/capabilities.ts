@@ -5,7 +5,7 @@ import 'server-only';
 // background when old, and on the next use after an extension failed.
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { type CustodyClient, CustodyError, genericMessage } from '@/lib/custody';
+import { type CustodyClient, CustodyError, isMissingEndpoint } from '@/lib/custody';
 import { walletConnections } from '@/lib/db/schema';
 import { logger } from './logger';
 import { type ConsoleServices, currentServices } from './services';
@@ -91,28 +91,6 @@ export function toCapabilities(stored: Record<string, unknown> | null | undefine
   const out = noCapabilities();
   if (stored) for (const name of CAPABILITY_NAMES) out[name] = stored[name] === true;
   return out;
-}
-
-const METHOD_NOT_FOUND = /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \//i;
-
-/**
- * True when a custody error says "this endpoint does not exist here", as opposed to "this record does not
- * exist". The rule:
- * - 405 and 501: the path is unknown for this method, or not implemented;
- * - 404 "Cannot GET /v1/..." (Express and NestJS answer an unmatched route this way);
- * - 404 without a JSON message (an HTML or empty page from a router or proxy, not the service's lookup);
- * - 404 with any wording other than the service's "<Something> not found".
- * Only a 404 whose message says "... not found" is taken as a missing record. When in doubt it answers
- * true: a caller then falls back to the spec's endpoints, whereas reading a missing endpoint as "no such
- * record" could make the console conclude that a transaction does not exist.
- */
-export function isMissingEndpoint(error: unknown): boolean {
-  if (!(error instanceof CustodyError) || error.kind !== 'http') return false;
-  if (error.status === 405 || error.status === 501) return true;
-  if (error.status !== 404) return false;
-  if (METHOD_NOT_FOUND.test(error.message)) return true;
-  if (error.message === genericMessage(404)) return true;
-  return !/\bnot found\b/i.test(error.message);
 }
 
 /** A 404 that is the service's own "not found" for the given resource (e.g. "Transaction not found"). */

@@ -4,13 +4,13 @@ import 'server-only';
 // not fire dozens of upstream calls at once. A service without the wallet-wide transaction list is searched
 // by id or hash on each known child address (#3); without the address list, addresses only by id (#5).
 import type { CustodyClient } from '@/lib/custody';
+import { isMissingEndpoint } from '@/lib/custody';
 import { CustodyError } from '@/lib/custody/errors';
 import type { Address, Transaction } from '@/lib/custody/schemas';
 import { formatAmount } from '@/lib/format';
 import type { SearchHit, SearchResult } from '@/lib/search-result';
 import { serializeTransactionSearch } from '@/lib/validation/transactions';
 import type { Capabilities } from './capabilities';
-import { isMissingEndpoint } from './capabilities';
 import { describeFailure } from './errors';
 import { findOnAddresses } from './transactions';
 import { runPool } from './webhooks';

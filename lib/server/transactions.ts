@@ -1,7 +1,7 @@
 import 'server-only';
 // Reading a wallet's transactions for the console: one loader for the server page, the JSON route handler
 // and the CSV export, so all three apply the URL's filters the same way. Everything returned is redacted.
-import type { CustodyClient } from '@/lib/custody';
+import { type CustodyClient, isMissingEndpoint } from '@/lib/custody';
 import { CustodyError } from '@/lib/custody/errors';
 import {
   type PageMeta,
@@ -17,12 +17,7 @@ import {
   upstreamPagesFor,
 } from '@/lib/validation/transactions';
 import type { TransactionRow } from '@/lib/wallet-view';
-import {
-  type CapabilityName,
-  capabilitiesOf,
-  isMissingEndpoint,
-  markCapabilityMissing,
-} from './capabilities';
+import { type CapabilityName, capabilitiesOf, markCapabilityMissing } from './capabilities';
 import { csvRow } from './csv';
 import { redactTransaction } from './redaction';
 import { childAddressIdsFor } from './wallet-addresses';

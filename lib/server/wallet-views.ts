@@ -1,7 +1,7 @@
 import 'server-only';
 // What the wallet pages and their route handlers show, read through the connected wallet's key and
 // redacted before it is returned. Failures are values: the pages render the upstream's message.
-import { type CustodyClient, CustodyError } from '@/lib/custody';
+import { type CustodyClient, CustodyError, isMissingEndpoint } from '@/lib/custody';
 import type { Address, AutoSettlementRule, Beneficiary, WalletAutoSettlement } from '@/lib/custody/schemas';
 import type { AddressFilters } from '@/lib/validation/address-search';
 import type {
@@ -14,7 +14,6 @@ import type {
 import {
   CAPABILITY_NAMES,
   type Capabilities,
-  isMissingEndpoint,
   probeCapabilities,
   toCapabilities,
   viaExtension,

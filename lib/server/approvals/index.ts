@@ -2,8 +2,9 @@ import 'server-only';
 // The console's approval engine over the process runtime, and its background loop (one per process).
 import { decryptSecret, encryptSecret } from '@/lib/crypto/aead';
 import type { TransportOptions } from '@/lib/custody';
+import { isMissingEndpoint } from '@/lib/custody';
 import { alertSinkFor } from '../alerts';
-import { capabilitiesOf, isMissingEndpoint, markCapabilityMissing, probeCapabilities } from '../capabilities';
+import { capabilitiesOf, markCapabilityMissing, probeCapabilities } from '../capabilities';
 import { invitationProblem, sendInvitation } from '../invitations';
 import { logger } from '../logger';
 import { currentServices as getRuntime, type ConsoleServices as Runtime } from '../services';

@@ -4,10 +4,9 @@ import 'server-only';
 // review, so adding one takes a second admin; removing one does too, so that nobody edits the list alone.
 import { z } from 'zod';
 import { WHITELISTED_LABEL } from '@/lib/approvals/custody-settings';
-import { CustodyError } from '@/lib/custody';
+import { isMissingEndpoint } from '@/lib/custody';
 import { shortAddress } from '@/lib/format';
 import { addressBookPolicyOf } from '../../address-book';
-import { looksLikeMissingEndpoint } from '../lookup';
 import { bookNamesOf, mainnetWarnings, namedAddress, reviewWallet } from './review-parts';
 import { CUSTODY_SETTINGS_POLICY, custodyIdSchema, evmAddressSchema, settingsFinality } from './settlement';
 import { defineOperation, LocalRefusal, SubmitRefusal } from './types';
@@ -116,14 +115,6 @@ export const whitelistAddOperation = defineOperation({
   },
 });
 
-/** The unwhitelist extension is missing: a 404 for the path itself, not the address's own "not found". */
-function notOffered(error: unknown): boolean {
-  return (
-    looksLikeMissingEndpoint(error) ||
-    (error instanceof CustodyError && error.status === 404 && !/not found/i.test(error.message))
-  );
-}
-
 export const whitelistRemoveOperation = defineOperation({
   key: 'whitelistRemove',
   permissions: { request: 'whitelistRemove.request', approve: 'whitelistRemove.approve' },
@@ -166,7 +157,8 @@ export const whitelistRemoveOperation = defineOperation({
     const { data } = await ctx.client.addresses
       .removeWhitelisted({ walletId: ctx.walletId, addressId: p.addressId })
       .catch((error: unknown) => {
-        if (notOffered(error))
+        // The unwhitelist extension is missing: a 404 for the path itself, not the address's own "not found".
+        if (isMissingEndpoint(error))
           throw new SubmitRefusal(
             'This custody service does not offer removing whitelisted addresses; remove it in the service itself.',
           );

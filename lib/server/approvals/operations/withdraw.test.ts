@@ -97,11 +97,31 @@ describe('withdrawalFee', () => {
 
   it("falls back to #15 where the service lacks the child form, whose balance is then not the payer's", async () => {
     const { client, withdraw } = fakeClient(async () => {
-      throw new CustodyError({ kind: 'http', status: 404, message: 'Not found', method: 'POST', path: '/x' });
+      throw new CustodyError({
+        kind: 'http',
+        status: 404,
+        message: 'Cannot POST /v1/wallets/w1/addresses/a1/withdraw/network-fee',
+        method: 'POST',
+        path: '/x',
+      });
     });
     const fee = await withdrawalFee(client, 'w1', 'a1', items);
     expect(fee).toMatchObject({ payerKnown: false, data: { networkFee: '0.0004' } });
     expect(withdraw.networkFee).toHaveBeenCalledOnce();
+  });
+
+  it('passes the service\'s own "not found" for the address on, instead of the master wallet\'s estimate', async () => {
+    const { client, withdraw } = fakeClient(async () => {
+      throw new CustodyError({
+        kind: 'http',
+        status: 404,
+        message: 'Address not found',
+        method: 'POST',
+        path: '/x',
+      });
+    });
+    await expect(withdrawalFee(client, 'w1', 'a1', items)).rejects.toThrow('Address not found');
+    expect(withdraw.networkFee).not.toHaveBeenCalled();
   });
 
   it("passes any other refusal on: the review shows the service's message", async () => {

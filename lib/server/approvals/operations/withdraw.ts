@@ -7,7 +7,7 @@ import { DESTINATION_POLICY_OFF_WARNING, type ReviewBookEntry } from '@/lib/appr
 import { type KnownAddress, lookAlikeOf, lookAlikeWarning } from '@/lib/approvals/look-alike';
 import { DEFAULT_EXPIRY_SECONDS, DEFAULT_THRESHOLD_USD } from '@/lib/approvals/policy';
 import type { ReviewItem, WithdrawalReview } from '@/lib/approvals/withdrawals';
-import { CustodyError } from '@/lib/custody';
+import { isMissingEndpoint } from '@/lib/custody';
 import type { Transaction } from '@/lib/custody/schemas';
 import { operationRequests } from '@/lib/db/schema';
 import { formatAssetAmount } from '@/lib/format';
@@ -411,7 +411,7 @@ export function nativeAfterSending(input: {
 /**
  * The network fee of withdrawing `items`: from the master wallet through #15, from a child address through its
  * documented child form, whose native balance is the gas payer's (`payerKnown`). A service without the child
- * form (404) is asked #15 instead, whose native balance is then the master wallet's, not the payer's.
+ * form (an unknown path) is asked #15 instead, whose native balance is then the master wallet's, not the payer's.
  */
 export async function withdrawalFee(
   client: ReviewContext['client'],
@@ -427,7 +427,8 @@ export async function withdrawalFee(
         payerKnown: true,
       };
     } catch (error) {
-      if (!(error instanceof CustodyError && error.status === 404)) throw error;
+      // Only the form itself missing falls back; the service's own "not found" for the address stands.
+      if (!isMissingEndpoint(error)) throw error;
     }
   }
   return { ...(await client.withdraw.networkFee({ walletId }, body)), payerKnown: !addressId };
