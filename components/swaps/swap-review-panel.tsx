@@ -79,7 +79,7 @@ function quoteFacts(review: SwapReview) {
     },
     {
       label: 'Network fee (quoted)',
-      value: `${formatAmount(quote.networkFee)}${quote.networkFeeUsd ? ` (${formatUsd(Number(quote.networkFeeUsd))})` : ''}`,
+      value: `${formatAmount(quote.networkFee)}${review.feeSymbol ? ` ${review.feeSymbol}` : ''}${quote.networkFeeUsd ? ` (${formatUsd(Number(quote.networkFeeUsd))})` : ''}`,
     },
     {
       label: 'Quote valid until',

@@ -24,6 +24,8 @@ export type SwapReview = {
   quote: SwapQuoteView | null;
   /** Why there is no quote, in a sentence; null when there is one. */
   quoteNote: string | null;
+  /** The chain's own coin, in which the quote's network fee is paid (absent on reviews kept before it was). */
+  feeSymbol?: string;
 };
 
 /** A swap quote as the console keeps and shows it (the service's figures, unchanged). */

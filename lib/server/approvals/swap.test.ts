@@ -110,6 +110,8 @@ describe('swap operation', () => {
       slippage: '1',
     });
     expect(review.quoteNote).toBeNull();
+    // The quote's network fee is in the chain's own coin, named beside it.
+    expect(review.feeSymbol).toBe('ETH');
 
     expect((await e.approve(finance, created.data.id)).ok).toBe(false);
     const approved = await e.approve(finance2, created.data.id);

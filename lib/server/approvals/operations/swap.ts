@@ -10,7 +10,7 @@ import type {
   SwapResult,
   SwapReview,
 } from '@/lib/approvals/swaps';
-import { type CustodyClient, CustodyError } from '@/lib/custody';
+import { type CustodyClient, CustodyError, isMissingEndpoint } from '@/lib/custody';
 import { ORDER_EXPLANATIONS } from '@/lib/custody/constants';
 import { formatAssetAmount } from '@/lib/format';
 import { exceedsBalance, subtractDecimal } from '@/lib/validation/amounts';
@@ -85,6 +85,7 @@ async function buildSwapReview(payload: SwapPayload, ctx: ReviewContext): Promis
     builtAt: new Date().toISOString(),
     quote: quoted.quote,
     quoteNote: quoted.note,
+    feeSymbol: wallet.blockchain.symbol.toUpperCase(),
   };
   return {
     review,
@@ -169,7 +170,7 @@ async function fetchQuote(
 
 /** Why a review has no quote, in a sentence. */
 function quoteProblem(error: unknown): string {
-  if (error instanceof CustodyError && error.status === 404 && !/not found/i.test(error.message)) {
+  if (isMissingEndpoint(error)) {
     return 'The custody service gives no swap quotes; the expected figures below come from USD prices.';
   }
   if (error instanceof CustodyError && !error.outcomeUnknown)
