@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { shortAddress } from '@/lib/format';
 import { contextAs, expect, expectAccessible, test } from './fixtures';
 import { sandboxWallet } from './helpers/sandbox';
 import { settledDeposit, uniqueAmount, waitForHydration } from './helpers/transactions';
@@ -22,8 +23,13 @@ test.describe('month-end statements', () => {
     await expect(async () => {
       await page.reload();
       const lines = page.getByRole('table', { name: 'Transactions of the period' });
-      await expect(lines.getByText(deposit.id)).toBeVisible({ timeout: 3_000 });
-      await expect(lines.getByRole('row').filter({ hasText: deposit.id })).toContainText('Signed webhook');
+      // A transaction id stays on one line, shortened, the whole id in its title and its copy button.
+      const id = lines.getByTitle(deposit.id, { exact: true });
+      await expect(id).toBeVisible({ timeout: 3_000 });
+      await expect(id).toHaveText(shortAddress(deposit.id, 6));
+      await expect(
+        lines.getByRole('row').filter({ has: page.getByTitle(deposit.id, { exact: true }) }),
+      ).toContainText('Signed webhook');
       await expect(page.getByTestId('statement-difference')).toHaveText('0 USDC', { timeout: 1_000 });
     }).toPass({ timeout: 45_000 });
     await expect(page.getByText('Opening balance', { exact: true })).toBeVisible();

@@ -3,10 +3,20 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '@/components/data-table/data-table';
 import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
 import { useDataTable } from '@/components/data-table/use-data-table';
+import { AddressText } from '@/components/wallets/address-text';
 import { formatAmount, formatDateTime } from '@/lib/format';
 import type { StatementDifference, StatementLine } from '@/lib/validation/statements';
 
 const lineHelper = createDataTableColumnHelper<StatementLine>();
+
+/** A transaction id kept to one line: shortened, the whole id in its title and copy button. */
+function TransactionIdText({ id }: { id: string }) {
+  return (
+    <div className="whitespace-nowrap">
+      <AddressText value={id} what="transaction id" />
+    </div>
+  );
+}
 
 function lineColumns(decimals: number) {
   const amount = (id: keyof StatementLine, header: string) =>
@@ -35,7 +45,7 @@ function lineColumns(decimals: number) {
       meta: { label: 'Transaction' },
       cell: ({ row }) => (
         <>
-          <div className="font-mono text-xs">{row.original.transactionId}</div>
+          <TransactionIdText id={row.original.transactionId} />
           <div className="text-xs text-muted-foreground">{row.original.reference}</div>
         </>
       ),
@@ -82,7 +92,11 @@ function differenceColumns(decimals: number) {
       meta: { label: 'Transaction' },
       cell: ({ row }) => (
         <>
-          <div className="font-mono text-xs">{row.original.transactionId ?? 'Opening balance'}</div>
+          {row.original.transactionId === null ? (
+            <div className="text-xs">Opening balance</div>
+          ) : (
+            <TransactionIdText id={row.original.transactionId} />
+          )}
           <div className="text-xs text-muted-foreground">{row.original.reference}</div>
         </>
       ),
