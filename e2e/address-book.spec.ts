@@ -177,3 +177,18 @@ test('a pasted CSV is checked line by line before an import can be requested', a
   await expectAccessible(page);
   await context.close();
 });
+
+test('picking an entry names that entry, though the service lists the same address under its own name', async ({
+  browser,
+}) => {
+  // "Cold storage" is in the demo address book and whitelisted at the service, at the same address.
+  const { page, context } = await contextAs(browser, 'finance', `/wallets/${wallet.id}/withdraw`);
+  await page.getByRole('button', { name: 'Pick recipient 1 from the address book' }).click();
+  await page.getByRole('combobox', { name: 'Search the address book by name' }).fill('Cold storage');
+  await expect(page.getByRole('option', { name: /Cold storage/ })).toHaveCount(2);
+  await page.getByRole('option', { name: /Cold storage.*· Address book/ }).click();
+  const recipient = page.getByRole('group', { name: 'Recipient 1' });
+  await expect(recipient.getByText('Cold storage · Address book', { exact: true })).toBeVisible();
+  await expect(recipient.getByText(/Whitelisted \(service\)/)).toHaveCount(0);
+  await context.close();
+});

@@ -138,7 +138,25 @@ export function WithdrawForm({
     return index === undefined ? message : `Recipient ${Number(index) + 1}: ${message}`;
   });
 
-  const bookByAddress = useMemo(() => new Map(book.map((e) => [addressKey(e.address), e])), [book]);
+  // A typed address names the console's own entry when the service also lists it (whitelisted, a beneficiary).
+  const bookByAddress = useMemo(() => {
+    const byAddress = new Map<string, BookOption>();
+    for (const entry of book) {
+      const key = addressKey(entry.address);
+      const held = byAddress.get(key);
+      if (!held || (held.source !== 'console' && entry.source === 'console')) byAddress.set(key, entry);
+    }
+    return byAddress;
+  }, [book]);
+  // The entry picked for each row (by the row's field id): two entries may share an address, and the row names
+  // the one picked, not whichever the address finds first.
+  const [pickedEntries, setPickedEntries] = useState<Record<string, BookOption>>({});
+  const entryOfRow = (fieldId: string, address: string) => {
+    const picked = pickedEntries[fieldId];
+    return picked && addressKey(picked.address) === addressKey(address)
+      ? picked
+      : bookByAddress.get(addressKey(address));
+  };
   const known: KnownAddress[] = useMemo(
     () => [
       ...book.map((e) => ({ address: e.address, label: `address book “${e.name}”` })),
@@ -343,16 +361,17 @@ export function WithdrawForm({
                     <RecipientPicker
                       label={`Pick recipient ${index + 1} from the address book`}
                       options={book}
-                      onPick={(entry) =>
+                      onPick={(entry) => {
+                        setPickedEntries((current) => ({ ...current, [field.id]: entry }));
                         setValue(`rows.${index}.address`, entry.address, {
                           shouldValidate: true,
                           shouldDirty: true,
-                        })
-                      }
+                        });
+                      }}
                     />
                     <RecipientBookNote
                       address={row?.address ?? ''}
-                      entry={bookByAddress.get(addressKey(row?.address ?? ''))}
+                      entry={entryOfRow(field.id, row?.address ?? '')}
                       known={known}
                     />
                   </div>
