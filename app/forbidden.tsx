@@ -1,8 +1,8 @@
 import { ShieldAlertIcon } from 'lucide-react';
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import Link from 'next/link';
 import { Button } from '@/components/ui/button';
+import { Link } from '@/components/ui/link';
 import { currentActor } from '@/lib/server/guard';
 import { neededRoleSentence, pageRuleOf } from '@/lib/server/page-rules';
 

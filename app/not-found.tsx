@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { Button } from '@/components/ui/button';
+import { Link } from '@/components/ui/link';
 
 export const metadata: Metadata = { title: 'Page not found' };
 

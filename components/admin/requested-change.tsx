@@ -1,7 +1,7 @@
 // After an admin asks for a configuration change: it waits for a second admin, on its request page.
 import { ClockIcon } from 'lucide-react';
-import Link from 'next/link';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Link } from '@/components/ui/link';
 import type { RequestedChange } from '@/lib/actions/users';
 
 export function RequestedChangeNotice({ change }: { change: RequestedChange }) {

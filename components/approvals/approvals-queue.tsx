@@ -1,12 +1,12 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import Link from 'next/link';
 import { useMemo } from 'react';
 import { DataTable } from '@/components/data-table/data-table';
 import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
 import { useDataTable } from '@/components/data-table/use-data-table';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Link } from '@/components/ui/link';
 import { RelativeTime, useNow } from '@/components/ui/relative-time';
 import type { RequestSummaryDto } from '@/lib/approvals/requests';
 import { approvalsUrl, type ApprovalScope as Scope } from '@/lib/approvals/search-params';

@@ -1,7 +1,6 @@
 'use client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { SnowflakeIcon } from 'lucide-react';
-import Link from 'next/link';
 import { useState, useTransition } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { lazyZodResolver } from '@/components/forms/lazy-zod-resolver';
@@ -12,6 +11,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { Link } from '@/components/ui/link';
 import { RelativeTime, useNow } from '@/components/ui/relative-time';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Textarea } from '@/components/ui/textarea';

@@ -1,11 +1,11 @@
 'use client';
 import type { ColumnDef } from '@tanstack/react-table';
-import Link from 'next/link';
 import { DataTable } from '@/components/data-table/data-table';
 import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
 import { useDataTable } from '@/components/data-table/use-data-table';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { Link } from '@/components/ui/link';
 import { type AuditFilter, serializeAuditSearch } from '@/lib/validation/audit';
 import type { AuditEntryDto } from './audit-entry';
 

@@ -2,12 +2,12 @@
 // The invited person's own page: they choose their password and, when their role approves requests, set up their
 // authenticator app, then sign in. The link's token travels with each call; the server checks it every time.
 import { AlertCircleIcon, CheckCircle2Icon, SmartphoneIcon } from 'lucide-react';
-import Link from 'next/link';
 import { useActionState, useEffect, useRef, useState, useTransition } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { Link } from '@/components/ui/link';
 import {
   acceptInvitationAction,
   type InvitationEnrolment,

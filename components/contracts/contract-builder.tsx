@@ -2,7 +2,6 @@
 // The contract call builder: one call at a time from an ABI, then a batch of up to 20 to read, estimate,
 // or request as a write or a sign-only write (reviewed first, then created for approval).
 import { ArrowDownIcon, ArrowUpIcon, PencilIcon, Trash2Icon } from 'lucide-react';
-import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState, useTransition } from 'react';
 import { get, useForm, useWatch } from 'react-hook-form';
 import type { AbiFunction } from 'viem';
@@ -12,6 +11,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
+import { Link } from '@/components/ui/link';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { AddressIdLookup, type AddressOption } from '@/components/wallets/address-id-lookup';
 import {

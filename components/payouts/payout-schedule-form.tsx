@@ -3,7 +3,6 @@
 // by one, or pasted as CSV lines). The server checks every row as a payout file's; the review shows the next
 // runs and one run's payments before the one request another person approves is created.
 import { PlusIcon, Trash2Icon } from 'lucide-react';
-import Link from 'next/link';
 import { useState } from 'react';
 import { type Control, useFieldArray, useWatch } from 'react-hook-form';
 import { RequestFlow } from '@/components/operations/request-flow';
@@ -12,6 +11,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
+import { Link } from '@/components/ui/link';
 import { Textarea } from '@/components/ui/textarea';
 import {
   previewPayoutScheduleAction,

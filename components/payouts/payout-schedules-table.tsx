@@ -3,7 +3,6 @@
 // run, the last run with its request, the status, each schedule's runs (request or why none was created), and
 // pause, resume or end for the people who may ask for schedules.
 import type { ColumnDef } from '@tanstack/react-table';
-import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { StatusBadge } from '@/components/approvals/status-badge';
@@ -14,6 +13,7 @@ import { useDataTable } from '@/components/data-table/use-data-table';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Link } from '@/components/ui/link';
 import { toast } from '@/components/ui/toast';
 import {
   endPayoutScheduleAction,

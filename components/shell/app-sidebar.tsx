@@ -1,7 +1,7 @@
 'use client';
 import { CheckCheckIcon, ScrollTextIcon, ShieldIcon, WalletIcon, WebhookIcon } from 'lucide-react';
-import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { Link } from '@/components/ui/link';
 import { cn } from '@/lib/utils';
 
 const ICONS = {

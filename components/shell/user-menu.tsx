@@ -1,6 +1,5 @@
 'use client';
 import { BellIcon, KeyRoundIcon, LaptopIcon, LogOutIcon, UserIcon } from 'lucide-react';
-import Link from 'next/link';
 import { useTransition } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -12,6 +11,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { Link } from '@/components/ui/link';
 import { signOutAction } from '@/lib/actions/session';
 
 export function UserMenu({ name, email, role }: { name: string; email: string; role: string }) {

@@ -1,7 +1,6 @@
 'use client';
 // The detail of one transaction as a side sheet (Radix Dialog: focus trap, Escape closes, focus returns).
 import { XIcon } from 'lucide-react';
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { CopyButton } from '@/components/ui/copy-button';
@@ -14,6 +13,7 @@ import {
   DialogPrimitiveDescription,
   DialogPrimitiveTitle,
 } from '@/components/ui/dialog';
+import { Link } from '@/components/ui/link';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AddressText } from '@/components/wallets/address-text';
 import { AmlBadge } from '@/components/wallets/aml-badge';

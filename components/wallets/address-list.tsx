@@ -1,7 +1,6 @@
 'use client';
 import type { ColumnDef } from '@tanstack/react-table';
 import { PlusIcon, SearchIcon } from 'lucide-react';
-import Link from 'next/link';
 import { useQueryStates } from 'nuqs';
 import { useEffect, useMemo, useState, useTransition } from 'react';
 import { DataTable } from '@/components/data-table/data-table';
@@ -11,6 +10,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { Link } from '@/components/ui/link';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ADDRESS_TYPES } from '@/lib/custody/constants';
 import type { Address } from '@/lib/custody/schemas';

@@ -1,6 +1,5 @@
 'use client';
 import { CircleCheckIcon } from 'lucide-react';
-import Link from 'next/link';
 import { useState } from 'react';
 import { FormBanner } from '@/components/forms/form-banner';
 import { useActionForm } from '@/components/forms/use-action-form';
@@ -8,6 +7,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { Link } from '@/components/ui/link';
 import { toast } from '@/components/ui/toast';
 import { AddressFlagsFieldset, MetadataField } from '@/components/wallets/address-option-fields';
 import { createDepositAddressAction, type DepositAddressResult } from '@/lib/actions/deposit-addresses';

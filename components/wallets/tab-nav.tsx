@@ -1,6 +1,6 @@
 'use client';
-import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { Link } from '@/components/ui/link';
 import { cn } from '@/lib/utils';
 
 export interface TabNavItem {

@@ -1,9 +1,9 @@
 'use client';
 import { ArrowRightIcon, RefreshCwIcon } from 'lucide-react';
-import Link from 'next/link';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { formatUsd } from '@/lib/format';
 import { TOTAL_SOURCE_NOTE, walletTotal } from '@/lib/wallet-total';
 import type { WalletView } from '@/lib/wallet-view';

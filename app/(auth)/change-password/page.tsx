@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { ChangePasswordForm } from '@/components/auth/change-password-form';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { currentActor, mustChangePassword } from '@/lib/server/guard';
 
 export const metadata: Metadata = { title: 'Change password' };

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { PageHeader } from '@/components/shell/page-header';
 import { Button } from '@/components/ui/button';
+import { Link } from '@/components/ui/link';
 import { WalletCard } from '@/components/wallets/wallet-card';
 import { requirePage } from '@/lib/server/page-guard';
 import { can } from '@/lib/server/permissions';

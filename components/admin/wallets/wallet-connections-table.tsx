@@ -1,9 +1,9 @@
 'use client';
 import type { ColumnDef } from '@tanstack/react-table';
-import Link from 'next/link';
 import { DataTable } from '@/components/data-table/data-table';
 import { createDataTableColumnHelper, type DataTableFeatures } from '@/components/data-table/features';
 import { useDataTable } from '@/components/data-table/use-data-table';
+import { Link } from '@/components/ui/link';
 import { AddressText } from '@/components/wallets/address-text';
 import { NetworkBadge } from '@/components/wallets/network-badge';
 import { formatDateTime } from '@/lib/format';

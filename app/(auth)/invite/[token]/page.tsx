@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { InvitationForm } from '@/components/auth/invitation-form';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { checkInvitation, invitationRefusalSentence } from '@/lib/server/invitations';
 import { getDb } from '@/lib/server/runtime';
 

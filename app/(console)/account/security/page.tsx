@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { FactorEnrol } from '@/components/account/factor-enrol';
 import { FactorList } from '@/components/account/factor-list';
 import { PageHeader } from '@/components/shell/page-header';
 import { Button } from '@/components/ui/button';
+import { Link } from '@/components/ui/link';
 import { listFactors, requiresSecondFactor } from '@/lib/server/factors/store';
 import { requirePage } from '@/lib/server/page-guard';
 import { getDb } from '@/lib/server/runtime';

@@ -1,6 +1,5 @@
 import { ArrowLeftIcon, ListIcon } from 'lucide-react';
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import type { SearchParams } from 'nuqs/server';
 import { Suspense } from 'react';
@@ -8,6 +7,7 @@ import { DataTableSkeleton } from '@/components/data-table/data-table-skeleton';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AddressBalances } from '@/components/wallets/address-balances';
 import { AddressFacts, AddressMetadata } from '@/components/wallets/address-facts';
