@@ -92,8 +92,9 @@ test('a $1,000 daily limit: $600 fits, a second $600 needs one more approval, th
   await expect(remaining(finance)).toContainText('Above it: needs 1 more approval');
   await expectAccessible(finance);
 
-  // $600 fits: the review shows what the limit leaves after it (1,000 − 0 − 600).
+  // $600 fits: the form says so as it is typed, and the review shows what the limit leaves (1,000 − 0 − 600).
   await openWithdrawForm(finance, '600');
+  await expect(remaining(finance)).toContainText('This request: $600.00, within it.');
   await finance.getByRole('button', { name: 'Review request' }).click();
   const limits = finance.getByRole('table', { name: 'Spending limits' });
   await expect(limits).toBeVisible();
@@ -111,8 +112,11 @@ test('a $1,000 daily limit: $600 fits, a second $600 needs one more approval, th
     'Remaining $400.00 of $1,000.00 ($600.00 counted in the last 24 hours)',
   );
 
-  // A second $600 breaks it by $200 (1,000 − 600 − 600): one more approver than the policy's one.
+  // A second $600 breaks it by $200 (1,000 − 600 − 600): flagged as typed, one more approver than the policy's.
   await openWithdrawForm(finance, '600');
+  await expect(remaining(finance)).toContainText(
+    'This request: $600.00, more than the $400.00 it leaves: it needs 1 more approval.',
+  );
   await finance.getByRole('button', { name: 'Review request' }).click();
   await expect(row.getByRole('cell')).toHaveText([
     RULE,
@@ -142,6 +146,9 @@ test('a $1,000 daily limit: $600 fits, a second $600 needs one more approval, th
     'Remaining $0.00 of $1,000.00 ($1,200.00 counted in the last 24 hours)',
   );
   await openWithdrawForm(finance, '600');
+  await expect(remaining(finance)).toContainText(
+    'This request: $600.00, more than the $0.00 it leaves: it would be refused.',
+  );
   await finance.getByRole('button', { name: 'Review request' }).click();
   await expect(finance.getByRole('alert').filter({ hasText: 'Refused by the spending limit' })).toHaveText(
     `Refused by the spending limit ${RULE}: $1,200.00 already counted in the window, this request adds $600.00, $800.00 over the limit of $1,000.00.`,

@@ -19,7 +19,7 @@ import {
   sourceBalancesAction,
 } from '@/lib/actions/withdrawals';
 import { ADDRESS_BOOK_SOURCE_LABELS, type BookOption } from '@/lib/approvals/address-book';
-import type { LimitRemaining } from '@/lib/approvals/limits';
+import { type LimitRemaining, typedAgainstLimits } from '@/lib/approvals/limits';
 import { type KnownAddress, lookAlikeOf } from '@/lib/approvals/look-alike';
 import { formatAssetAmount, formatUsd } from '@/lib/format';
 import { addressKey, checkRecipientAddress } from '@/lib/validation/addresses';
@@ -302,7 +302,22 @@ export function WithdrawForm({
               </div>
             ) : null}
           </div>
-          <RemainingLimits limits={spending} />
+          <RemainingLimits
+            limits={spending}
+            typed={typedAgainstLimits(
+              spending,
+              watched.map((row) => {
+                const asset = context.assets.find((a) => a.id === row?.assetId);
+                const check = asset && row?.amount ? checkAmount(row.amount, asset.decimals) : null;
+                return {
+                  amount: check?.ok ? check.value : null,
+                  symbol: asset?.symbol ?? '',
+                  decimals: asset?.decimals ?? 18,
+                  priceUsd: asset?.priceUsd ?? null,
+                };
+              }),
+            )}
+          />
           {context.balances === 'unsupported' ? (
             <p className="text-sm text-muted-foreground">
               Balances are not available from this service. The request is not checked against a balance here;

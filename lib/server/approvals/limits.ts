@@ -352,6 +352,7 @@ export function remainingOf(
         remaining: remaining === null ? null : fromUnits(remaining < 0n ? 0n : remaining, places(rule)),
         onBreach: rule.onBreach,
         extraApprovals: rule.onBreach === 'approvals' ? rule.extraApprovals : 0,
+        onlySymbol: rule.unit === 'usd' ? (rule.assetSymbol ?? null) : null,
       };
     });
 }
