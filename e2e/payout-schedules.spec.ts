@@ -52,6 +52,14 @@ test('finance asks for a weekly payout schedule, a second finance approves it, a
   const requestPath = (await link.getAttribute('href')) ?? '';
   expect(requestPath).toMatch(/^\/approvals\/[0-9a-f-]{36}$/);
 
+  // Until it is approved the schedules page lists it as waiting, linking to its request.
+  await finance.goto(`/wallets/${wallet.id}/payouts/schedules`);
+  const waiting = finance.getByRole('region', { name: 'Waiting for approval' });
+  await expect(waiting.getByRole('link', { name: new RegExp(`^Payout schedule “${name}”`) })).toHaveAttribute(
+    'href',
+    requestPath,
+  );
+
   // Never approved by the person who asked.
   await finance.goto(requestPath);
   await expect(finance.getByText('Request status: Pending approval')).toBeVisible();
@@ -74,6 +82,8 @@ test('finance asks for a weekly payout schedule, a second finance approves it, a
   await expect(row).toContainText('Active');
   await expect(row).toContainText(/\d{2} \w{3} \d{4}, 09:00:00 UTC/);
   await expect(row).toContainText('No run yet');
+  // No longer waiting.
+  await expect(finance.getByRole('link', { name: new RegExp(`^Payout schedule “${name}”`) })).toHaveCount(0);
   await expectAccessible(finance);
   await finance.setViewportSize({ width: 390, height: 844 });
   expect(await finance.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

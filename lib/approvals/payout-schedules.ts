@@ -141,6 +141,16 @@ export type PayoutScheduleReview = {
   builtAt: string;
 };
 
+/** A schedule asked for and not yet decided: on its wallet's schedules page until another person approves it. */
+export interface ScheduleAwaitingApproval {
+  requestId: string;
+  /** The request's summary: the schedule's name, cadence and what each run pays. */
+  summary: string;
+  requesterEmail: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
 /** A schedule as its wallet's page lists it, with its recent runs. */
 export interface PayoutScheduleView {
   id: string;

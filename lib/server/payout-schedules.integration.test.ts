@@ -18,6 +18,7 @@ import {
   changeScheduleStatus,
   finishInterruptedRuns,
   listPayoutSchedules,
+  listSchedulesAwaitingApproval,
   runDueSchedules,
 } from './payout-schedules';
 
@@ -161,10 +162,15 @@ describe('payout schedules', () => {
     expect((view?.request.review as { nextRuns?: string[] } | undefined)?.nextRuns).toHaveLength(3);
     expect((await e.approve(owner, created.data.id)).ok).toBe(false);
     expect(await database.db.select().from(payoutSchedules)).toHaveLength(0);
+    // Until then its wallet's schedules page lists it as waiting for approval, linking to its request.
+    expect(await listSchedulesAwaitingApproval(database.db, wallet.id)).toEqual([
+      expect.objectContaining({ requestId: created.data.id, summary: created.data.summary }),
+    ]);
     expect(await e.approve(approver, created.data.id)).toMatchObject({
       ok: true,
       data: { status: 'SUCCESS' },
     });
+    expect(await listSchedulesAwaitingApproval(database.db, wallet.id)).toEqual([]);
     const [row] = await database.db.select().from(payoutSchedules);
     expect(row).toMatchObject({ status: 'active', ownerId: owner.id, name: 'Daily' });
     await changeScheduleStatus(database.db, row!.id, 'end');

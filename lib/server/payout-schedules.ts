@@ -6,12 +6,13 @@ import 'server-only';
 // once when it comes back. Pausing and ending take effect at once; resuming needs no approval, since every run
 // still does.
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, notExists } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
 import {
   describeCadence,
   nextRunAfter,
   type PayoutScheduleStatus,
   type PayoutScheduleView,
+  type ScheduleAwaitingApproval,
   type ScheduleTiming,
 } from '@/lib/approvals/payout-schedules';
 import { payoutTotals } from '@/lib/approvals/payouts';
@@ -336,6 +337,36 @@ export async function listPayoutSchedules(db: ConsoleDb, walletId: string): Prom
         })),
     };
   });
+}
+
+/** The schedules of a wallet asked for and waiting for approval, newest first. */
+export async function listSchedulesAwaitingApproval(
+  db: ConsoleDb,
+  walletId: string,
+): Promise<ScheduleAwaitingApproval[]> {
+  const rows = await db
+    .select({
+      requestId: operationRequests.id,
+      summary: operationRequests.summary,
+      requesterEmail: operationRequests.requesterEmail,
+      createdAt: operationRequests.createdAt,
+      expiresAt: operationRequests.expiresAt,
+    })
+    .from(operationRequests)
+    .where(
+      and(
+        eq(operationRequests.type, 'payoutSchedule'),
+        // A schedule request is the console's (its wallet is in the payload).
+        sql`${operationRequests.payload}->>'walletId' = ${walletId}`,
+        eq(operationRequests.status, 'PENDING_APPROVAL'),
+      ),
+    )
+    .orderBy(desc(operationRequests.createdAt));
+  return rows.map((row) => ({
+    ...row,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  }));
 }
 
 export type ScheduleChange = 'pause' | 'resume' | 'end';

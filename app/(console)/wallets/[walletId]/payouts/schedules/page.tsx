@@ -1,12 +1,13 @@
 import type { Metadata } from 'next';
 import { PayoutScheduleForm } from '@/components/payouts/payout-schedule-form';
 import { PayoutSchedulesTable } from '@/components/payouts/payout-schedules-table';
+import { SchedulesAwaitingApproval } from '@/components/payouts/schedules-awaiting-approval';
 import { PageHeader } from '@/components/shell/page-header';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { withdrawFormContext } from '@/lib/server/approvals';
 import { describeFailure } from '@/lib/server/errors';
 import { requirePage } from '@/lib/server/page-guard';
-import { listPayoutSchedules } from '@/lib/server/payout-schedules';
+import { listPayoutSchedules, listSchedulesAwaitingApproval } from '@/lib/server/payout-schedules';
 import { can } from '@/lib/server/permissions';
 import { getDb } from '@/lib/server/runtime';
 
@@ -31,8 +32,10 @@ export default async function PayoutSchedulesPage({ params }: { params: Promise<
   const actor = await requirePage('read');
   const { walletId } = await params;
   const canRequest = can(actor.role, 'payoutSchedule.request');
-  const [schedules, choices] = await Promise.all([
-    listPayoutSchedules(await getDb(), walletId),
+  const db = await getDb();
+  const [schedules, awaiting, choices] = await Promise.all([
+    listPayoutSchedules(db, walletId),
+    listSchedulesAwaitingApproval(db, walletId),
     canRequest ? formChoices(walletId, actor.requestId) : null,
   ]);
   return (
@@ -41,6 +44,7 @@ export default async function PayoutSchedulesPage({ params }: { params: Promise<
         title="Payout schedules"
         description="The same recipients paid daily, weekly, monthly or once on a date, at a time in UTC. A schedule is approved once by another person; each run then creates a payout request that is approved like any other, within the spending limits and the freeze."
       />
+      {awaiting.length > 0 ? <SchedulesAwaitingApproval awaiting={awaiting} /> : null}
       <PayoutSchedulesTable schedules={schedules} canChange={canRequest} />
       {choices ? (
         <section aria-labelledby="new-schedule-heading" className="grid min-w-0 gap-3">
