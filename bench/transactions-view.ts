@@ -2,7 +2,7 @@
 // 50,000 transactions (SANDBOX_SEED_TRANSACTIONS), a viewer signed in through the sign-in form, the wallet's
 // transactions page at the default page size and at the largest one. Sort and filter run on the server (URL
 // state through nuqs, TanStack Query refetch), so each is timed from the input event to the first frame after
-// the rows stand in the new order, round trip included, once the page's own prefetches are over (in the page:
+// the rows stand in the new order, round trip included, once the page's own requests are over (in the page:
 // the event's timestamp, a MutationObserver, then requestAnimationFrame and a message for the paint).
 // Scrolling is read from a Chromium trace (CDP Tracing, devtools.timeline): the longest task on the page's main
 // thread while the loaded rows scroll by.
@@ -114,8 +114,8 @@ async function openView(page: Page, url: string) {
     .getByRole('status', { name: /Live updates/ })
     .getByText('Live', { exact: true })
     .waitFor();
-  // After load the router prefetches the wallet's other tabs; a person reads the page first. Wait until no
-  // request has started for half a second (the live stream stays open, so no "network idle" to wait for).
+  // After load the page's own reads finish; a person reads the page first. Wait until no request has started
+  // for half a second (the live stream stays open, so no "network idle" to wait for).
   await page.waitForFunction(
     () => {
       const w = window as unknown as { __benchSeen?: { count: number; at: number } };
