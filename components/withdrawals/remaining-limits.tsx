@@ -1,12 +1,7 @@
 // What each spending limit leaves before a request: the limit, what its window already counts, and the rest; and,
 // as amounts are typed, what they add up to against it, flagged when that is more than it leaves.
-import {
-  breachWords,
-  type LimitRemaining,
-  limitAmountWords,
-  type TypedAgainstLimit,
-  windowWords,
-} from '@/lib/approvals/limits';
+import { breachWords, type LimitRemaining, limitAmountWords, windowWords } from '@/lib/approvals/limits';
+import type { TypedAgainstLimit } from '@/lib/approvals/typed-limits';
 
 function amount(limit: LimitRemaining, value: string): string {
   return limitAmountWords(value, limit.unit, limit.symbol);

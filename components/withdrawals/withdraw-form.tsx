@@ -19,8 +19,9 @@ import {
   sourceBalancesAction,
 } from '@/lib/actions/withdrawals';
 import { ADDRESS_BOOK_SOURCE_LABELS, type BookOption } from '@/lib/approvals/address-book';
-import { type LimitRemaining, typedAgainstLimits } from '@/lib/approvals/limits';
+import type { LimitRemaining } from '@/lib/approvals/limits';
 import { type KnownAddress, lookAlikeOf } from '@/lib/approvals/look-alike';
+import { typedAgainstLimits } from '@/lib/approvals/typed-limits';
 import { formatAssetAmount, formatUsd } from '@/lib/format';
 import { addressKey, checkRecipientAddress } from '@/lib/validation/addresses';
 import { checkAmount, usdValueOf } from '@/lib/validation/amounts';

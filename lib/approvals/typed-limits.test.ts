@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type LimitRemaining, typedAgainstLimits } from './limits';
+import type { LimitRemaining } from './limits';
+import { typedAgainstLimits } from './typed-limits';
 
 const base = { windowHours: 24, used: '0', onBreach: 'approvals' as const, extraApprovals: 1, rule: 'r' };
 const usd = (remaining: string, onlySymbol: string | null = null): LimitRemaining => ({
