@@ -45,7 +45,7 @@ function ConfigurationPanels({ request, onChanged }: RequestPanelsProps<Configur
 function PayoutPanels({ request }: RequestPanelsProps<'payout'>) {
   return (
     <>
-      {request.payoutResult ? <PayoutBatches result={request.payoutResult} items={request.items} /> : null}
+      {request.payoutResult ? <PayoutBatches result={request.payoutResult} /> : null}
       <PayoutReviewPanel review={request.review} requiredApprovals={request.requiredApprovals} />
     </>
   );
