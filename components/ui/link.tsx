@@ -1,6 +1,6 @@
 'use client';
 // The console's links: a link prefetches the page it leads to once a person shows they may follow it (the pointer
-// over it, keyboard focus, a touch), not as soon as it is on screen. Next's default prefetches every link in view,
+// over it, keyboard focus; a tap sends the pointer events too), not as soon as it is on screen. Next's default prefetches every link in view,
 // and each prefetch of a console page is a server render: the sidebar and a wallet's tabs alone are some fifteen
 // links, so every page a person opened made the server render fifteen more they mostly never visit. A click on a
 // link never prefetched still navigates in the page (the route's loading state shows at once).
@@ -27,10 +27,6 @@ export function Link({
       onFocus={(event) => {
         setIntent(true);
         onFocus?.(event);
-      }}
-      onTouchStart={(event) => {
-        setIntent(true);
-        onTouchStart?.(event);
       }}
     />
   );
