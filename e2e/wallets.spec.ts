@@ -175,6 +175,27 @@ test.describe('wallets', () => {
     await expect(shown).toHaveText(/^0x[0-9a-fA-F]{64}$/);
     const key = ((await shown.textContent()) ?? '').trim() as `0x${string}`;
     expect(privateKeyToAccount(key).address.toLowerCase()).toBe(address.address.toLowerCase());
+    // The page reads the request anew (on returning to the tab once its copy is 15 s old, or on any live event),
+    // and learns the key was shown: the key stays on screen until the dialog is closed.
+    let readAnew = false;
+    admin.on('response', async (r) => {
+      if (r.url().endsWith(`${requestPath}/feed`) && r.ok())
+        readAnew ||= JSON.stringify(await r.json()).includes('"privateKey":"shown"');
+    });
+    await expect
+      .poll(
+        async () => {
+          await admin.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+          return readAnew;
+        },
+        { timeout: 30_000, intervals: [1_000] },
+      )
+      .toBe(true);
+    // Once the page has drawn what it read.
+    await admin.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
+    await expect(shown).toHaveText(key);
     await expectAccessible(admin);
     await dialog.getByRole('button', { name: 'Done' }).click();
     // Once: the page now says it was shown, and offers nothing more.

@@ -103,12 +103,14 @@ function PrivateKeyOutcome({
   onChanged: () => void;
 }) {
   const label = result.addressLabel ?? 'the address';
-  if (result.privateKey === 'shown')
+  // The key on screen stays there until its dialog is closed, though the request, read anew meanwhile, says shown.
+  const [showing, setShowing] = useState(false);
+  if (result.privateKey === 'shown' && !showing)
     return (
       <p>The private key of {label} was shown once to the admin who asked. Ask again if it is needed.</p>
     );
   if (!isRequester) return <p>The private key of {label} is shown once, to the admin who asked for it.</p>;
-  if (result.revealUntil && Date.parse(result.revealUntil) <= Date.now())
+  if (!showing && result.revealUntil && Date.parse(result.revealUntil) <= Date.now())
     return <p>The time to see the private key of {label} has passed. Ask again if it is needed.</p>;
   return (
     <div>
@@ -118,7 +120,11 @@ function PrivateKeyOutcome({
           addressId={result.addressId!}
           addressName={label}
           requestId={requestId}
-          onDone={onChanged}
+          onRevealed={() => setShowing(true)}
+          onDone={() => {
+            setShowing(false);
+            onChanged();
+          }}
         />
       </Suspense>
       <p className="mt-1 text-sm text-muted-foreground">

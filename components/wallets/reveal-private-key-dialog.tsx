@@ -23,6 +23,8 @@ export interface RevealPrivateKeyDialogProps {
   addressName: string;
   /** The approved request to see the key. */
   requestId: string;
+  /** The key is on screen: the page keeps this dialog open, whatever it learns meanwhile, until it is closed. */
+  onRevealed?: () => void;
   /** The key was shown (or could not be): the page reads the request anew. */
   onDone?: () => void;
 }
@@ -36,6 +38,7 @@ export function RevealPrivateKeyDialog({
   addressId,
   addressName,
   requestId,
+  onRevealed,
   onDone,
 }: RevealPrivateKeyDialogProps) {
   const [open, setOpen] = useState(false);
@@ -53,7 +56,10 @@ export function RevealPrivateKeyDialog({
       defaultValues: empty,
       fields: ['password'],
       fieldErrorsOnly: true,
-      onSuccess: (data) => setRevealed(data.privateKey),
+      onSuccess: (data) => {
+        setRevealed(data.privateKey);
+        onRevealed?.();
+      },
     },
   );
   const passwordError = form.formState.errors.password?.message;
