@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumLaunchOptions } from './e2e/browser';
+import { journeyLaunchOptions } from './e2e/browser';
 import { startSmtpSink } from './e2e/helpers/smtp-sink';
 
 // One throw-away data directory per run, made once in the main process (workers inherit the env).
@@ -32,7 +32,7 @@ export default defineConfig({
     // the run prints: no trace there (recording one costs about a tenth more).
     trace: process.env.CI ? 'off' : { mode: 'retain-on-failure', screenshots: false, snapshots: true },
     ...devices['Desktop Chrome'],
-    launchOptions: chromiumLaunchOptions,
+    launchOptions: journeyLaunchOptions,
   },
   // A journey that changes what the whole console does (the freeze holds every submission) runs after all the
   // others, so no other journey's request waits on it, and one at a time, so none sees another's change.

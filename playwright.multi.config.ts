@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumLaunchOptions } from './e2e/browser';
+import { journeyLaunchOptions } from './e2e/browser';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set: the two-instance journeys run on PostgreSQL');
@@ -83,7 +83,7 @@ export default defineConfig({
     baseURL: INSTANCE_A,
     trace: process.env.CI ? 'off' : { mode: 'retain-on-failure', screenshots: false, snapshots: true },
     ...devices['Desktop Chrome'],
-    launchOptions: chromiumLaunchOptions,
+    launchOptions: journeyLaunchOptions,
   },
   webServer: [
     instance(portA, INSTANCE_A, process.env.E2E_DATA_DIR),

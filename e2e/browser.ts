@@ -20,3 +20,14 @@ export const chromiumLaunchOptions = {
     '--disable-sync',
   ],
 };
+
+/**
+ * The journeys' browser: as above, with V8's optimizing compilers off (the interpreter and its baseline compiler
+ * only). A journey's page lives for seconds, too short for optimized code to pay for its compiling: measured over
+ * 25 journeys, the renderers did a fifth less work, and the run was as long. The benchmarks keep a person's
+ * browser (`chromiumLaunchOptions`).
+ */
+export const journeyLaunchOptions = {
+  ...chromiumLaunchOptions,
+  args: [...chromiumLaunchOptions.args, '--js-flags=--max-opt=1'],
+};
