@@ -1,10 +1,11 @@
 // The review of a configuration change (users, policy, freeze, wallet connections): what changes, before and
 // after where there is a before. A wallet's API key appears only as its last four characters.
+
+import dynamic from 'next/dynamic';
 import { CustodySettingsReviewPanel } from '@/components/approvals/custody-settings-review-panel';
 import { ReviewWarnings } from '@/components/approvals/review-warnings';
 import { ReviewFacts } from '@/components/operations/review-facts';
 import { ReviewHeader } from '@/components/operations/review-header';
-import { PayoutScheduleReviewPanel } from '@/components/payouts/payout-schedule-review-panel';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import {
   type AddressBookSaveReview,
@@ -16,6 +17,11 @@ import { type CustodySettingsKind, isCustodySettingsReview } from '@/lib/approva
 import { breachWords } from '@/lib/approvals/limits';
 import { SCOPE_WORDS } from '@/lib/approvals/service-tokens';
 import { formatUsd } from '@/lib/format';
+
+// A payout schedule's review (its rows' table among them) loads with that request's page only.
+const PayoutScheduleReviewPanel = dynamic(() =>
+  import('@/components/payouts/payout-schedule-review-panel').then((m) => m.PayoutScheduleReviewPanel),
+);
 
 const walletFacts = (wallet: WalletRef) => [
   { label: 'Wallet', value: `${wallet.name} · ${wallet.blockchain}` },

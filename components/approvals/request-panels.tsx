@@ -1,8 +1,8 @@
 // The request page's review and result, one entry per operation kind: a new kind does not compile until it says
 // what its approvers see and what its outcome shows.
+import dynamic from 'next/dynamic';
 import type { ComponentType } from 'react';
 import { ContractPanels } from '@/components/contracts/contract-panels';
-import { PayoutBatches, PayoutReviewPanel } from '@/components/payouts/payout-review-panel';
 import { TypedDataResultPanel } from '@/components/signing/typed-data-result';
 import { TypedDataReviewPanel } from '@/components/signing/typed-data-review-panel';
 import { SwapQuoteCheck } from '@/components/swaps/swap-quote-check';
@@ -18,6 +18,11 @@ import { ConfigurationReviewPanel } from './configuration-review-panel';
 import { RetryReviewPanel } from './retry-review-panel';
 import { ReviewPanel } from './review-panel';
 import { SignedTransactions } from './signed-transactions';
+
+// A payout's panels (its rows' table among them) load with a payout's page only, not with every request's.
+const payoutPanels = () => import('@/components/payouts/payout-review-panel');
+const PayoutReviewPanel = dynamic(() => payoutPanels().then((m) => m.PayoutReviewPanel));
+const PayoutBatches = dynamic(() => payoutPanels().then((m) => m.PayoutBatches));
 
 /** A request whose review is of kind `K`. */
 type RequestOf<K extends OperationKind> = Omit<RequestDetailDto, 'review'> & { review: ReviewOf<K> };
@@ -45,7 +50,7 @@ function ConfigurationPanels({ request, onChanged }: RequestPanelsProps<Configur
 function PayoutPanels({ request }: RequestPanelsProps<'payout'>) {
   return (
     <>
-      {request.payoutResult ? <PayoutBatches result={request.payoutResult} /> : null}
+      {request.payoutResult ? <PayoutBatches result={request.payoutResult} items={request.items} /> : null}
       <PayoutReviewPanel review={request.review} requiredApprovals={request.requiredApprovals} />
     </>
   );
