@@ -85,9 +85,11 @@ test('a 45-row payout file becomes one request of three batches; after a second 
   await expectAccessible(approver);
   await approveOnPage(approver);
   const batches = approver.getByRole('table', { name: 'Batches' });
-  // Three batches of calls and their answers: allow a loaded machine its time.
-  await expect(batches.getByText('Submitted', { exact: true })).toHaveCount(3, { timeout: 90_000 });
-  await expect(approver.getByText(/Request status: (Submitted|Success)/)).toBeVisible();
+  // Three batches of calls and their answers, then 45 settlements: allow a loaded machine its time. Once every
+  // payment of a batch has settled, the batch says so (not "Submitted" for ever).
+  await expect(approver.getByText('Request status: Success')).toBeVisible({ timeout: 90_000 });
+  await expect(batches.getByText('Settled', { exact: true })).toHaveCount(3);
+  await expect(batches.getByText('Submitted', { exact: true })).toHaveCount(0);
   await expectAccessible(approver);
 
   // At the sandbox: exactly one withdrawal per reference of the file, 45 in all.

@@ -21,7 +21,12 @@ import {
   resubmitRequestAction,
 } from '@/lib/actions/approvals';
 import { isConfigurationReview } from '@/lib/approvals/configuration';
-import { RESOLUTION_LABELS, RESUBMIT_ACKNOWLEDGEMENT, type RequestDetailDto } from '@/lib/approvals/requests';
+import {
+  RESOLUTION_LABELS,
+  RESUBMIT_ACKNOWLEDGEMENT,
+  type RequestDetailDto,
+  referencesInDoubt,
+} from '@/lib/approvals/requests';
 import { formatDateTime } from '@/lib/format';
 import type { ResolutionFormValues } from '@/lib/validation/resolution';
 
@@ -52,7 +57,8 @@ function when(iso: string | null): string {
 
 export function OutcomePanel({ data, run, pending, codeForSubmission }: OutcomePanelProps) {
   const { followUp } = data;
-  const references = data.items.map((i) => i.reference).join(', ');
+  const doubt = referencesInDoubt(data.items);
+  const references = doubt.references.join(', ');
   const codeRefused =
     data.requiresTwoFactor === true && /two-factor|2fa|\bcode\b/i.test(data.lastError ?? '');
   const now = useNow();
@@ -80,6 +86,9 @@ export function OutcomePanel({ data, run, pending, codeForSubmission }: OutcomeP
               The last attempt ({when(followUp.lastAttemptAt)}) got no usable answer
               {data.lastError ? `: ${data.lastError}` : ''}.
               {data.confirmedAbsentAt ? '' : ' The service may still have carried it out.'}
+              {doubt.atService > 0
+                ? ` ${doubt.atService} of ${data.items.length} payments are at the service already; only the other ${doubt.references.length} are in doubt.`
+                : ''}
             </span>
             {data.confirmedAbsentAt ? (
               <span>
@@ -215,6 +224,7 @@ function ResubmitButton({
 }: Pick<OutcomePanelProps, 'data' | 'run' | 'codeForSubmission'>) {
   const [acknowledged, setAcknowledged] = useState(false);
   const unknown = data.status === 'OUTCOME_UNKNOWN';
+  const doubt = referencesInDoubt(data.items);
   return (
     <ConfirmDialog
       trigger={<Button>Resubmit</Button>}
@@ -225,9 +235,11 @@ function ResubmitButton({
         <span className="grid gap-2">
           {data.items.length > 0 ? (
             <span>
-              Just before sending, the console looks up reference{' '}
-              {data.items.map((i) => i.reference).join(', ')} once more. If the service has it, the console
-              links it and sends nothing.
+              {doubt.atService > 0
+                ? `${doubt.atService} of ${data.items.length} payments are at the service already and are not sent again. `
+                : ''}
+              Just before sending, the console looks up reference {doubt.references.join(', ')} once more. If
+              the service has it, the console links it and sends nothing.
             </span>
           ) : (
             // A change of the service's settings (a rule, the whitelist) has no transaction to look up.

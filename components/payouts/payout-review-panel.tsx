@@ -9,9 +9,10 @@ import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import {
   type PayoutAssetTotal,
-  type PayoutBatchState,
+  type PayoutBatchShown,
   type PayoutResult,
   type PayoutReview,
+  payoutBatchShown,
   payoutTotals,
 } from '@/lib/approvals/payouts';
 import type { ReviewSource } from '@/lib/approvals/types';
@@ -84,22 +85,35 @@ export function PayoutReviewPanel({ review, requiredApprovals }: PayoutReviewPan
   );
 }
 
-const BATCH_STATE_LABELS: Record<PayoutBatchState, string> = {
+const BATCH_STATE_LABELS: Record<PayoutBatchShown, string> = {
   not_sent: 'Not sent yet',
   submitted: 'Submitted',
+  settled: 'Settled',
   failed: 'Failed',
+  failed_on_chain: 'Failed on chain',
   unknown: 'Outcome unknown',
 };
 
 const BATCH_STATE_VARIANTS = {
   not_sent: 'secondary',
-  submitted: 'success',
+  submitted: 'secondary',
+  settled: 'success',
   failed: 'destructive',
+  failed_on_chain: 'destructive',
   unknown: 'warning',
-} as const;
+} as const satisfies Record<PayoutBatchShown, string>;
 
-/** Each batch's outcome at the service: submitted, refused with the service's message, or in doubt. */
-export function PayoutBatches({ result }: { result: PayoutResult }) {
+/**
+ * Each batch's outcome at the service: submitted (then settled, or failed on chain, as its payments' transactions
+ * end), refused with the service's message, or in doubt.
+ */
+export function PayoutBatches({
+  result,
+  items,
+}: {
+  result: PayoutResult;
+  items: ReadonlyArray<{ index: number; status: string | null }>;
+}) {
   return (
     <section aria-labelledby="batches-heading" className="grid gap-2">
       <h2 id="batches-heading" className="text-lg font-semibold">
@@ -115,34 +129,37 @@ export function PayoutBatches({ result }: { result: PayoutResult }) {
           </TableRow>
         </TableHeader>
         <TableBody>
-          {result.batches.map((batch) => (
-            <TableRow key={batch.number}>
-              <TableCell>{batch.number}</TableCell>
-              <TableCell>
-                {batch.to - batch.from} (rows {batch.from + 1}–{batch.to})
-              </TableCell>
-              <TableCell>
-                <Badge variant={BATCH_STATE_VARIANTS[batch.state]}>{BATCH_STATE_LABELS[batch.state]}</Badge>
-              </TableCell>
-              <TableCell className="text-sm">
-                {batch.message ? <span className="block wrap-anywhere">{batch.message}</span> : null}
-                {batch.linked ? (
-                  <span className="block text-muted-foreground">Found at the service by reference</span>
-                ) : null}
-                {batch.state === 'failed' ? (
-                  <span className="block text-muted-foreground">
-                    An approver may send it again: a resubmission sends only the batches not accepted.
-                  </span>
-                ) : null}
-                {batch.state === 'not_sent' ? (
-                  <span className="block text-muted-foreground">Waits for the batches before it.</span>
-                ) : null}
-                {batch.at ? (
-                  <span className="block text-xs text-muted-foreground">{formatDateTime(batch.at)}</span>
-                ) : null}
-              </TableCell>
-            </TableRow>
-          ))}
+          {result.batches.map((batch) => {
+            const shown = payoutBatchShown(batch, items);
+            return (
+              <TableRow key={batch.number}>
+                <TableCell>{batch.number}</TableCell>
+                <TableCell>
+                  {batch.to - batch.from} (rows {batch.from + 1}–{batch.to})
+                </TableCell>
+                <TableCell>
+                  <Badge variant={BATCH_STATE_VARIANTS[shown]}>{BATCH_STATE_LABELS[shown]}</Badge>
+                </TableCell>
+                <TableCell className="text-sm">
+                  {batch.message ? <span className="block wrap-anywhere">{batch.message}</span> : null}
+                  {batch.linked ? (
+                    <span className="block text-muted-foreground">Found at the service by reference</span>
+                  ) : null}
+                  {batch.state === 'failed' ? (
+                    <span className="block text-muted-foreground">
+                      An approver may send it again: a resubmission sends only the batches not accepted.
+                    </span>
+                  ) : null}
+                  {batch.state === 'not_sent' ? (
+                    <span className="block text-muted-foreground">Waits for the batches before it.</span>
+                  ) : null}
+                  {batch.at ? (
+                    <span className="block text-xs text-muted-foreground">{formatDateTime(batch.at)}</span>
+                  ) : null}
+                </TableCell>
+              </TableRow>
+            );
+          })}
         </TableBody>
       </Table>
     </section>

@@ -96,3 +96,21 @@ export interface PayoutBatchOutcome {
 }
 
 export type PayoutResult = { batches: PayoutBatchOutcome[] };
+
+/** What a batch row says: its state at submission, carried on by its transactions once the service settles them. */
+export type PayoutBatchShown = PayoutBatchState | 'settled' | 'failed_on_chain';
+
+/**
+ * A submitted batch is "settled" once every payment in it has settled at the service, and failed on chain once
+ * any of them failed there; until then it stays "submitted". Other states are shown as stored.
+ */
+export function payoutBatchShown(
+  batch: Pick<PayoutBatchOutcome, 'from' | 'to' | 'state'>,
+  items: ReadonlyArray<{ index: number; status: string | null }>,
+): PayoutBatchShown {
+  if (batch.state !== 'submitted') return batch.state;
+  const statuses = items.filter((i) => i.index >= batch.from && i.index < batch.to).map((i) => i.status);
+  if (statuses.some((s) => s === 'FAILED')) return 'failed_on_chain';
+  if (statuses.length === batch.to - batch.from && statuses.every((s) => s === 'SUCCESS')) return 'settled';
+  return 'submitted';
+}

@@ -114,6 +114,22 @@ export interface RequestDetailDto extends RequestSummaryDto {
 /** Statuses after which the page keeps polling (something is still moving upstream). */
 export const MOVING_STATUSES: readonly string[] = MOVING;
 
+/**
+ * The references a request's doubt is about: its items the service has shown no transaction for. A payout file
+ * whose first batches were accepted is in doubt only for the rest; a request with no item in doubt (none sent
+ * yet, or a change without transactions) is about all of them.
+ */
+export function referencesInDoubt(
+  items: ReadonlyArray<{ reference: string; transactionId: string | null }>,
+): {
+  references: string[];
+  atService: number;
+} {
+  const open = items.filter((item) => item.transactionId === null);
+  if (open.length === 0) return { references: items.map((item) => item.reference), atService: 0 };
+  return { references: open.map((item) => item.reference), atService: items.length - open.length };
+}
+
 /** The words an approver confirms before resubmitting a request whose first outcome was unknown. */
 export const RESUBMIT_ACKNOWLEDGEMENT =
   'I checked: the custody service shows no payment with these references. Send it again with the same references.';
