@@ -21,6 +21,9 @@ const nextConfig: NextConfig = {
   // A second build directory lets two builds of one tree coexist (NEXT_DIST_DIR); `.next` otherwise.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   poweredByHeader: false,
+  // Behind a reverse proxy that compresses, or on the loopback (the end-to-end tests), gzip here is work for
+  // nothing: CONSOLE_COMPRESS=off sends responses as they are.
+  compress: process.env.CONSOLE_COMPRESS !== 'off',
   reactStrictMode: true,
   experimental: {
     authInterrupts: true,

@@ -55,6 +55,8 @@ export default defineConfig({
       CONSOLE_ORIGIN: baseURL,
       PORT: String(port),
       NEXT_TELEMETRY_DISABLED: '1',
+      // The loopback: nothing to gain from compressing, only work.
+      CONSOLE_COMPRESS: 'off',
       LOG_LEVEL: 'warn',
       SMTP_URL: process.env.E2E_SMTP_URL ?? `smtp://127.0.0.1:${smtpPort}`,
       SANDBOX_BLOCK_TIME_MS: '300',

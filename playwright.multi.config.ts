@@ -63,6 +63,8 @@ function instance(port: number, origin: string, dataDir: string | undefined) {
       SANDBOX_WEBHOOK_URL: `${INSTANCE_A}/api/webhooks/custody`,
       PORT: String(port),
       NEXT_TELEMETRY_DISABLED: '1',
+      // The loopback: nothing to gain from compressing, only work.
+      CONSOLE_COMPRESS: 'off',
       LOG_LEVEL: 'warn',
       SANDBOX_BLOCK_TIME_MS: '300',
     },

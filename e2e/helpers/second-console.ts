@@ -42,6 +42,8 @@ export async function startRealServiceConsole(serviceOrigin: string): Promise<Se
     SMTP_URL: process.env.E2E_SMTP_URL,
     PORT: String(port),
     NEXT_TELEMETRY_DISABLED: '1',
+    // The loopback: nothing to gain from compressing, only work.
+    CONSOLE_COMPRESS: 'off',
     LOG_LEVEL: 'warn',
   };
   const server: ChildProcess = spawn(
