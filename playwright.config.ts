@@ -3,10 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { journeyLaunchOptions } from './e2e/browser';
+import { createRunDatabase, runDatabaseUrl } from './e2e/helpers/run-database';
 import { startSmtpSink } from './e2e/helpers/smtp-sink';
 
 // One throw-away data directory per run, made once in the main process (workers inherit the env).
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'console-e2e-'));
+// With a PostgreSQL server (TEST_DATABASE_URL, as in CI) the console keeps its data in a database of the run's own
+// there, as a deployment does; with E2E_DATABASE=embedded, or without a server, in PGlite under E2E_DATA_DIR (the
+// embedded default). Made once in the main process too; the global teardown drops it.
+const adminUrl = process.env.E2E_DATABASE === 'embedded' ? undefined : process.env.TEST_DATABASE_URL;
+if (adminUrl) process.env.E2E_DATABASE_NAME ??= createRunDatabase(adminUrl, 'console_e2e');
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 // The mail server invitations go through: started once, in the main process (workers have TEST_WORKER_INDEX and
@@ -18,6 +24,7 @@ if (!process.env.TEST_WORKER_INDEX && !process.env.E2E_SMTP_URL)
 export default defineConfig({
   testDir: './e2e',
   fullyParallel: true,
+  globalTeardown: './e2e/teardown.ts',
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   // Two journeys at once (E2E_WORKERS overrides): with the unit tests beside them the machine's two cores are
@@ -52,6 +59,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       CONSOLE_DATA_DIR: process.env.E2E_DATA_DIR,
+      ...(adminUrl ? { DATABASE_URL: runDatabaseUrl(adminUrl, process.env.E2E_DATABASE_NAME!) } : {}),
       CONSOLE_ORIGIN: baseURL,
       PORT: String(port),
       NEXT_TELEMETRY_DISABLED: '1',

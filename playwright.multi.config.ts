@@ -1,38 +1,26 @@
 // Two console instances on one PostgreSQL database, as behind a load balancer: same database, session
 // secret and encryption key; their own port and data directory. Needs TEST_DATABASE_URL (a server the run may
 // create a database on) and the `next build` output the main suite uses.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { journeyLaunchOptions } from './e2e/browser';
+import { createRunDatabase, runDatabaseUrl } from './e2e/helpers/run-database';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set: the two-instance journeys run on PostgreSQL');
 
 // Made once in the main process; workers load this file again and inherit the values through the env.
 if (!process.env.E2E_MULTI_DATABASE) {
-  const name = `console_multi_${randomBytes(6).toString('hex')}`;
-  execFileSync(
-    process.execPath,
-    [
-      '-e',
-      `const { Client } = require('pg');
-       const c = new Client({ connectionString: process.env.TEST_DATABASE_URL });
-       c.connect().then(() => c.query('CREATE DATABASE ${name}')).then(() => c.end(), (e) => { console.error(e.message); process.exit(1); });`,
-    ],
-    { stdio: 'inherit' },
-  );
-  process.env.E2E_MULTI_DATABASE = name;
+  process.env.E2E_MULTI_DATABASE = createRunDatabase(adminUrl, 'console_multi');
   process.env.E2E_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'console-multi-a-'));
   process.env.E2E_DATA_DIR_B = mkdtempSync(path.join(tmpdir(), 'console-multi-b-'));
   process.env.E2E_AUTH_SECRET = randomBytes(32).toString('base64');
   process.env.E2E_ENCRYPTION_KEY = randomBytes(32).toString('hex');
 }
-const databaseUrl = new URL(adminUrl);
-databaseUrl.pathname = `/${process.env.E2E_MULTI_DATABASE}`;
+const databaseUrl = runDatabaseUrl(adminUrl, process.env.E2E_MULTI_DATABASE);
 
 const portA = Number(process.env.E2E_PORT_A ?? 3101);
 const portB = Number(process.env.E2E_PORT_B ?? 3102);
@@ -40,7 +28,7 @@ export const INSTANCE_A = `http://127.0.0.1:${portA}`;
 export const INSTANCE_B = `http://127.0.0.1:${portB}`;
 process.env.E2E_INSTANCE_A = INSTANCE_A;
 process.env.E2E_INSTANCE_B = INSTANCE_B;
-process.env.E2E_MULTI_DATABASE_URL = databaseUrl.toString();
+process.env.E2E_MULTI_DATABASE_URL = databaseUrl;
 
 function instance(port: number, origin: string, dataDir: string | undefined) {
   return {
@@ -53,7 +41,7 @@ function instance(port: number, origin: string, dataDir: string | undefined) {
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
     env: {
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: databaseUrl,
       AUTH_SECRET: process.env.E2E_AUTH_SECRET!,
       CONSOLE_ENCRYPTION_KEY: process.env.E2E_ENCRYPTION_KEY!,
       CONSOLE_DATA_DIR: dataDir!,

@@ -2,7 +2,8 @@
 # npm test: lint, type-check, unit and contract tests, production build, its bundle sizes, end-to-end tests in Chromium.
 # The unit tests, lint and the type-check run beside the build and the end-to-end tests.
 # With TEST_DATABASE_URL (a PostgreSQL server): also the database tests on PostgreSQL and two console
-# instances sharing one database (playwright.multi.config.ts).
+# instances sharing one database (playwright.multi.config.ts), and the journeys' console keeps its data in a
+# database of its own there (playwright.config.ts), as a deployment does.
 # Ends with one line "N passed, M failed" over unit and end-to-end tests (a failed lint, type-check or bundle-size check counts as one failure).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -71,8 +72,10 @@ if node_modules/.bin/next build; then
     --reporter=list,json || status=1
   count_playwright "$reports/playwright.json"
   # The journeys that change what the whole console does run one at a time on a console of their own (its own
-  # port and data), beside the two-instance journeys: each of the two keeps one core busy.
-  PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright-wide.json" E2E_PORT=3200 node_modules/.bin/playwright test \
+  # port and data), beside the two-instance journeys: each of the two keeps one core busy. That console keeps its
+  # data in the embedded PGlite, the default, whichever database the journeys above used.
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright-wide.json" E2E_PORT=3200 E2E_DATABASE=embedded \
+    node_modules/.bin/playwright test \
     --project=console-wide --no-deps --reporter=list,json > "$reports/wide.log" 2>&1 &
   wide=$!
   if [ -n "${TEST_DATABASE_URL:-}" ]; then
