@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { connection } from 'next/server';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { formatDateTime } from '@/lib/format';
@@ -13,6 +14,8 @@ export const metadata: Metadata = { title: 'Sandbox mailbox', referrer: 'no-refe
  * anyone who reaches this demo server. Absent against a real service.
  */
 export default async function SandboxMailboxPage() {
+  // Read at each request, never prerendered: the build does not open (or seed) a database to find that out.
+  await connection();
   const runtime = await getRuntime();
   if (!runtime.config.sandboxMode) notFound();
   const smtp = Boolean(runtime.config.env.SMTP_URL);
