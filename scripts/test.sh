@@ -51,9 +51,11 @@ count_vitest() { # file
 ) > "$reports/vitest.log" 2>&1 &
 unit=$!
 
-# Lint and the type-check run beside the build and the end-to-end tests (neither needs the other's output); their
-# output is printed, and their failures counted, once they end.
+# Lint and the type-check run beside the build and the end-to-end tests (neither needs the other's output), at
+# the unit tests' lower priority: the build, which the end-to-end tests wait for, goes first. Their output is
+# printed, and their failures counted, once they end.
 (
+  renice -n 10 -p "$BASHPID" > /dev/null
   echo "== lint (biome, layer rules, unused exports, import cycles)"
   node_modules/.bin/biome check . && node scripts/check-layers.mjs && node_modules/.bin/knip --include exports,files \
     && node_modules/.bin/madge --circular --extensions ts,tsx --ts-config tsconfig.json lib app components \
