@@ -30,9 +30,8 @@ count_vitest() { # file
 }
 
 # The unit and database tests run beside the rest at a lower priority: the end-to-end tests leave part of the
-# machine idle while they wait on the browser and the server, and the unit tests take that share. The PGlite run
-# and the PostgreSQL run go side by side (the latter waits on its database server much of its time), so neither
-# is left running alone once the end-to-end tests are done. Their output is printed once they end.
+# machine idle while they wait on the browser and the server, and the unit tests take that share. Their output
+# is printed once they end.
 (
   echo "== unit and contract tests (vitest, PGlite)"
   # Without TEST_DATABASE_URL here, so the database tests run on PGlite whatever the environment says. With a
@@ -42,19 +41,15 @@ count_vitest() { # file
   [ -n "${TEST_DATABASE_URL:-}" ] && search=(INDEPENDENCE_SEQUENCES="${INDEPENDENCE_SEQUENCES:-20}")
   env -u TEST_DATABASE_URL "${search[@]}" nice -n 10 node_modules/.bin/vitest run --reporter=default --reporter=json \
     --outputFile="$reports/vitest.json" || echo fail >> "$reports/vitest.status"
-) > "$reports/vitest.log" 2>&1 &
-unit=$!
-unit_pg=
-if [ -n "${TEST_DATABASE_URL:-}" ]; then
-  (
+  if [ -n "${TEST_DATABASE_URL:-}" ]; then
     echo "== database tests against PostgreSQL"
     nice -n 10 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$reports/vitest-pg.json" \
       lib/server/audit.test.ts lib/server/users.test.ts lib/server/approvals lib/server/webhooks.test.ts \
       lib/server/webhooks.integration.test.ts lib/sandbox \
       lib/server/events.postgres.test.ts lib/db/connection.postgres.test.ts || echo fail >> "$reports/vitest.status"
-  ) > "$reports/vitest-pg.log" 2>&1 &
-  unit_pg=$!
-fi
+  fi
+) > "$reports/vitest.log" 2>&1 &
+unit=$!
 
 # Lint and the type-check run beside the build and the end-to-end tests (neither needs the other's output), at
 # the unit tests' lower priority: the build, which the end-to-end tests wait for, goes first. Their output is
@@ -109,10 +104,6 @@ fi
 echo "== unit and database tests (started first, beside the rest)"
 wait "$unit"
 cat "$reports/vitest.log"
-if [ -n "$unit_pg" ]; then
-  wait "$unit_pg"
-  cat "$reports/vitest-pg.log"
-fi
 [ -f "$reports/vitest.status" ] && status=1
 count_vitest "$reports/vitest.json"
 [ -n "${TEST_DATABASE_URL:-}" ] && count_vitest "$reports/vitest-pg.json"
