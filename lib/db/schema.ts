@@ -1,7 +1,18 @@
 // The console's own tables. The sandbox keeps its tables apart (lib/sandbox/db).
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 import type { Role } from '@/lib/roles';
 import { addressBookEntries, addressBookPolicy } from './tables/address-book';
@@ -85,6 +96,9 @@ export const auditLog = pgTable(
     index('audit_log_action').on(t.action),
     index('audit_log_actor').on(t.actorEmail),
     index('audit_log_at').on(t.at),
+    // Each entry is the previous entry of at most one: two writers chaining after the same entry cannot both
+    // succeed, so the chain never forks (lib/server/audit.ts).
+    uniqueIndex('audit_log_prev_hash').on(t.prevHash),
   ],
 );
 

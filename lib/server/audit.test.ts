@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '@/lib/db/schema';
+import { openDatabase } from '@/lib/db/connection';
+import { auditLog, type ConsoleDb, schema } from '@/lib/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/test/db';
 import { appendAudit, GENESIS_HASH, hashEntry, verifyAuditChain } from './audit';
 
@@ -105,6 +106,45 @@ describe('audit chain', () => {
       );
       expect(await verifyAuditChain(fresh.db)).toEqual({ ok: true, entries: 20 });
     } finally {
+      await fresh.close();
+    }
+  });
+
+  it('keeps one chain when two console instances append to one database at once', async () => {
+    const fresh = await createTestDatabase();
+    // The second instance: on PostgreSQL a pool of its own, on PGlite another Drizzle object on the client.
+    let second: ConsoleDb;
+    let closeSecond = async () => {};
+    if (fresh.handle.kind === 'postgres') {
+      const opened = await openDatabase({
+        url: fresh.handle.client.options.connectionString as string,
+        schema,
+      });
+      second = opened.db as ConsoleDb;
+      closeSecond = () => opened.close();
+    } else {
+      const { drizzle } = await import('drizzle-orm/pglite');
+      second = drizzle({ client: fresh.handle.client, schema }) as unknown as ConsoleDb;
+    }
+    try {
+      // Each instance chains after the last entry it wrote; the other's entries make that stale at almost every
+      // append, and the database refuses the fork until the instance chains after the entry now last.
+      for (let round = 0; round < 5; round++) {
+        await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            appendAudit(i % 2 ? fresh.db : second, {
+              ...actor,
+              action: `two.${round}.${i}`,
+              outcome: 'success',
+            }),
+          ),
+        );
+      }
+      expect(await verifyAuditChain(fresh.db)).toEqual({ ok: true, entries: 40 });
+      const rows = await fresh.db.select().from(auditLog);
+      expect(new Set(rows.map((r) => r.action)).size).toBe(40);
+    } finally {
+      await closeSecond();
       await fresh.close();
     }
   });

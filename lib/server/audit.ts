@@ -65,11 +65,15 @@ function storable(value: unknown, changed: { yes: boolean }): unknown {
 }
 
 /**
- * Appends one entry and resolves once it is stored; serialised by an advisory lock so the chain never forks.
+ * Appends one entry and resolves once it is stored. The chain never forks: the database keeps each hash the
+ * previous hash of at most one entry (a unique index), so of two writers chaining after the same entry, one
+ * (another console instance on the same database) is refused and chains again after the winner's.
  *
- * Entries that arrive while an append is being written go into the next transaction together (a group
- * commit): one lock, one read of the previous hash and one insert for all of them, chained in arrival order.
- * Nothing waits for a batch to fill: an entry arriving when nothing is being written is written at once.
+ * Entries that arrive while an append is being written go into the next insert together (a group commit), chained
+ * in arrival order. Nothing waits for a batch to fill: an entry arriving when nothing is being written is written
+ * at once, in one statement when this process wrote the chain's last entry.
+ *
+ * Takes the database, never a transaction: a refused insert would end the transaction around it.
  */
 export async function appendAudit(db: ConsoleDb, raw: AuditEntryInput): Promise<AuditRow> {
   const changed = { yes: false };
@@ -138,16 +142,30 @@ class InsertRefused extends Error {
   }
 }
 
-/** One transaction: the lock, the last hash, and the entries chained after it in order. */
+/** The chain's last hash as this process last wrote it, per database: where its next entries chain. */
+const chainHeads = new WeakMap<ConsoleDb, string>();
+
+/** Writers chaining at the same moment retry at most this often before the append fails. */
+const MAX_CHAIN_ATTEMPTS = 20;
+
+/** The insert was refused because another entry already chains after the same one (audit_log_prev_hash). */
+function chainedElsewhere(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
+    if (code === '23505' && constraint === 'audit_log_prev_hash') return true;
+  }
+  return false;
+}
+
+async function lastStoredHash(db: ConsoleDb): Promise<string> {
+  const [last] = await db.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+  return last?.hash ?? GENESIS_HASH;
+}
+
+/** One insert of the entries chained after the last one: the hash this process wrote last, else the stored one. */
 async function writeEntries(db: ConsoleDb, entries: AuditEntryInput[]): Promise<AuditRow[]> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(7301)`);
-    const [last] = await tx
-      .select({ hash: auditLog.hash })
-      .from(auditLog)
-      .orderBy(desc(auditLog.id))
-      .limit(1);
-    let prevHash = last?.hash ?? GENESIS_HASH;
+  for (let attempt = 1; ; attempt++) {
+    let prevHash = chainHeads.get(db) ?? (await lastStoredHash(db));
     const values = entries.map((entry) => {
       const fields: ChainFields = {
         at: new Date().toISOString(),
@@ -166,17 +184,38 @@ async function writeEntries(db: ConsoleDb, entries: AuditEntryInput[]): Promise<
     });
     let rows: AuditRow[];
     try {
-      rows = await tx.insert(auditLog).values(values).returning();
+      // One entry is one statement. Several are kept only if their ids follow the order they were chained in
+      // (the chain is read in id order): in a transaction of their own, none is kept otherwise.
+      rows =
+        values.length === 1
+          ? await db.insert(auditLog).values(values).returning()
+          : await db.transaction(async (tx) =>
+              inChainOrder(values, await tx.insert(auditLog).values(values).returning()),
+            );
     } catch (error) {
+      chainHeads.delete(db);
+      if (error instanceof OutOfOrder) throw error;
+      // Another writer chained after the same entry first: chain after the one now last.
+      if (chainedElsewhere(error) && attempt < MAX_CHAIN_ATTEMPTS) continue;
       throw new InsertRefused(error);
     }
-    // The chain is read in id order: the ids must follow the order the entries were chained in.
-    const byHash = new Map(rows.map((r) => [r.hash, r]));
-    const ordered = values.map((v) => byHash.get(v.hash));
-    if (ordered.some((r, i) => !r || (i > 0 && r.id <= ordered[i - 1]!.id)))
-      throw new Error('Audit entries were stored out of order; none was kept.');
-    return ordered as AuditRow[];
-  });
+    chainHeads.set(db, prevHash);
+    return rows;
+  }
+}
+
+class OutOfOrder extends Error {
+  constructor() {
+    super('Audit entries were stored out of order; none was kept.');
+  }
+}
+
+/** The stored rows in the order their values were chained; throws when their ids do not follow that order. */
+function inChainOrder(values: { hash: string }[], rows: AuditRow[]): AuditRow[] {
+  const byHash = new Map(rows.map((r) => [r.hash, r]));
+  const ordered = values.map((v) => byHash.get(v.hash));
+  if (ordered.some((r, i) => !r || (i > 0 && r.id <= ordered[i - 1]!.id))) throw new OutOfOrder();
+  return ordered as AuditRow[];
 }
 
 export type { ChainVerdict };

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "audit_log_prev_hash" ON "audit_log" USING btree ("prev_hash");
