@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, operationRequests } from '@/lib/db/schema';
@@ -822,16 +822,9 @@ const RLO = '\u202E';
 // ---------------------------------------------------------------- the run
 
 const REFUSED = ['invalid', 'failed', 'denied'];
-const refusalsSoFar = async () => {
-  const [row] = await t.db
-    .select({
-      n: sql<number>`(count(*) filter (where ${inArray(auditLog.outcome, REFUSED)}))::int`,
-      last: sql<number>`coalesce(max(${auditLog.id}), 0)::int`,
-    })
-    .from(auditLog)
-    .where(eq(auditLog.actorId, actorId));
-  return row!;
-};
+/** The audit log's last id (its primary key's end: no scan of the log, however long it has grown). */
+const lastAuditId = async () =>
+  (await t.db.select({ last: sql<number>`coalesce(max(${auditLog.id}), 0)::int` }).from(auditLog))[0]!.last;
 const approvalRequests = async () =>
   (await t.db.select({ n: sql<number>`count(*)::int` }).from(operationRequests))[0]!;
 
@@ -940,7 +933,7 @@ describe('bad input at the actions', () => {
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const before = await refusalsSoFar();
+    const before = await lastAuditId();
     const sent = requests.length;
     const approvals = (await approvalRequests()).n;
 
@@ -957,13 +950,11 @@ describe('bad input at the actions', () => {
     expect(reached.filter((r) => r.method !== 'GET')).toEqual([]);
     if (!c.reads) expect(reached).toEqual([]);
     expect((await approvalRequests()).n).toBe(approvals);
-    const after = await refusalsSoFar();
-    expect(after.n).toBeGreaterThan(before.n);
     // The refusal itself is in the log (a fresh second factor's use may be logged before it).
     const entries = await t.db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.actorId, actorId), gt(auditLog.id, before.last)));
+      .where(and(eq(auditLog.actorId, actorId), gt(auditLog.id, before)));
     expect(entries.some((e) => REFUSED.includes(e.outcome))).toBe(true);
   });
 });
