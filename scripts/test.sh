@@ -41,24 +41,19 @@ count_vitest() { # file
   [ -n "${TEST_DATABASE_URL:-}" ] && search=(INDEPENDENCE_SEQUENCES="${INDEPENDENCE_SEQUENCES:-20}")
   env -u TEST_DATABASE_URL "${search[@]}" nice -n 10 node_modules/.bin/vitest run --reporter=default --reporter=json \
     --outputFile="$reports/vitest.json" || echo fail >> "$reports/vitest.status"
-) > "$reports/vitest.log" 2>&1 &
-unit=$!
-
-# The database tests against PostgreSQL run beside the PGlite run from the start, one step less low in priority:
-# they wait on the database server after every statement, so at the PGlite run's priority each wait for the CPU
-# again stretched them past their limits, and after the PGlite run they ended the suite alone with the machine
-# part idle. The PGlite run, which keeps its workers busy, ends the suite instead.
-pg_unit=
-if [ -n "${TEST_DATABASE_URL:-}" ]; then
-  (
+  if [ -n "${TEST_DATABASE_URL:-}" ]; then
     echo "== database tests against PostgreSQL"
-    nice -n 5 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$reports/vitest-pg.json" \
+    # Four workers, not two: these tests wait on the server after every statement, so two of them leave the
+    # machine part idle once the rest of the suite is done, and the insider search's two halves would hold both
+    # workers while the other files wait.
+    nice -n 10 node_modules/.bin/vitest run --maxWorkers=4 --reporter=default --reporter=json \
+      --outputFile="$reports/vitest-pg.json" \
       lib/server/audit.test.ts lib/server/users.test.ts lib/server/approvals lib/server/webhooks.test.ts \
       lib/server/webhooks.integration.test.ts lib/sandbox \
       lib/server/events.postgres.test.ts lib/db/connection.postgres.test.ts || echo fail >> "$reports/vitest.status"
-  ) > "$reports/vitest-pg.log" 2>&1 &
-  pg_unit=$!
-fi
+  fi
+) > "$reports/vitest.log" 2>&1 &
+unit=$!
 
 # Lint and the type-check run beside the build and the end-to-end tests (neither needs the other's output), at
 # the unit tests' lower priority: the build, which the end-to-end tests wait for, goes first. Their output is
@@ -113,10 +108,6 @@ fi
 echo "== unit and database tests (started first, beside the rest)"
 wait "$unit"
 cat "$reports/vitest.log"
-if [ -n "$pg_unit" ]; then
-  wait "$pg_unit"
-  cat "$reports/vitest-pg.log"
-fi
 [ -f "$reports/vitest.status" ] && status=1
 count_vitest "$reports/vitest.json"
 [ -n "${TEST_DATABASE_URL:-}" ] && count_vitest "$reports/vitest-pg.json"
