@@ -43,11 +43,7 @@ count_vitest() { # file
     --outputFile="$reports/vitest.json" || echo fail >> "$reports/vitest.status"
   if [ -n "${TEST_DATABASE_URL:-}" ]; then
     echo "== database tests against PostgreSQL"
-    # Four workers, not two: these tests wait on the server after every statement, so two of them leave the
-    # machine part idle once the rest of the suite is done, and the insider search's two halves would hold both
-    # workers while the other files wait.
-    nice -n 10 node_modules/.bin/vitest run --maxWorkers=4 --reporter=default --reporter=json \
-      --outputFile="$reports/vitest-pg.json" \
+    nice -n 10 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$reports/vitest-pg.json" \
       lib/server/audit.test.ts lib/server/users.test.ts lib/server/approvals lib/server/webhooks.test.ts \
       lib/server/webhooks.integration.test.ts lib/sandbox \
       lib/server/events.postgres.test.ts lib/db/connection.postgres.test.ts || echo fail >> "$reports/vitest.status"
